@@ -1,0 +1,66 @@
+import Foundation
+
+/// Storage as the domain sees it. Each capability is its own protocol (accounts, sign-in
+/// tokens, sessions, jobs); a transaction offers all of them so a data change and the job it
+/// causes commit together.
+public protocol Store: Sendable {
+    /// Runs `body` in one write transaction: everything commits, or nothing does.
+    func transaction<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Runs `body` for reads only; may run beside other readers.
+    func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T
+    /// Succeeds when the database answers and the schema is the one this binary expects.
+    func checkReady() async throws
+    /// Releases connections.
+    func shutdown() async throws
+}
+
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore
+
+public protocol AccountStore: Sendable {
+    func account(id: UUID) async throws -> Account?
+    func account(email: EmailAddress) async throws -> Account?
+    func insertAccount(_ account: Account) async throws
+    func updateAccount(_ account: Account) async throws
+    func accounts() async throws -> [Account]
+}
+
+public protocol SignInTokenStore: Sendable {
+    func insertSignInToken(_ token: SignInTokenRecord) async throws
+    func signInToken(digest: TokenDigest) async throws -> SignInTokenRecord?
+    /// Marks it used only if it was unused; false when another request used it first.
+    func markSignInTokenUsed(digest: TokenDigest, at: Date) async throws -> Bool
+    /// Creation times of tokens asked for by this email after `since`, oldest first.
+    func signInRequests(email: EmailAddress, since: Date) async throws -> [Date]
+    /// Creation times of tokens asked for from this client address after `since`, oldest first.
+    func signInRequests(requester: String, since: Date) async throws -> [Date]
+    func deleteSignInTokens(expiredBefore: Date) async throws
+}
+
+public protocol SessionStore: Sendable {
+    func insertSession(_ session: SignInSession) async throws
+    func session(id: UUID) async throws -> SignInSession?
+    /// Sessions of an account that are neither revoked nor expired, newest first.
+    func activeSessions(accountID: UUID, at: Date) async throws -> [SignInSession]
+    func touchSession(id: UUID, at: Date) async throws
+    func revokeSession(id: UUID, at: Date, reason: String) async throws
+    func revokeSessions(accountID: UUID, at: Date, reason: String) async throws
+    func insertRefreshToken(_ token: RefreshTokenRecord) async throws
+    func refreshToken(digest: TokenDigest) async throws -> RefreshTokenRecord?
+    /// Marks it rotated only if it was not; false when it had been rotated already.
+    func markRefreshTokenRotated(digest: TokenDigest, at: Date) async throws -> Bool
+}
+
+public protocol JobStore: Sendable {
+    func enqueue(_ job: Job) async throws
+    /// Takes the next runnable job for `worker` (queued and due, or running with a lapsed lease),
+    /// counting an attempt. Two workers never get the same job.
+    func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job?
+    func completeJob(id: UUID, at: Date) async throws
+    /// Records a failure: back to `queued` at `retryAt`, or `dead` when `retryAt` is nil.
+    func failJob(id: UUID, error: String, retryAt: Date?, at: Date) async throws
+    func job(id: UUID) async throws -> Job?
+    func jobs(state: JobState?, limit: Int) async throws -> [Job]
+    func jobCounts() async throws -> [JobState: Int]
+    /// Puts a dead job back in the queue with a fresh attempt count. False if it was not dead.
+    func requeueDeadJob(id: UUID, at: Date) async throws -> Bool
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+
+/// Every API error: `{"error": {"code": "...", "message": "..."}}` with the right status.
+/// `code` is stable for programs; `message` tells a person what to do.
+public struct APIError: Error, HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Self.jsonResponse(status: status, code: code, message: message, headers: headers)
+    }
+
+    static func jsonResponse(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) -> Response {
+        struct Envelope: Encodable {
+            struct Body: Encodable { let code: String; let message: String }
+            let error: Body
+        }
+        let data = (try? JSONEncoder().encode(Envelope(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension APIError {
+    static func badRequest(_ code: String, _ message: String) -> APIError { APIError(.badRequest, code: code, message: message) }
+    static func unauthorized(_ code: String, _ message: String) -> APIError {
+        APIError(.unauthorized, code: code, message: message, headers: [.wwwAuthenticate: "Bearer realm=\"jadwal\""])
+    }
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, code: "not_found", message: message) }
+
+    static let missingAccessToken = unauthorized("missing_access_token", "Send an access token: Authorization: Bearer <token>.")
+
+    /// The one place sign-in failures become HTTP answers.
+    init(_ failure: SignIn.Failure) {
+        switch failure {
+        case .rateLimited(let seconds):
+            self.init(
+                .tooManyRequests, code: "rate_limited",
+                message: "Too many sign-in links were requested. Try again in \(seconds) seconds.",
+                headers: [.retryAfter: String(seconds)]
+            )
+        case .unknownMagicToken:
+            self = .unauthorized("invalid_magic_token", "This sign-in link is not valid. Request a new one.")
+        case .expiredMagicToken:
+            self = .unauthorized("expired_magic_token", "This sign-in link has expired (links last 15 minutes). Request a new one.")
+        case .usedMagicToken:
+            self = .unauthorized("used_magic_token", "This sign-in link was already used. Request a new one.")
+        case .unknownRefreshToken:
+            self = .unauthorized("invalid_refresh_token", "The refresh token is not valid. Sign in again.")
+        case .refreshTokenReused:
+            self = .unauthorized(
+                "refresh_token_reused",
+                "This refresh token was already used, so the session was ended to protect the account. Sign in again."
+            )
+        case .sessionRevoked:
+            self = .unauthorized("session_revoked", "This session has been signed out. Sign in again.")
+        case .sessionExpired:
+            self = .unauthorized("session_expired", "This session has expired. Sign in again.")
+        case .accountDisabled:
+            self.init(.forbidden, code: "account_disabled", message: "This account is disabled. Ask the server's operator.")
+        }
+    }
+}

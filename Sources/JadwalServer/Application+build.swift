@@ -1,0 +1,194 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import JadwalCore
+import Logging
+import NIOSSL
+import ServiceLifecycle
+import Storage
+
+/// The outside world a server instance talks to. The live values are the real clock, the
+/// system's randomness and the configured mail transport; tests pass fixed clocks and an outbox.
+public struct ServerDependencies: Sendable {
+    public var clock: Clock
+    public var random: RandomSource
+    /// nil: SMTP when configured, else the log.
+    public var mailTransport: (any MailTransport)?
+
+    public init(clock: Clock = .system, random: RandomSource = .system, mailTransport: (any MailTransport)? = nil) {
+        self.clock = clock
+        self.random = random
+        self.mailTransport = mailTransport
+    }
+}
+
+/// A built server: the HTTP application plus the parts tests and the CLI reach into.
+public struct JadwalServerInstance: Sendable {
+    public let application: Application<RouterResponder<JadwalRequestContext>>
+    public let store: SQLStore
+    public let workers: JobWorkers
+    public let configuration: ServerConfiguration
+}
+
+public enum ServerStartupError: Error, CustomStringConvertible {
+    case tls(String)
+    case configuration(String)
+
+    public var description: String {
+        switch self {
+        case .tls(let message): "TLS: \(message)"
+        case .configuration(let message): message
+        }
+    }
+}
+
+/// Opens storage from the configuration (SQLite in the data directory unless a URL is given).
+public func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> SQLStore {
+    let location: DatabaseLocation
+    if let url = configuration.databaseURL, !url.isEmpty {
+        do {
+            location = try DatabaseLocation(url: url)
+        } catch {
+            throw ServerStartupError.configuration("JADWAL_DATABASE_URL: \(error)")
+        }
+    } else {
+        location = .sqlite(path: configuration.sqlitePath)
+    }
+    return try SQLStore(location: location, logger: logger)
+}
+
+/// Builds the whole server — storage migrated, routes, middleware, workers — for `jadwal serve`
+/// and for the tests alike.
+public func buildApplication(
+    _ configuration: ServerConfiguration, dependencies: ServerDependencies = ServerDependencies(), logger baseLogger: Logger? = nil
+) async throws -> JadwalServerInstance {
+    var logger = baseLogger ?? Logger(label: "jadwal")
+    logger.logLevel = configuration.logLevel
+
+    // Everything that can be checked without the database is checked first.
+    let server: HTTPServerBuilder
+    switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
+    case (nil, nil):
+        server = .http1()
+    case (let cert?, let key?):
+        server = try .tls(.http1(), tlsConfiguration: tlsConfiguration(certificate: cert, key: key))
+    default:
+        throw ServerStartupError.tls("give both --tls-cert and --tls-key, or neither")
+    }
+
+    let secret: ServerSecret
+    if let key = configuration.secretKey {
+        secret = try ServerSecret(base64: key)
+    } else {
+        secret = try ServerSecret.loadOrCreate(at: configuration.secretKeyPath, random: dependencies.random)
+    }
+
+    let store = try openStore(configuration, logger: logger)
+    do {
+        try await store.migrate(now: dependencies.clock.now)
+        return try await assemble(configuration, store: store, server: server, secret: secret, dependencies: dependencies, logger: logger)
+    } catch {
+        try? await store.shutdown()
+        throw error
+    }
+}
+
+/// The routes, middleware and workers around an open, migrated store.
+private func assemble(
+    _ configuration: ServerConfiguration, store: SQLStore, server: HTTPServerBuilder, secret: ServerSecret,
+    dependencies: ServerDependencies, logger: Logger
+) async throws -> JadwalServerInstance {
+
+    let transport: any MailTransport
+    if let injected = dependencies.mailTransport {
+        transport = injected
+    } else if let smtp = configuration.smtp {
+        transport = SMTPClient(configuration: smtp, logger: logger)
+    } else {
+        transport = LogMailTransport(logger: logger)
+        logger.notice("no SMTP server configured: emails, sign-in links included, are written to this log")
+    }
+
+    let sealer = PayloadSealer(secret: secret)
+    let emails = SignInEmails(publicURL: configuration.effectivePublicURL, from: configuration.mailFrom)
+    let signIn = SignIn(
+        store: store, clock: dependencies.clock, random: dependencies.random,
+        notices: SignIn.Notices(
+            magicLink: { token, email, account, now in
+                try EmailDelivery.job(emails.magicLink(token: token, email: email, account: account), sealWith: sealer, now: now, maxAttempts: 5)
+            },
+            welcome: { account, now in try EmailDelivery.job(emails.welcome(account: account), sealWith: nil, now: now) }
+        ),
+        defaultTimeZone: configuration.defaultTimeZone
+    )
+    let accessTokens = await AccessTokens(secret: secret, clock: dependencies.clock)
+    let google = configuration.googleClientID.map {
+        GoogleIDTokenVerifier(clientID: $0, jwksURL: configuration.googleJWKSURL, clock: dependencies.clock)
+    }
+
+    var handlers = JobHandlers()
+    handlers.register(EmailDelivery.kind, EmailDelivery.handler(transport: transport, sealer: sealer))
+    let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
+
+    _ = PrometheusMetrics.registry
+    let router = Router(context: JadwalRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    if configuration.trustForwardedFor { router.add(middleware: ForwardedClientMiddleware()) }
+
+    HealthRoutes(store: store).addRoutes(to: router)
+    router.get("/") { _, _ in Pages.signIn }
+    router.get("auth/magic") { _, _ in Pages.magicLink }
+
+    let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
+    auth.addPublicRoutes(to: router.group("api/v1/auth"))
+    let sessionMiddleware = SessionMiddleware(accessTokens: accessTokens, signIn: signIn)
+    auth.addSessionRoutes(to: router.group("api/v1/auth").add(middleware: sessionMiddleware))
+    AccountRoutes(store: store, clock: dependencies.clock).addRoutes(to: router.group("api/v1").add(middleware: sessionMiddleware))
+
+    let serverLogger = logger
+    let application = Application(
+        router: router, server: server,
+        configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "jadwal"),
+        services: [StoreLifecycle(store: store), workers],
+        onServerRunning: { channel in
+            var listening = configuration
+            listening.port = channel.localAddress?.port ?? configuration.port
+            listening.publicURL = nil
+            serverLogger.notice("jadwal is serving at \(listening.effectivePublicURL)/ (database: \(store.location))")
+        },
+        logger: logger
+    )
+    return JadwalServerInstance(application: application, store: store, workers: workers, configuration: configuration)
+}
+
+func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
+    let chain: [NIOSSLCertificate]
+    do {
+        chain = try NIOSSLCertificate.fromPEMFile(certificate)
+    } catch {
+        throw ServerStartupError.tls("cannot read the certificate chain \(certificate) as PEM: \(error)")
+    }
+    guard !chain.isEmpty else { throw ServerStartupError.tls("\(certificate) holds no certificate") }
+    let privateKey: NIOSSLPrivateKey
+    do {
+        privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+    } catch {
+        throw ServerStartupError.tls("cannot read the private key \(key) as PEM: \(error)")
+    }
+    return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+}
+
+/// Closes storage after the server and workers have stopped (services stop in reverse order).
+struct StoreLifecycle: Service {
+    let store: SQLStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await store.shutdown()
+    }
+}

@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import JadwalCore
+
+/// The server's one root secret. Every key is derived from it (HKDF with a purpose label), so
+/// an operator running several instances shares one value (`JADWAL_SECRET_KEY`) and nothing else.
+public struct ServerSecret: Sendable {
+    let root: SymmetricKey
+
+    public enum Problem: Error, CustomStringConvertible {
+        case invalidEnvironmentValue
+        case unreadableFile(String, reason: String)
+        case wrongLength(String)
+
+        public var description: String {
+            switch self {
+            case .invalidEnvironmentValue:
+                "JADWAL_SECRET_KEY must be 32 bytes in base64 (make one with: openssl rand -base64 32)"
+            case .unreadableFile(let path, let reason): "cannot read or create the secret key file \(path): \(reason)"
+            case .wrongLength(let path): "the secret key file \(path) must hold exactly 32 bytes; move it away to have a new one made"
+            }
+        }
+    }
+
+    public init(rootKey: SymmetricKey) { root = rootKey }
+
+    /// From a base64 value (`JADWAL_SECRET_KEY`).
+    public init(base64: String) throws {
+        guard let data = Data(base64Encoded: base64.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else {
+            throw Problem.invalidEnvironmentValue
+        }
+        root = SymmetricKey(data: data)
+    }
+
+    /// From `path`, creating it with 32 random bytes and mode 0600 on first start.
+    public static func loadOrCreate(at path: String, random: RandomSource = .system) throws -> ServerSecret {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) {
+            guard let data = manager.contents(atPath: path) else { throw Problem.unreadableFile(path, reason: "permission denied") }
+            guard data.count == 32 else { throw Problem.wrongLength(path) }
+            return ServerSecret(rootKey: SymmetricKey(data: data))
+        }
+        let bytes = Data(random.bytes(32))
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw Problem.unreadableFile(path, reason: "cannot create \(directory)")
+        }
+        guard manager.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw Problem.unreadableFile(path, reason: "cannot create the file")
+        }
+        return ServerSecret(rootKey: SymmetricKey(data: bytes))
+    }
+
+    func derivedKey(purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: root, info: Data("jadwal \(purpose)".utf8), outputByteCount: 32)
+    }
+}
+
+/// Seals small secrets that must wait in the database (a magic link in a queued email job) so a
+/// copy of the database alone cannot use them.
+struct PayloadSealer: Sendable {
+    let key: SymmetricKey
+
+    init(secret: ServerSecret) { key = secret.derivedKey(purpose: "sealed payloads v1") }
+
+    func seal(_ plaintext: Data) throws -> String {
+        guard let combined = try AES.GCM.seal(plaintext, using: key).combined else { throw CryptoKitError.incorrectParameterSize }
+        return combined.base64EncodedString()
+    }
+
+    func open(_ sealed: String) throws -> Data {
+        guard let data = Data(base64Encoded: sealed) else { throw CryptoKitError.incorrectParameterSize }
+        return try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
+    }
+}

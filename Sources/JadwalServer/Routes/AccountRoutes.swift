@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+
+/// `/api/v1/me` and `/api/v1/sessions`: the signed-in person's profile and devices.
+struct AccountRoutes: Sendable {
+    let store: any Store
+    let clock: Clock
+
+    struct ProfilePatch: Decodable {
+        let name: String?
+        let timeZone: String?
+        let language: String?
+    }
+
+    struct SessionView: Encodable, Sendable {
+        let id: String
+        let method: String
+        let createdAt: Date
+        let lastUsedAt: Date
+        let expiresAt: Date
+        let userAgent: String?
+        let clientAddress: String?
+        let current: Bool
+    }
+
+    struct SessionList: Encodable, Sendable { let sessions: [SessionView] }
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("me") { _, context in JSONResponse(AccountView(try context.requireIdentity().account)) }
+        group.patch("me") { request, context in try await updateProfile(request, context) }
+        group.get("sessions") { _, context in try await sessions(context) }
+        group.delete("sessions/{id}") { _, context in try await revoke(context) }
+    }
+
+    private func updateProfile(_ request: Request, _ context: JadwalRequestContext) async throws -> JSONResponse<AccountView> {
+        let patch = try await request.decodeJSON(as: ProfilePatch.self)
+        var language: Language?
+        if let code = patch.language {
+            guard let parsed = Language(rawValue: code) else {
+                throw APIError.badRequest(
+                    "invalid_field", "Field 'language' must be one of: \(Language.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            language = parsed
+        }
+        let change = ProfileChange(name: patch.name, timeZone: patch.timeZone, language: language)
+        let accountID = try context.requireIdentity().account.id
+        let updated: Account
+        do {
+            updated = try await store.transaction { tx in
+                guard let current = try await tx.account(id: accountID) else { throw APIError.notFound("The account no longer exists.") }
+                let next = try change.applied(to: current)
+                try await tx.updateAccount(next)
+                return next
+            }
+        } catch let problem as ProfileChange.Problem {
+            switch problem {
+            case .nameTooLong(let limit): throw APIError.badRequest("invalid_field", "Field 'name' must be at most \(limit) characters.")
+            case .nameHasControlCharacters: throw APIError.badRequest("invalid_field", "Field 'name' must not contain control characters.")
+            case .unknownTimeZone(let zone):
+                throw APIError.badRequest("invalid_field", "Field 'timeZone' must be an IANA time zone such as Asia/Riyadh; '\(zone)' is not one.")
+            }
+        }
+        return JSONResponse(AccountView(updated))
+    }
+
+    private func sessions(_ context: JadwalRequestContext) async throws -> JSONResponse<SessionList> {
+        let identity = try context.requireIdentity()
+        let now = clock.now
+        let sessions = try await store.read { tx in try await tx.activeSessions(accountID: identity.account.id, at: now) }
+        return JSONResponse(SessionList(sessions: sessions.map { session in
+            SessionView(
+                id: session.id.uuidString, method: session.method.rawValue, createdAt: session.createdAt, lastUsedAt: session.lastUsedAt,
+                expiresAt: session.expiresAt, userAgent: session.userAgent, clientAddress: session.clientAddress,
+                current: session.id == identity.session.id
+            )
+        }))
+    }
+
+    private func revoke(_ context: JadwalRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let now = clock.now
+        // Another account's session answers exactly like a missing one.
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.notFound("No session with that ID.")
+        }
+        let found = try await store.transaction { tx -> Bool in
+            guard let session = try await tx.session(id: id), session.accountID == identity.account.id, session.isActive(at: now) else { return false }
+            try await tx.revokeSession(id: id, at: now, reason: "signed out from another device")
+            return true
+        }
+        guard found else { throw APIError.notFound("No session with that ID.") }
+        return Response(status: .noContent)
+    }
+}

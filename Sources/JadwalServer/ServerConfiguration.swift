@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+
+/// Everything `jadwal serve` can be told. The CLI fills it from flags, then `JADWAL_*`
+/// environment variables, then these defaults; tests build it directly.
+public struct ServerConfiguration: Sendable {
+    public var hostname = "127.0.0.1"
+    public var port = 8080
+    public var dataDirectory = "./jadwal-data"
+    /// `postgres://…`; nil means the SQLite file `<dataDirectory>/jadwal.sqlite`.
+    public var databaseURL: String?
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// The address people reach the server at, for links in emails. Defaults to the listening address.
+    public var publicURL: String?
+    /// Base64 of 32 bytes; nil means `<dataDirectory>/secret.key`, created on first start.
+    public var secretKey: String?
+    public var smtp: SMTPConfiguration?
+    public var mailFrom = MailAddress("jadwal@localhost", name: "Jadwal")
+    public var googleClientID: String?
+    public var googleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// Background job workers in this process (0 runs none: the API only).
+    public var workers = 2
+    /// Use the last `X-Forwarded-For` hop as the client address (only behind your own proxy).
+    public var trustForwardedFor = false
+    public var logLevel: Logger.Level = .info
+    /// Time zone new accounts start with.
+    public var defaultTimeZone = "UTC"
+
+    public init() {}
+
+    public var effectivePublicURL: String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        let scheme = tlsCertificatePath == nil ? "http" : "https"
+        let host = hostname.contains(":") ? "[\(hostname)]" : hostname
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    public var sqlitePath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("jadwal.sqlite").path }
+    public var secretKeyPath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("secret.key").path }
+}

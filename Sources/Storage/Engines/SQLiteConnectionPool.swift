@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLiteKit
+import SQLiteNIO
+
+/// A small pool of SQLite connections to one file. The writer pool has one connection, so write
+/// transactions queue here in order instead of spinning on SQLITE_BUSY; readers share several
+/// (WAL lets them read beside the writer).
+actor SQLiteConnectionPool {
+    private let path: String
+    private let size: Int
+    private let logger: Logger
+    private var idle: [SQLiteConnection] = []
+    private var opened = 0
+    private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
+    private var closed = false
+
+    init(path: String, size: Int, logger: Logger) {
+        self.path = path
+        self.size = size
+        self.logger = logger
+    }
+
+    func withConnection<T: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> T) async throws -> T {
+        let connection = try await lease()
+        do {
+            let result = try await body(connection)
+            release(connection)
+            return result
+        } catch {
+            release(connection)
+            throw error
+        }
+    }
+
+    private func lease() async throws -> SQLiteConnection {
+        if closed { throw StorageError.closed }
+        if let connection = idle.popLast() { return connection }
+        if opened < size {
+            opened += 1
+            do {
+                return try await Self.open(path: path, logger: logger)
+            } catch {
+                opened -= 1
+                throw error
+            }
+        }
+        return try await withCheckedThrowingContinuation { waiters.append($0) }
+    }
+
+    private func release(_ connection: SQLiteConnection) {
+        if !waiters.isEmpty {
+            waiters.removeFirst().resume(returning: connection)
+        } else if closed {
+            _ = connection.close()
+        } else {
+            idle.append(connection)
+        }
+    }
+
+    func close() async {
+        closed = true
+        for waiter in waiters { waiter.resume(throwing: StorageError.closed) }
+        waiters.removeAll()
+        for connection in idle { try? await connection.close().get() }
+        idle.removeAll()
+    }
+
+    private static func open(path: String, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
+        let db = connection.sql()
+        // WAL: readers never block the writer. busy_timeout: wait for another process (the CLI
+        // beside a running server) instead of failing. Foreign keys are off by default in SQLite.
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL"] {
+            try await db.raw(SQLQueryString(pragma)).run()
+        }
+        return connection
+    }
+}

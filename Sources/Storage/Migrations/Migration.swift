@@ -1,0 +1,130 @@
+import SQLKit
+
+/// One step of the schema. Versions only grow; a migration is never edited once released.
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    /// Statements per engine; the same SQL unless a type really differs.
+    let statements: @Sendable (SQLEngine) -> [String]
+}
+
+enum SQLEngine: Sendable {
+    case sqlite, postgres
+}
+
+enum Migrations {
+    static let all: [Migration] = [v1Accounts, v2Jobs]
+    static var latestVersion: Int { all.map(\.version).max() ?? 0 }
+
+    // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
+    // so one SQL code path reads and writes them.
+    static let v1Accounts = Migration(version: 1, name: "accounts and sessions") { _ in
+        [
+            """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL DEFAULT '',
+                time_zone TEXT NOT NULL DEFAULT 'UTC',
+                language TEXT NOT NULL DEFAULT 'en',
+                created_at BIGINT NOT NULL,
+                disabled_at BIGINT
+            )
+            """,
+            """
+            CREATE TABLE sign_in_tokens (
+                token_digest TEXT PRIMARY KEY,
+                email TEXT NOT NULL,
+                requester TEXT,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT
+            )
+            """,
+            "CREATE INDEX sign_in_tokens_email ON sign_in_tokens (email, created_at)",
+            "CREATE INDEX sign_in_tokens_requester ON sign_in_tokens (requester, created_at)",
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                method TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                user_agent TEXT,
+                client_address TEXT,
+                revoked_at BIGINT,
+                revoked_reason TEXT
+            )
+            """,
+            "CREATE INDEX sessions_account ON sessions (account_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                token_digest TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL,
+                rotated_at BIGINT
+            )
+            """,
+            "CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id)",
+        ]
+    }
+
+    static let v2Jobs = Migration(version: 2, name: "durable jobs") { _ in
+        [
+            """
+            CREATE TABLE jobs (
+                id TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                state TEXT NOT NULL,
+                attempts BIGINT NOT NULL DEFAULT 0,
+                max_attempts BIGINT NOT NULL,
+                run_at BIGINT NOT NULL,
+                created_at BIGINT NOT NULL,
+                locked_by TEXT,
+                locked_until BIGINT,
+                last_error TEXT,
+                finished_at BIGINT
+            )
+            """,
+            "CREATE INDEX jobs_runnable ON jobs (state, run_at)",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Applies every migration newer than the database's version. The caller runs it in one
+    /// transaction, so a failed step leaves the schema as it was.
+    /// Refuses a database migrated by a newer binary.
+    static func apply(on db: any SQLDatabase, engine: SQLEngine, now: Int64) async throws -> [Migration] {
+        try await db.raw("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version BIGINT PRIMARY KEY,
+                name TEXT NOT NULL,
+                applied_at BIGINT NOT NULL
+            )
+            """).run()
+        let current = try await currentVersion(on: db)
+        if current > latestVersion {
+            throw StorageError.schemaNewerThanBinary(database: current, binary: latestVersion)
+        }
+        var applied: [Migration] = []
+        for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current {
+            for statement in migration.statements(engine) {
+                try await db.raw(SQLQueryString(statement)).run()
+            }
+            try await db.raw("""
+                INSERT INTO schema_migrations (version, name, applied_at)
+                VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))
+                """).run()
+            applied.append(migration)
+        }
+        return applied
+    }
+
+    static func currentVersion(on db: any SQLDatabase) async throws -> Int {
+        let row = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
+        return try row?.decodeNil(column: "version") == false ? (try row?.decode(column: "version", as: Int.self) ?? 0) : 0
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import JadwalCore
+import Logging
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// The one SQL implementation of `Store`, over SQLite or PostgreSQL. Everything above the
+/// engine-specific connection handling goes through SQLKit, so both engines run the same queries.
+public final class SQLStore: Store {
+    private enum Engine: Sendable {
+        case sqlite(writer: SQLiteConnectionPool, readers: SQLiteConnectionPool)
+        case postgres(PostgresClient, runner: Task<Void, Never>)
+    }
+
+    private let engine: Engine
+    private let logger: Logger
+    public let location: DatabaseLocation
+
+    private var sqlEngine: SQLEngine {
+        switch engine {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    /// Opens the database; does not migrate (see `migrate()`).
+    public init(location: DatabaseLocation, logger: Logger) throws {
+        self.location = location
+        self.logger = logger
+        switch location {
+        case .sqlite(let path):
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError.cannotCreateDirectory(directory)
+            }
+            engine = .sqlite(
+                writer: SQLiteConnectionPool(path: path, size: 1, logger: logger),
+                readers: SQLiteConnectionPool(path: path, size: 4, logger: logger)
+            )
+        case .postgres(let pg):
+            var configuration = PostgresClient.Configuration(
+                host: pg.host, port: pg.port, username: pg.username, password: pg.password, database: pg.database,
+                tls: pg.requireTLS ? .require(.makeClientConfiguration()) : .disable
+            )
+            configuration.options.maximumConnections = 20
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            engine = .postgres(client, runner: Task { await client.run() })
+        }
+    }
+
+    // MARK: Store
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await withWriteDatabase { db in try await body(SQLRepository(db: db, engine: self.sqlEngine)) }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
+        try await withReadDatabase { db in try await body(SQLRepository(db: db, engine: self.sqlEngine)) }
+    }
+
+    public func checkReady() async throws {
+        let version = try await schemaVersion
+        if version > Migrations.latestVersion {
+            throw StorageError.schemaNewerThanBinary(database: version, binary: Migrations.latestVersion)
+        }
+        if version < Migrations.latestVersion {
+            throw StorageError.schemaBehind(database: version, binary: Migrations.latestVersion)
+        }
+    }
+
+    public func shutdown() async throws {
+        switch engine {
+        case .sqlite(let writer, let readers):
+            await writer.close()
+            await readers.close()
+        case .postgres(_, let runner):
+            runner.cancel()
+            await runner.value
+        }
+    }
+
+    // MARK: Schema
+
+    /// Brings the schema up to this binary's version; returns what it applied ("version name").
+    @discardableResult
+    public func migrate(now: Date = Date()) async throws -> [String] {
+        let engine = sqlEngine
+        let applied = try await withWriteDatabase { db in
+            if engine == .postgres {
+                // Several instances may start at once; one migrates, the others wait and find nothing to do.
+                try await db.raw("SELECT pg_advisory_xact_lock(\(bind: Int64(0x6A61_6477_616C)))").run()
+            }
+            return try await Migrations.apply(on: db, engine: engine, now: now.unixMilliseconds).map { "\($0.version) \($0.name)" }
+        }
+        for step in applied { logger.info("applied migration", metadata: ["migration": "\(step)"]) }
+        return applied
+    }
+
+    public var schemaVersion: Int {
+        get async throws {
+            try await withReadDatabase { db in
+                try await db.raw("SELECT 1 AS alive").run()
+                return try await Migrations.currentVersion(on: db)
+            }
+        }
+    }
+
+    public static var latestSchemaVersion: Int { Migrations.latestVersion }
+
+    // MARK: Engines
+
+    private func withReadDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        switch engine {
+        case .sqlite(_, let readers):
+            return try await readers.withConnection { connection in try await body(connection.sql()) }
+        case .postgres(let client, _):
+            return try await client.withConnection { connection in try await body(connection.sql()) }
+        }
+    }
+
+    private func withWriteDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        switch engine {
+        case .sqlite(let writer, _):
+            return try await writer.withConnection { connection in
+                let db = connection.sql()
+                // IMMEDIATE takes the write lock up front, so a transaction never fails half-way
+                // when it first writes; other processes wait on busy_timeout.
+                try await db.raw("BEGIN IMMEDIATE").run()
+                do {
+                    let result = try await body(db)
+                    try await db.raw("COMMIT").run()
+                    return result
+                } catch {
+                    try? await db.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        case .postgres(let client, _):
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    try await body(connection.sql())
+                }
+            } catch let error as PostgresTransactionError {
+                // Callers see their own error, as on SQLite, when the rollback itself went fine.
+                if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Jadwal: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jadwal",
+        abstract: "Jadwal (جدول): a self-hosted calendar server.",
+        version: "0.1.0",
+        subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, JobsCommand.self, PrayerTimesCommand.self, ICSCommand.self]
+    )
+}

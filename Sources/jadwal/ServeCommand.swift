@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import JadwalServer
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the calendar server.")
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: "Address to listen on (env JADWAL_HOSTNAME, default 127.0.0.1).")
+    var hostname: String?
+
+    @Option(help: "Port to listen on (env JADWAL_PORT, default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for HTTPS (env JADWAL_TLS_CERT).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "PEM private key for HTTPS (env JADWAL_TLS_KEY).")
+    var tlsKey: String?
+
+    @Option(name: .customLong("public-url"), help: "URL people reach this server at, for links in emails (env JADWAL_PUBLIC_URL).")
+    var publicURL: String?
+
+    @Option(name: .customLong("smtp-url"), help: "smtp://user:password@host:587 (env JADWAL_SMTP_URL; default: emails go to the log).")
+    var smtpURL: String?
+
+    @Option(name: .customLong("mail-from"), help: "Sender of emails, 'Name <address>' (env JADWAL_MAIL_FROM).")
+    var mailFrom: String?
+
+    @Option(name: .customLong("google-client-id"), help: "OAuth client ID for Google sign-in (env JADWAL_GOOGLE_CLIENT_ID).")
+    var googleClientID: String?
+
+    @Option(name: .customLong("google-jwks-url"), help: "Where Google's signing keys are published (env JADWAL_GOOGLE_JWKS_URL).")
+    var googleJWKSURL: String?
+
+    @Option(help: "Background job workers in this process, 0 for none (env JADWAL_WORKERS, default 2).")
+    var workers: Int?
+
+    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (env JADWAL_TRUST_FORWARDED_FOR); only behind your own proxy.")
+    var trustForwardedFor = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (env JADWAL_LOG_LEVEL, default info).")
+    var logLevel: String?
+
+    func run() async throws {
+        let configuration = try resolvedConfiguration(environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
+        let instance: JadwalServerInstance
+        do {
+            instance = try await buildApplication(configuration)
+        } catch {
+            throw OperatorError("jadwal: cannot start: \(error)")
+        }
+        try await instance.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    func resolvedConfiguration(environment env: [String: String]) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        storage.apply(to: &configuration, environment: env)
+        if let value = hostname ?? env["JADWAL_HOSTNAME"] { configuration.hostname = value }
+        if let value = port {
+            configuration.port = value
+        } else if let text = env["JADWAL_PORT"] {
+            guard let value = Int(text) else { throw OperatorError("JADWAL_PORT must be a number, not \(text)") }
+            configuration.port = value
+        }
+        guard (0...65535).contains(configuration.port) else { throw OperatorError("the port must be between 0 and 65535") }
+        configuration.tlsCertificatePath = tlsCertificate ?? env["JADWAL_TLS_CERT"]
+        configuration.tlsKeyPath = tlsKey ?? env["JADWAL_TLS_KEY"]
+        configuration.publicURL = publicURL ?? env["JADWAL_PUBLIC_URL"]
+        if let value = smtpURL ?? env["JADWAL_SMTP_URL"], !value.isEmpty { configuration.smtp = try ConfigurationValue.smtp(url: value) }
+        if let value = mailFrom ?? env["JADWAL_MAIL_FROM"] { configuration.mailFrom = try ConfigurationValue.mailAddress(value) }
+        configuration.secretKey = env["JADWAL_SECRET_KEY"]
+        configuration.googleClientID = googleClientID ?? env["JADWAL_GOOGLE_CLIENT_ID"]
+        if let value = googleJWKSURL ?? env["JADWAL_GOOGLE_JWKS_URL"] { configuration.googleJWKSURL = value }
+        if let value = workers {
+            configuration.workers = value
+        } else if let text = env["JADWAL_WORKERS"] {
+            guard let value = Int(text) else { throw OperatorError("JADWAL_WORKERS must be a number, not \(text)") }
+            configuration.workers = value
+        }
+        guard configuration.workers >= 0 else { throw OperatorError("--workers must be 0 or more") }
+        configuration.trustForwardedFor = try trustForwardedFor
+            || ConfigurationValue.bool(env["JADWAL_TRUST_FORWARDED_FOR"] ?? "", name: "JADWAL_TRUST_FORWARDED_FOR")
+        if let value = logLevel ?? env["JADWAL_LOG_LEVEL"] { configuration.logLevel = try ConfigurationValue.logLevel(value) }
+        if let value = env["JADWAL_DEFAULT_TIME_ZONE"] { configuration.defaultTimeZone = value }
+        return configuration
+    }
+}
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Bring the database schema up to this version.")
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        let applied = try await storage.withStore(migrating: false) { store in
+            let steps = try await store.migrate()
+            return (steps, try await store.schemaVersion)
+        }
+        if applied.0.isEmpty {
+            print("The schema is up to date (version \(applied.1)).")
+        } else {
+            for step in applied.0 { print("applied \(step)") }
+            print("The schema is at version \(applied.1).")
+        }
+    }
+}

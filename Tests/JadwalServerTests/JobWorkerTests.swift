@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import JadwalCore
+@testable import JadwalServer
+import JadwalTestSupport
+import Logging
+import ServiceLifecycle
+import Storage
+import Testing
+
+@Suite("Job workers")
+struct JobWorkerTests {
+    /// Counts runs per job and can hold a job until released.
+    actor Runs {
+        var counts: [UUID: Int] = [:]
+        var gate: CheckedContinuation<Void, Never>?
+        var started = false
+
+        func record(_ id: UUID) { counts[id, default: 0] += 1 }
+        func count(_ id: UUID) -> Int { counts[id] ?? 0 }
+        func hold() async {
+            started = true
+            await withCheckedContinuation { gate = $0 }
+        }
+        func release() {
+            gate?.resume()
+            gate = nil
+        }
+        var hasStarted: Bool { started }
+    }
+
+    struct Flaky: Error, CustomStringConvertible { var description: String { "temporarily unavailable" } }
+
+    static func workers(
+        store: SQLStore, clock: TestClock, runs: Runs, concurrency: Int = 1, _ register: (inout JobHandlers) -> Void
+    ) -> JobWorkers {
+        var handlers = JobHandlers()
+        register(&handlers)
+        return JobWorkers(
+            store: store, handlers: handlers, clock: clock.clock, logger: TestEnvironment.logger, concurrency: concurrency,
+            pollInterval: .milliseconds(10), retryPolicy: RetryPolicy(base: .seconds(10), cap: .seconds(100))
+        )
+    }
+
+    @Test("failures retry with backoff, then the job is a dead letter", arguments: TestEnvironment.engines)
+    func retriesThenDead(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock()
+        let runs = Runs()
+        let workers = Self.workers(store: store, clock: clock, runs: runs) { handlers in
+            handlers.register("flaky") { job in
+                await runs.record(job.id)
+                throw Flaky()
+            }
+        }
+        let job = Job.new("flaky", payload: "{}", maxAttempts: 3, runAt: clock.now, now: clock.now)
+        try await store.transaction { tx in try await tx.enqueue(job) }
+
+        #expect(try await workers.runNextJob(worker: "t"))
+        var stored = try #require(try await store.read { tx in try await tx.job(id: job.id) })
+        #expect(stored.state == .queued && stored.attempts == 1 && stored.lastError == "temporarily unavailable")
+        let firstDelay = stored.runAt.timeIntervalSince(clock.now)
+        #expect(firstDelay >= 5 && firstDelay <= 10)
+        // Not due yet: nothing runs.
+        #expect(try await workers.runNextJob(worker: "t") == false)
+
+        clock.advance(by: firstDelay)
+        #expect(try await workers.runNextJob(worker: "t"))
+        stored = try #require(try await store.read { tx in try await tx.job(id: job.id) })
+        let secondDelay = stored.runAt.timeIntervalSince(clock.now)
+        #expect(secondDelay >= 10 && secondDelay <= 20)
+
+        clock.advance(by: secondDelay)
+        #expect(try await workers.runNextJob(worker: "t"))
+        stored = try #require(try await store.read { tx in try await tx.job(id: job.id) })
+        #expect(stored.state == .dead && stored.attempts == 3)
+        #expect(await runs.count(job.id) == 3)
+        clock.advance(by: 1000)
+        #expect(try await workers.runNextJob(worker: "t") == false)
+        try await store.shutdown()
+    }
+
+    @Test("permanent failures and unknown kinds go straight to the dead letters", arguments: TestEnvironment.engines)
+    func permanentFailure(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock()
+        let runs = Runs()
+        let workers = Self.workers(store: store, clock: clock, runs: runs) { handlers in
+            handlers.register("broken") { _ in throw PermanentJobFailure(description: "mailbox does not exist") }
+        }
+        let broken = Job.new("broken", payload: "{}", runAt: clock.now, now: clock.now)
+        let unknown = Job.new("from-a-newer-version", payload: "{}", runAt: clock.now + 1, now: clock.now)
+        try await store.transaction { tx in
+            try await tx.enqueue(broken)
+            try await tx.enqueue(unknown)
+        }
+        clock.advance(by: 1)
+        #expect(try await workers.runNextJob(worker: "t"))
+        #expect(try await workers.runNextJob(worker: "t"))
+        let dead = try await store.read { tx in try await tx.jobs(state: .dead, limit: 10) }
+        #expect(Set(dead.map(\.id)) == [broken.id, unknown.id])
+        #expect(dead.first { $0.id == unknown.id }?.lastError?.contains("no handler") == true)
+        try await store.shutdown()
+    }
+
+    @Test("graceful shutdown lets the running job finish, then stops", arguments: TestEnvironment.engines)
+    func gracefulShutdown(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock()
+        let runs = Runs()
+        let workers = Self.workers(store: store, clock: clock, runs: runs, concurrency: 2) { handlers in
+            handlers.register("slow") { job in
+                await runs.hold()
+                await runs.record(job.id)
+            }
+        }
+        let job = Job.new("slow", payload: "{}", runAt: clock.now, now: clock.now)
+        try await store.transaction { tx in try await tx.enqueue(job) }
+        let group = ServiceGroup(configuration: .init(services: [workers], logger: TestEnvironment.logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            while await !runs.hasStarted { try await Task.sleep(for: .milliseconds(5)) }
+            await group.triggerGracefulShutdown()
+            try await Task.sleep(for: .milliseconds(100))
+            await runs.release()
+            try await tasks.waitForAll()
+        }
+        #expect(await runs.count(job.id) == 1)
+        #expect(try await store.read { tx in try await tx.job(id: job.id) }?.state == .done)
+        try await store.shutdown()
+    }
+
+    @Test("a queued sign-in email holds its link sealed, not in the clear")
+    func sealedPayload() async throws {
+        try await ServerHarness.run(configure: { $0.workers = 0 }) { harness, client in
+            _ = try await client.send(.post, "/api/v1/auth/email", json: #"{"email": "sealed@example.com"}"#)
+            let jobs = try await harness.instance.store.read { tx in try await tx.jobs(state: .queued, limit: 10) }
+            #expect(jobs.count == 1)
+            let payload = try #require(jobs.first?.payload)
+            #expect(payload.contains("sealed") && !payload.contains("auth/magic") && !payload.contains("sealed@example.com"))
+            // Delivering it opens the seal.
+            let workers = harness.instance.workers
+            #expect(try await workers.runNextJob(worker: "t"))
+            #expect(try await harness.outbox.waitForMagicLink(to: "sealed@example.com").count == 43)
+        }
+    }
+}

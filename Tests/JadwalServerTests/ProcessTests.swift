@@ -1,0 +1,226 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import JadwalCore
+import JadwalTestSupport
+import NIOCore
+import NIOFoundationCompat
+import NIOSSL
+import Storage
+import Testing
+
+/// Tests that run the real `jadwal` binary as a separate process: killed mid-queue, restarted,
+/// serving HTTPS, sending mail to a real SMTP server.
+@Suite("The jadwal process", .serialized)
+struct ProcessTests {
+    static var binary: URL {
+        if let path = TestEnvironment.environment["JADWAL_BINARY"] { return URL(fileURLWithPath: path) }
+        // swift test runs <build>/debug/jadwalPackageTests.xctest; the executable sits beside it.
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jadwal")
+    }
+
+    /// A child process whose output is collected, killed when the test is done with it.
+    final class Child: @unchecked Sendable {
+        let process = Process()
+        private let output = Pipe()
+        private let lock = NSLock()
+        private var collected = Data()
+
+        init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+            process.executableURL = executable
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JADWAL_") }
+            env.merge(environment) { $1 }
+            process.environment = env
+            process.standardOutput = output
+            process.standardError = output
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.withLock { self.collected.append(data) }
+            }
+            try process.run()
+        }
+
+        var text: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+
+        /// Waits (bounded) until the output matches, returning the first capture group.
+        func waitFor(_ pattern: String, timeout: Duration = .seconds(60)) async throws -> String {
+            let regex = try NSRegularExpression(pattern: pattern)
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                let current = text
+                if let match = regex.firstMatch(in: current, range: NSRange(current.startIndex..., in: current)) {
+                    let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+                    return Range(range, in: current).map { String(current[$0]) } ?? ""
+                }
+                if !process.isRunning { throw TestSetupError("process exited (\(process.terminationStatus)):\n\(current)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw TestSetupError("timed out waiting for /\(pattern)/ in:\n\(text)")
+        }
+
+        func kill(signal: Int32 = SIGKILL) {
+            if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+            process.waitUntilExit()
+        }
+
+        deinit { kill() }
+    }
+
+    /// The SMTP server from scripts/smtp_test_server.py, with STARTTLS and a password.
+    static func startSMTPServer(maildir: URL) async throws -> (Child, port: String, cert: String)? {
+        guard let python = TestEnvironment.python else {
+            if TestEnvironment.isCI { Issue.record("JADWAL_TEST_PYTHON is not set: CI must run the SMTP tests (scripts/test.sh sets it)") }
+            return nil
+        }
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("scripts/smtp_test_server.py").path
+        let server = try Child(URL(fileURLWithPath: python), [script, "--dir", maildir.path, "--port", "0", "--starttls", "--auth", "jadwal:s3cret"])
+        let port = try await server.waitFor("PORT (\\d+)")
+        let cert = try await server.waitFor("CERT (\\S+)")
+        return (server, port, cert)
+    }
+
+    static func startServer(dataDir: URL, smtpURL: String, workers: Int, extra: [String] = []) async throws -> (Child, port: String) {
+        let child = try Child(binary, ["serve", "--port", "0", "--data-dir", dataDir.path, "--workers", "\(workers)", "--smtp-url", smtpURL] + extra)
+        let port = try await child.waitFor("jadwal is serving at https?://[^ /]*:(\\d+)/")
+        return (child, port)
+    }
+
+    @Test("a job enqueued before the process is killed runs after restart; mail goes through real SMTP with STARTTLS")
+    func jobSurvivesKill() async throws {
+        let maildir = try TestEnvironment.temporaryDirectory("jadwal-mail")
+        guard let (smtp, smtpPort, cert) = try await Self.startSMTPServer(maildir: maildir) else { return }
+        defer { smtp.kill(signal: SIGTERM) }
+        let dataDir = try TestEnvironment.temporaryDirectory("jadwal-data")
+        let smtpURL = "smtp://jadwal:s3cret@127.0.0.1:\(smtpPort)?ca=\(cert)"
+
+        // First life: API only, no workers. The sign-in email is queued, then the process dies hard.
+        let (first, port) = try await Self.startServer(dataDir: dataDir, smtpURL: smtpURL, workers: 0)
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/auth/email")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: #"{"email": "restart@example.com"}"#))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(response.status == .accepted)
+        first.kill(signal: SIGKILL)
+
+        let store = try SQLStore(location: .sqlite(path: dataDir.appendingPathComponent("jadwal.sqlite").path), logger: TestEnvironment.logger)
+        #expect(try await store.read { tx in try await tx.jobCounts() }[.queued] == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: maildir.path).filter { $0.hasSuffix(".eml") }.isEmpty)
+
+        // Second life, with workers: the queued email is delivered.
+        let (second, _) = try await Self.startServer(dataDir: dataDir, smtpURL: smtpURL, workers: 1)
+        defer { second.kill(signal: SIGTERM) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var eml: String?
+        while ContinuousClock.now < deadline, eml == nil {
+            if let name = try FileManager.default.contentsOfDirectory(atPath: maildir.path).first(where: { $0.hasSuffix(".eml") }) {
+                eml = try String(contentsOf: maildir.appendingPathComponent(name), encoding: .utf8)
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let message = try #require(eml, "no email arrived; server log:\n\(second.text)")
+        #expect(message.contains("restart@example.com"))
+        #expect(message.contains("/auth/magic?token="))
+        let envelope = try String(contentsOf: maildir.appendingPathComponent("1.json"), encoding: .utf8)
+        #expect(envelope.contains("\"tls\": true") && envelope.contains("\"authenticated\": true"), "\(envelope)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await store.read { tx in try await tx.jobCounts() }[.done] == 1)
+        try await store.shutdown()
+    }
+
+    @Test("SIGTERM stops the server cleanly")
+    func gracefulStop() async throws {
+        let dataDir = try TestEnvironment.temporaryDirectory("jadwal-data")
+        let child = try Child(Self.binary, ["serve", "--port", "0", "--data-dir", dataDir.path])
+        _ = try await child.waitFor("jadwal is serving at https?://[^ /]*:(\\d+)/")
+        child.kill(signal: SIGTERM)
+        #expect(child.process.terminationStatus == 0, "\(child.text)")
+    }
+
+    @Test("HTTPS with --tls-cert and --tls-key")
+    func tls() async throws {
+        let dir = try TestEnvironment.temporaryDirectory("jadwal-tls")
+        let key = dir.appendingPathComponent("key.pem").path
+        let cert = dir.appendingPathComponent("cert.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl could not make a test certificate")
+
+        let child = try Child(Self.binary, ["serve", "--port", "0", "--data-dir", dir.appendingPathComponent("data").path,
+                                            "--tls-cert", cert, "--tls-key", key])
+        defer { child.kill(signal: SIGTERM) }
+        let port = try await child.waitFor("jadwal is serving at https?://[^ /]*:(\\d+)/")
+        #expect(child.text.contains("https://127.0.0.1"))
+
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        tlsConfiguration.trustRoots = .file(cert)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tlsConfiguration))
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: "https://127.0.0.1:\(port)/healthz"), timeout: .seconds(30))
+            #expect(response.status == .ok)
+            // Plain HTTP to the TLS port gets no answer.
+            await #expect(throws: (any Error).self) {
+                _ = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/healthz"), timeout: .seconds(5))
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    @Test("bad startup configuration is a one-line error and exit status 1")
+    func badConfiguration() async throws {
+        let dir = try TestEnvironment.temporaryDirectory("jadwal-bad")
+        let cases: [([String], String)] = [
+            (["serve", "--port", "0", "--data-dir", dir.path, "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], "certificate chain /nonexistent/cert.pem"),
+            (["serve", "--port", "0", "--data-dir", dir.path, "--tls-cert", "/nonexistent/cert.pem"], "give both --tls-cert and --tls-key"),
+            (["serve", "--port", "0", "--data-dir", dir.path, "--database-url", "mysql://x@y/z"], "scheme 'mysql' is not supported"),
+            (["serve", "--port", "0", "--data-dir", dir.path, "--smtp-url", "ftp://mail"], "scheme must be smtp or smtps"),
+            (["serve", "--port", "0", "--data-dir", dir.path, "--log-level", "loud"], "log level must be one of"),
+            (["user", "create", "not-an-email", "--data-dir", dir.path], "is not a valid email address"),
+            (["user", "disable", "nobody@example.com", "--data-dir", dir.path], "no account for nobody@example.com"),
+            (["jobs", "list", "--state", "sleeping", "--data-dir", dir.path], "--state must be one of"),
+        ]
+        for (arguments, expected) in cases {
+            let child = try Child(Self.binary, arguments)
+            child.process.waitUntilExit()
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(child.process.terminationStatus != 0, "\(arguments)")
+            #expect(child.text.contains(expected), "\(arguments): \(child.text)")
+        }
+    }
+
+    @Test("operator commands: user create/list/disable/enable, migrate, jobs list")
+    func operatorCommands() async throws {
+        let dir = try TestEnvironment.temporaryDirectory("jadwal-cli")
+        func run(_ arguments: [String]) async throws -> String {
+            let child = try Child(Self.binary, arguments + ["--data-dir", dir.path])
+            child.process.waitUntilExit()
+            try await Task.sleep(for: .milliseconds(50))
+            try #require(child.process.terminationStatus == 0, "\(arguments): \(child.text)")
+            return child.text
+        }
+        #expect(try await run(["migrate"]).contains("applied 1"))
+        #expect(try await run(["migrate"]).contains("up to date"))
+        #expect(try await run(["user", "create", "Amal@Example.com", "--name", "أمل", "--time-zone", "Asia/Riyadh", "--language", "ar"])
+            .contains("created amal@example.com"))
+        let listed = try await run(["user", "list"])
+        #expect(listed.contains("amal@example.com\tactive\tأمل\tAsia/Riyadh"))
+        _ = try await run(["user", "disable", "amal@example.com"])
+        #expect(try await run(["user", "list"]).contains("amal@example.com\tdisabled"))
+        _ = try await run(["user", "enable", "amal@example.com"])
+        #expect(try await run(["user", "list"]).contains("amal@example.com\tactive"))
+        #expect(try await run(["jobs", "list", "--state", "dead"]).contains("dead: 0"))
+    }
+}

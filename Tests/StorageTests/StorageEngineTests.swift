@@ -1,0 +1,143 @@
+import Foundation
+import JadwalCore
+import JadwalTestSupport
+import SQLKit
+@testable import Storage
+import Testing
+
+/// The storage suite: every test runs on SQLite and, when the test command started one, on PostgreSQL.
+@Suite("Storage on every engine")
+struct StorageEngineTests {
+    static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func account(_ email: String, at date: Date = t0) throws -> Account {
+        Account(id: UUID(), email: try EmailAddress(email), name: "", timeZone: "UTC", language: .english, createdAt: date)
+    }
+
+    @Test("PostgreSQL is part of the run in CI")
+    func postgresConfiguredInCI() {
+        if TestEnvironment.isCI {
+            #expect(TestEnvironment.postgresURL != nil, "CI must run the storage suite on PostgreSQL too (scripts/test.sh exports JADWAL_TEST_DATABASE_URL)")
+        }
+    }
+
+    @Test("migrations apply once and are recorded", arguments: TestEnvironment.engines)
+    func migrations(engine: TestEngine) async throws {
+        let store = try SQLStore(location: try await TestEnvironment.freshDatabase(engine), logger: TestEnvironment.logger)
+        defer { Task { try? await store.shutdown() } }
+        let first = try await store.migrate()
+        #expect(first.count == SQLStore.latestSchemaVersion)
+        #expect(try await store.migrate().isEmpty)
+        #expect(try await store.schemaVersion == SQLStore.latestSchemaVersion)
+        try await store.checkReady()
+        try await store.shutdown()
+    }
+
+    @Test("a schema newer than the binary is refused with a clear message", arguments: TestEnvironment.engines)
+    func newerSchemaRefused(engine: TestEngine) async throws {
+        let location = try await TestEnvironment.freshDatabase(engine)
+        let store = try SQLStore(location: location, logger: TestEnvironment.logger)
+        try await store.migrate()
+        try await store.insertSchemaVersionForTesting(999)
+        await #expect(throws: StorageError.schemaNewerThanBinary(database: 999, binary: SQLStore.latestSchemaVersion)) {
+            try await store.migrate()
+        }
+        await #expect(throws: StorageError.self) { try await store.checkReady() }
+        let message = StorageError.schemaNewerThanBinary(database: 999, binary: SQLStore.latestSchemaVersion).description
+        #expect(message.contains("999") && message.contains("newer jadwal"))
+        try await store.shutdown()
+    }
+
+    @Test("accounts: insert, find by email and id, update, list", arguments: TestEnvironment.engines)
+    func accounts(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        var sara = try Self.account("Sara@Example.com")
+        sara.name = "سارة"
+        let created = sara
+        try await store.transaction { tx in try await tx.insertAccount(created) }
+        let byEmail = try await store.read { tx in try await tx.account(email: try EmailAddress("sara@example.com")) }
+        #expect(byEmail == created)
+        var renamed = created
+        renamed.timeZone = "Asia/Riyadh"
+        renamed.language = .arabic
+        let changed = renamed
+        try await store.transaction { tx in try await tx.updateAccount(changed) }
+        #expect(try await store.read { tx in try await tx.account(id: created.id) } == changed)
+        let duplicate = try Self.account("sara@example.com")
+        await #expect(throws: (any Error).self) { try await store.transaction { tx in try await tx.insertAccount(duplicate) } }
+        #expect(try await store.read { tx in try await tx.accounts() }.count == 1)
+        try await store.shutdown()
+    }
+
+    @Test("a failed transaction leaves nothing behind, jobs included", arguments: TestEnvironment.engines)
+    func rollback(engine: TestEngine) async throws {
+        struct Boom: Error {}
+        let store = try await TestEnvironment.freshStore(engine)
+        let account = try Self.account("rollback@example.com")
+        await #expect(throws: Boom.self) {
+            try await store.transaction { tx in
+                try await tx.insertAccount(account)
+                try await tx.enqueue(Job.new("email.send", payload: "{}", runAt: Self.t0, now: Self.t0))
+                throw Boom()
+            }
+        }
+        #expect(try await store.read { tx in try await tx.account(id: account.id) } == nil)
+        #expect(try await store.read { tx in try await tx.jobs(state: nil, limit: 10) }.isEmpty)
+        try await store.shutdown()
+    }
+
+    @Test("a sign-in token is used once, even by two racing requests", arguments: TestEnvironment.engines)
+    func signInTokenSingleUse(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let token = SecretToken(random: .system)
+        let record = SignInTokenRecord(digest: token.digest, email: try EmailAddress("a@example.com"), requester: "127.0.0.1",
+                                       createdAt: Self.t0, expiresAt: Self.t0 + 900)
+        try await store.transaction { tx in try await tx.insertSignInToken(record) }
+        #expect(try await store.read { tx in try await tx.signInToken(digest: token.digest) } == record)
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await store.transaction { tx in try await tx.markSignInTokenUsed(digest: token.digest, at: Self.t0) } }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 1)
+        let requests = try await store.read { tx in try await tx.signInRequests(email: record.email, since: Self.t0 - 1) }
+        #expect(requests == [Self.t0])
+        #expect(try await store.read { tx in try await tx.signInRequests(requester: "127.0.0.1", since: Self.t0 + 1) }.isEmpty)
+        try await store.shutdown()
+    }
+
+    @Test("sessions and refresh tokens: rotate once, revoke", arguments: TestEnvironment.engines)
+    func sessions(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let account = try Self.account("s@example.com")
+        let session = SignInSession(id: UUID(), accountID: account.id, method: .magicLink, createdAt: Self.t0, lastUsedAt: Self.t0,
+                                    expiresAt: Self.t0 + 86400, userAgent: "iPhone", clientAddress: "127.0.0.1")
+        let refresh = SecretToken(random: .system)
+        try await store.transaction { tx in
+            try await tx.insertAccount(account)
+            try await tx.insertSession(session)
+            try await tx.insertRefreshToken(RefreshTokenRecord(digest: refresh.digest, sessionID: session.id, createdAt: Self.t0))
+        }
+        #expect(try await store.read { tx in try await tx.session(id: session.id) } == session)
+        #expect(try await store.transaction { tx in try await tx.markRefreshTokenRotated(digest: refresh.digest, at: Self.t0) })
+        #expect(try await store.transaction { tx in try await tx.markRefreshTokenRotated(digest: refresh.digest, at: Self.t0) } == false)
+        #expect(try await store.read { tx in try await tx.refreshToken(digest: refresh.digest) }?.rotatedAt == Self.t0)
+        #expect(try await store.read { tx in try await tx.activeSessions(accountID: account.id, at: Self.t0) }.map(\.id) == [session.id])
+        try await store.transaction { tx in try await tx.revokeSessions(accountID: account.id, at: Self.t0, reason: "test") }
+        #expect(try await store.read { tx in try await tx.activeSessions(accountID: account.id, at: Self.t0) }.isEmpty)
+        #expect(try await store.read { tx in try await tx.session(id: session.id) }?.revokedReason == "test")
+        try await store.shutdown()
+    }
+}
+
+extension SQLStore {
+    /// Simulates a database migrated by a newer binary.
+    func insertSchemaVersionForTesting(_ version: Int) async throws {
+        try await transaction { tx in
+            guard let repository = tx as? SQLRepository else { throw TestSetupError("not the SQL store") }
+            try await repository.db.raw(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: version), 'from the future', 0)").run()
+        }
+    }
+}

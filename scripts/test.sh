@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The one test command: installs what the tests need, starts the real parts they talk to, and
+# runs every test. On a fresh machine it installs PostgreSQL (Debian) and the Python test tools
+# (PyPI) first.
+#
+#   scripts/test.sh                 everything
+#   scripts/test.sh --filter Auth   only matching tests (swift test --filter)
+#
+# JADWAL_BUILD_PATH: the build folder (default /var/tmp/jadwal-build, outside the clone so a
+# reused machine builds incrementally).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+build_path=${JADWAL_BUILD_PATH:-/var/tmp/jadwal-build}
+venv=${JADWAL_VENV:-/var/tmp/jadwal-venv}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "Python test tools ($venv)"
+if [[ ! -x "$venv/bin/python" ]]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
+export JADWAL_TEST_PYTHON="$venv/bin/python"
+
+step "openssl (test certificates)"
+command -v openssl >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl; }
+
+step "PostgreSQL (throwaway cluster)"
+pgdir=$(mktemp -d /tmp/jadwal-pg.XXXXXX)
+cleanup() { "$root/scripts/postgres.sh" stop "$pgdir" || true; }
+trap cleanup EXIT
+JADWAL_TEST_DATABASE_URL=$("$root/scripts/postgres.sh" start "$pgdir")
+export JADWAL_TEST_DATABASE_URL
+echo "$JADWAL_TEST_DATABASE_URL"
+
+step "build (swift build --build-tests, $build_path)"
+swift build --build-tests --scratch-path "$build_path"
+
+step "tests"
+export JADWAL_BINARY="$build_path/debug/jadwal"
+swift test --skip-build --scratch-path "$build_path" "$@"

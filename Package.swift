@@ -33,6 +33,9 @@ let package = Package(
         .target(name: "ICalendar"),
         .target(name: "PrayerTimes"),
 
+        // WebDAV/CalDAV bodies: safe namespace-aware XML, request models, multistatus, filters.
+        .target(name: "DAV"),
+
         .target(
             name: "JadwalCore",
             dependencies: [
@@ -105,6 +108,7 @@ let package = Package(
             path: "Tests/JadwalTestSupport"
         ),
         .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore"]),
+        .testTarget(name: "DAVTests", dependencies: ["DAV"]),
         .testTarget(
             name: "StorageTests",
             dependencies: ["Storage", "JadwalCore", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]

@@ -16,7 +16,7 @@ mkdir -p "$work"
 # Build ICalendar as its own optimised module, then the driver against it (as a
 # library user would link it). Kept out of the main Package.swift on purpose.
 swiftc -O -wmo -parse-as-library -module-name ICalendar -emit-module -emit-module-path "$work/ICalendar.swiftmodule" \
-    -emit-library -static -o "$work/libICalendar.a" "$root"/Sources/ICalendar/*.swift
+    -emit-library -static -o "$work/libICalendar.a" $(find "$root/Sources/ICalendar" -name '*.swift' | sort)
 swiftc -O -I "$work" -L "$work" -lICalendar "$here/Bench/main.swift" -o "$work/bench-icalendar"
 
 swift_json=$("$work/bench-icalendar" "$work/calendar.ics" "$rounds" "$work/instances-jadwal.txt")

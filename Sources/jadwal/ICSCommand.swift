@@ -67,10 +67,26 @@ struct ICSCommand: AsyncParsableCommand {
                 throw ValidationError("--to \"\(to)\" is not an ISO-8601 instant like 2027-01-01T00:00:00Z")
             }
             guard end >= start else { throw ValidationError("--to must not be before --from") }
-            let calendar = try ICalendarParser().parseCalendar(bytes: try ICSCommand.read(file))
+            let roots = try ICalendarParser().parse(bytes: try ICSCommand.read(file))
+            let calendars = roots.filter { $0.name == "VCALENDAR" }
+            guard !calendars.isEmpty else { throw ValidationError("\(file) has no VCALENDAR") }
             let options = ExpansionOptions(maxInstances: limit, includeCancelled: includeCancelled,
                                            componentNames: Set(components.map { $0.uppercased() }))
-            let result = CalendarExpander(calendar: calendar, options: options).expand(from: start, to: end)
+            // Some exports concatenate several VCALENDARs; each keeps its own VTIMEZONEs.
+            var result = ExpansionResult(occurrences: [], truncated: false, problems: [])
+            for calendar in calendars {
+                let part = CalendarExpander(calendar: calendar, options: options).expand(from: start, to: end)
+                result.occurrences += part.occurrences
+                result.truncated = result.truncated || part.truncated
+                result.problems += part.problems
+            }
+            if calendars.count > 1 {
+                result.occurrences.sort { ($0.start, $0.uid) < ($1.start, $1.uid) }
+            }
+            if result.occurrences.count > limit {
+                result.occurrences.removeLast(result.occurrences.count - limit)
+                result.truncated = true
+            }
             var out = ""
             for occurrence in result.occurrences {
                 out += ICSCommand.jsonLine(occurrence)

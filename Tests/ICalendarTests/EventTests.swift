@@ -57,3 +57,19 @@ import Testing
         #expect(back.recurrenceRules == event.recurrenceRules && back.transparency == .transparent)
     }
 }
+
+@Suite struct EventEditingTests {
+    @Test func changingOneAttendeeKeepsTheOthersByteForByte() throws {
+        let calendar = try ICalendarParser().parseCalendar(try Fixtures.text("google.ics"))
+        let original = try #require(calendar.components(named: "VEVENT").first)
+        var event = try Event(component: original)
+        event.attendees[1].participationStatus = "ACCEPTED"
+        let written = event.component.all("ATTENDEE")
+        #expect(written[0] == original.all("ATTENDEE")[0])
+        #expect(written[1].parameters.map(\.name) == original.all("ATTENDEE")[1].parameters.map(\.name))
+        #expect(written[1].parameter("PARTSTAT") == "ACCEPTED")
+        // Everything else is untouched, and in its place.
+        #expect(event.component.properties.map(\.name) == original.properties.map(\.name))
+        #expect(event.component.properties.filter { $0.name != "ATTENDEE" } == original.properties.filter { $0.name != "ATTENDEE" })
+    }
+}

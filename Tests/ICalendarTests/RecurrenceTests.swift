@@ -106,3 +106,27 @@ import Testing
         #expect(dates.count == 11 && !dates.contains("2026-11-26") && dates.contains("2026-12-31"))
     }
 }
+
+@Suite struct BoundsTests {
+    func bounds(_ body: String) throws -> (start: Int64, end: Int64?)? {
+        let calendar = try ICalendarParser().parseCalendar("BEGIN:VCALENDAR\r\n\(body)END:VCALENDAR\r\n")
+        let set = RecurrenceSet(uid: "b", components: calendar.components)
+        return try set.bounds(resolver: TimeZoneResolver(calendar: calendar))
+    }
+
+    @Test func finiteOpenAndMovedSeries() throws {
+        let finite = try #require(try bounds("BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20260105T090000Z\r\nDTEND:20260105T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\n"))
+        let (s1, e1) = (try instant("2026-01-05T09:00:00Z"), try instant("2026-01-19T10:00:00Z"))
+        #expect(finite.start == s1 && finite.end == e1)
+        let open = try #require(try bounds("BEGIN:VEVENT\r\nUID:b\r\nDTSTART;TZID=Europe/London:20260705T090000\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\n"))
+        let s2 = try instant("2026-07-05T08:00:00Z")
+        #expect(open.start == s2 && open.end == nil)
+        // An override moved before the first instance widens the start.
+        let moved = try #require(try bounds("BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20260105T090000Z\r\nRRULE:FREQ=DAILY;UNTIL=20260110T090000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:b\r\nRECURRENCE-ID:20260107T090000Z\r\nDTSTART:20260101T090000Z\r\nEND:VEVENT\r\n"))
+        let (s3, e3) = (try instant("2026-01-01T09:00:00Z"), try instant("2026-01-10T09:00:00Z"))
+        #expect(moved.start == s3 && moved.end == e3)
+        let allDay = try #require(try bounds("BEGIN:VEVENT\r\nUID:b\r\nDTSTART;VALUE=DATE:20260301\r\nEND:VEVENT\r\n"))
+        let (s4, e4) = (try instant("2026-03-01T00:00:00Z"), try instant("2026-03-02T00:00:00Z"))
+        #expect(allDay.start == s4 && allDay.end == e4)
+    }
+}

@@ -31,7 +31,7 @@ import Testing
 
     @Test(arguments: [("Arab Standard Time", "Asia/Riyadh"), ("GMT Standard Time", "Europe/London"), ("Eastern Standard Time", "America/New_York"),
                       ("W. Europe Standard Time", "Europe/Berlin"), ("India Standard Time", "Asia/Kolkata"), ("Tokyo Standard Time", "Asia/Tokyo"),
-                      ("/mozilla.org/20070129_1/Europe/Paris", "Europe/Paris"), ("/softwarestudio.org/Olson_20011030_5/America/Chicago", "America/Chicago")])
+                      ("/mozilla.org/20070129_1/Europe/Paris", "Europe/Paris"), ("europe/london", "Europe/London"), (" Asia/Riyadh ", "Asia/Riyadh"), ("/softwarestudio.org/Olson_20011030_5/America/Chicago", "America/Chicago")])
     func namesMapToIANA(_ tzid: String, _ iana: String) {
         #expect(TimeZoneResolver.ianaIdentifier(for: tzid) == iana)
     }

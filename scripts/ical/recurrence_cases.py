@@ -319,9 +319,37 @@ def build_cases(seed=5545):
         cases.append({"name": f"VJOURNAL {kind}", "ics": make_calendar([journal], "VJOURNAL"), "components": ["VJOURNAL"],
                       "from": dt.datetime(2026, 1, 1, tzinfo=UTC), "to": dt.datetime(2026, 6, 1, tzinfo=UTC)})
 
+    # 5c. Identifying instances across zones: RECURRENCE-ID / EXDATE / RDATE written in another
+    # zone or in UTC than DTSTART (a known pain point between clients), and two RRULEs.
+    def to_zone(local, src, dst):
+        from zoneinfo import ZoneInfo
+        aware = local.replace(tzinfo=ZoneInfo(src))
+        return aware.astimezone(UTC if dst == "UTC" else ZoneInfo(dst)).replace(tzinfo=None)
+
+    for j, (series_zone, other) in enumerate([("Europe/London", "America/New_York"), ("Asia/Riyadh", "UTC"),
+                                              ("America/Los_Angeles", "Europe/Berlin"), ("Australia/Sydney", "UTC")]):
+        start = dt.datetime(2026, 3, 2, 9, 0)
+        uid = f"cross-{j}"
+        def written(name, local):
+            moved = to_zone(local, series_zone, other)
+            return f"{name}:{fmt_local(moved)}Z" if other == "UTC" else f"{name};TZID={other}:{fmt_local(moved)}"
+        extra = [written("EXDATE", start + dt.timedelta(weeks=3)), written("RDATE", start + dt.timedelta(weeks=2, days=2))]
+        events = [master(uid, start, "zoned", series_zone, "FREQ=WEEKLY;COUNT=12", dt.timedelta(hours=1), extra)]
+        rid = start + dt.timedelta(weeks=5)
+        new = rid + dt.timedelta(days=1, hours=1)
+        events.append([f"UID:{uid}", "DTSTAMP:20250101T000000Z", written("RECURRENCE-ID", rid),
+                       dtstart_lines("DTSTART", new, "zoned", series_zone), dtstart_lines("DTEND", new + dt.timedelta(hours=2), "zoned", series_zone),
+                       "SUMMARY:Moved (other zone id)", "SEQUENCE:1"])
+        add(f"cross-zone ids {series_zone} / {other}", events, dt.datetime(2026, 1, 1, tzinfo=UTC), dt.timedelta(days=365))
+    for j, rules in enumerate([("FREQ=WEEKLY;BYDAY=MO;COUNT=8", "FREQ=MONTHLY;BYMONTHDAY=15;COUNT=4"),
+                               ("FREQ=DAILY;INTERVAL=10", "FREQ=WEEKLY;BYDAY=FR;UNTIL=20260601T000000Z")]):
+        start = dt.datetime(2026, 1, 5, 12, 0)
+        ev = master(f"two-rules-{j}", start, "zoned", "Europe/Berlin", rules[0], dt.timedelta(minutes=45), ["RRULE:" + rules[1]])
+        add(f"two RRULEs {rules}", [ev], dt.datetime(2026, 1, 1, tzinfo=UTC), dt.timedelta(days=300))
+
     # 5. Random combinations.
     attempts = 0
-    while len(cases) < 460 and attempts < 5000:
+    while len(cases) < 480 and attempts < 5000:
         attempts += 1
         freq = rnd.choice(freqs[:4])
         parts = [f"FREQ={freq}"]

@@ -16,9 +16,13 @@ public func fuzzICalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         let options = ExpansionOptions(maxInstances: 200, componentNames: ["VEVENT", "VTODO", "VJOURNAL"])
         _ = CalendarExpander(calendar: root, options: options).expand(from: 1_700_000_000, to: 1_800_000_000)
+        let resolver = TimeZoneResolver(calendar: root)
         for component in root.components where component.name == "VEVENT" {
             if let event = try? Event(component: component) { _ = event.component.serialized }
+            let set = RecurrenceSet(uid: component.first("UID")?.value ?? "", components: [component])
+            _ = try? set.bounds(resolver: resolver, options: ExpansionOptions(maxInstances: 500, periodBudget: 20_000))
         }
+        _ = root.addingMissingTimeZones(fromYear: 2020)
     }
     return 0
 }

@@ -218,12 +218,10 @@ public struct Event: Sendable, Hashable {
         keep("STATUS", status.map { Property(name: "STATUS", value: $0.rawValue) }) { $0.value.uppercased() == status?.rawValue }
         keep("TRANSP", transparency.map { Property(name: "TRANSP", value: $0.rawValue) }) { $0.value.uppercased() == transparency?.rawValue }
         if (try? source.all("RRULE").map { try RecurrenceRule.parse($0.value) }) != recurrenceRules {
-            c.remove("RRULE")
-            c.properties += recurrenceRules.map { Property(name: "RRULE", value: $0.icalValue) }
+            c.setAll("RRULE", recurrenceRules.map { Property(name: "RRULE", value: $0.icalValue) })
         }
         if (try? source.all("RDATE").flatMap { try $0.dateListValue() }) != recurrenceDates {
-            c.remove("RDATE")
-            c.properties += recurrenceDates.map { item in
+            c.setAll("RDATE", recurrenceDates.map { item in
                 switch item {
                 case .date(let d): return d.property("RDATE")
                 case .period(let p):
@@ -232,19 +230,17 @@ public struct Event: Sendable, Hashable {
                     prop.setParameter("VALUE", "PERIOD")
                     return prop
                 }
-            }
+            })
         }
         if (try? source.all("EXDATE").flatMap { try $0.dateListValue().map(\.start) }) != exceptionDates {
-            c.remove("EXDATE")
-            c.properties += exceptionDates.map { $0.property("EXDATE") }
+            c.setAll("EXDATE", exceptionDates.map { $0.property("EXDATE") })
         }
         keep("RECURRENCE-ID", recurrenceId.map { $0.property("RECURRENCE-ID", extraParameters: c.first("RECURRENCE-ID")?.parameters ?? []) }) {
             (try? $0.dateValue()) == recurrenceId
         }
         keep("ORGANIZER", organizer.map { $0.property(named: "ORGANIZER") }) { Attendee(property: $0) == organizer }
         if source.all("ATTENDEE").map(Attendee.init(property:)) != attendees {
-            c.remove("ATTENDEE")
-            c.properties += attendees.map { $0.property(named: "ATTENDEE") }
+            c.setAll("ATTENDEE", attendees.map { $0.property(named: "ATTENDEE") })
         }
         let sourceSequence = source.first("SEQUENCE").flatMap { Int($0.value.trimmingSpaces) } ?? 0
         if sourceSequence != sequence || (source.first("SEQUENCE") == nil && sequence != 0) {

@@ -220,6 +220,12 @@ public struct TimeZoneResolver: Sendable {
         return resolved
     }
 
+    private static let ianaByLowercase: [String: String] = {
+        var table: [String: String] = [:]
+        for id in TimeZone.knownTimeZoneIdentifiers { table[id.lowercased()] = id }
+        return table
+    }()
+
     private static func lookUp(_ raw: String) -> ZoneRules? {
         let tzid = raw.trimmingSpaces
         guard !tzid.isEmpty, tzid.utf8.count <= 200 else { return nil }
@@ -231,6 +237,8 @@ public struct TimeZoneResolver: Sendable {
         if let iana = WindowsZones.ianaIdentifier(forWindowsName: tzid), let zone = ZoneRules(ianaIdentifier: iana) {
             return zone
         }
+        // Some writers change the case ("europe/london").
+        if let iana = ianaByLowercase[tzid.lowercased()], let zone = ZoneRules(ianaIdentifier: iana) { return zone }
         // "/mozilla.org/20070129_1/Europe/London", "/softwarestudio.org/Olson_20011030_5/America/New_York"
         let parts = tzid.split(separator: "/").map(String.init)
         if parts.count >= 2 {

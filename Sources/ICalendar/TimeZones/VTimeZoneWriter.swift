@@ -7,7 +7,9 @@ import Foundation
 public enum VTimeZoneWriter {
     /// - Parameter fromYear: first year the definition must cover (earlier transitions are dropped).
     public static func component(forIANAIdentifier identifier: String, fromYear: Int = 1970) -> Component? {
-        guard let tz = TimeZone(identifier: identifier), let rules = ZoneRules(ianaIdentifier: identifier) else { return nil }
+        // The resolver's cache saves rebuilding the transition table on every write.
+        let cached = TimeZoneResolver.knownZone(identifier).flatMap { $0.foundationIdentifier == identifier ? $0 : nil }
+        guard let tz = TimeZone(identifier: identifier), let rules = cached ?? ZoneRules(ianaIdentifier: identifier) else { return nil }
         let horizonYear = 2037
         let from = LocalDateTime(year: fromYear, month: 1, day: 1).secondsSinceEpoch
         let to = LocalDateTime(year: horizonYear + 1, month: 1, day: 1).secondsSinceEpoch

@@ -1,139 +1,3 @@
-/// A point in time as an expansion reports it: a calendar day for all-day items,
-/// otherwise a UTC instant (seconds since 1970).
-public enum OccurrenceTime: Sendable, Hashable, Comparable, CustomStringConvertible {
-    case date(CivilDate)
-    case instant(Int64)
-
-    /// Seconds since 1970 used for ordering and window tests. An all-day date counts from
-    /// its UTC midnight (what recurring-ical-events does for a UTC window).
-    public var sortSeconds: Int64 {
-        switch self {
-        case .date(let d): return Int64(d.daysSinceEpoch) * 86_400
-        case .instant(let t): return t
-        }
-    }
-
-    public static func < (a: OccurrenceTime, b: OccurrenceTime) -> Bool { a.sortSeconds < b.sortSeconds }
-
-    /// `YYYY-MM-DD` for dates, `YYYY-MM-DDTHH:MM:SSZ` for instants.
-    public var iso8601: String {
-        switch self {
-        case .date(let d): return d.description
-        case .instant(let t): return LocalDateTime(secondsSinceEpoch: t).description + "Z"
-        }
-    }
-
-    public var description: String { iso8601 }
-}
-
-/// One instance of a (possibly recurring) component.
-public struct Occurrence: Sendable, Hashable {
-    public var uid: String
-    /// The instance's original start (its RECURRENCE-ID); nil for a non-recurring component.
-    public var recurrenceId: OccurrenceTime?
-    public var start: OccurrenceTime
-    public var end: OccurrenceTime
-    public var isAllDay: Bool
-    /// The component that describes this instance: the master, or the override replacing it.
-    public var component: Component
-    /// True when an override (RECURRENCE-ID component) supplied this instance.
-    public var isOverride: Bool
-
-    public var summary: String? { component.first("SUMMARY")?.text }
-    public var isCancelled: Bool { Self.isCancelled(component) }
-
-    static func isCancelled(_ component: Component) -> Bool {
-        component.first("STATUS").map { upperASCII($0.value) } == "CANCELLED"
-    }
-}
-
-public struct ExpansionOptions: Sendable {
-    /// Stop after this many instances in total; `truncated` reports it.
-    public var maxInstances: Int
-    /// Where floating times are placed in absolute time (UTC by default, like recurring-ical-events).
-    public var floatingZone: ZoneRules
-    /// Keep instances whose STATUS is CANCELLED (left out by default).
-    public var includeCancelled: Bool
-    /// Component types to expand.
-    public var componentNames: Set<String>
-    /// Recurrence periods examined per rule before giving up (rules that never match, or a
-    /// COUNT that has to be walked from a DTSTART far before the window).
-    public var periodBudget: Int
-
-    public init(maxInstances: Int = 100_000, floatingZone: ZoneRules = .utc, includeCancelled: Bool = false,
-                componentNames: Set<String> = ["VEVENT"], periodBudget: Int = 2_000_000) {
-        self.maxInstances = maxInstances
-        self.floatingZone = floatingZone
-        self.includeCancelled = includeCancelled
-        self.componentNames = componentNames
-        self.periodBudget = periodBudget
-    }
-}
-
-public struct ExpansionResult: Sendable {
-    /// Instances overlapping the window, in start order.
-    public var occurrences: [Occurrence]
-    /// True when the instance cap or an iteration budget cut the result short.
-    public var truncated: Bool
-    /// Components that could not be expanded (bad dates, bad rules), with line numbers.
-    public var problems: [ICalendarError]
-}
-
-/// Expands the components of a calendar over a window [start, end) of UTC instants.
-public struct CalendarExpander: Sendable {
-    public var calendar: Component
-    public var resolver: TimeZoneResolver
-    public var options: ExpansionOptions
-
-    public init(calendar: Component, options: ExpansionOptions = ExpansionOptions()) {
-        self.calendar = calendar
-        self.resolver = TimeZoneResolver(calendar: calendar)
-        self.options = options
-    }
-
-    public func expand(from windowStart: Int64, to windowEnd: Int64) -> ExpansionResult {
-        var groups: [String: [Component]] = [:]
-        var order: [String] = []
-        var anonymous = 0
-        for component in calendar.components where options.componentNames.contains(component.name) {
-            var uid = component.first("UID")?.value ?? ""
-            if uid.isEmpty {
-                anonymous += 1
-                uid = "\u{0}anonymous-\(anonymous)"
-            }
-            if groups[uid] == nil { order.append(uid) }
-            groups[uid, default: []].append(component)
-        }
-        var all: [Occurrence] = []
-        var truncated = false
-        var problems: [ICalendarError] = []
-        for uid in order {
-            guard let components = groups[uid] else { continue }
-            let set = RecurrenceSet(uid: uid.hasPrefix("\u{0}") ? "" : uid, components: components)
-            let remaining = options.maxInstances - all.count
-            if remaining <= 0 { truncated = true; break }
-            do {
-                let result = try set.occurrences(from: windowStart, to: windowEnd, resolver: resolver, options: options, limit: remaining)
-                all.append(contentsOf: result.occurrences)
-                truncated = truncated || result.truncated
-            } catch let error as ICalendarError {
-                problems.append(error)
-            } catch {
-                problems.append(ICalendarError(.invalidValue, "\(error)"))
-            }
-        }
-        // Sort keys, not the (large) occurrences themselves.
-        let starts = all.map(\.start.sortSeconds), ends = all.map(\.end.sortSeconds), uids = all.map(\.uid)
-        let sortedIndices = all.indices.sorted { a, b in
-            if starts[a] != starts[b] { return starts[a] < starts[b] }
-            if uids[a] != uids[b] { return uids[a] < uids[b] }
-            return ends[a] < ends[b]
-        }
-        let sorted = sortedIndices.map { all[$0] }
-        return ExpansionResult(occurrences: sorted, truncated: truncated, problems: problems)
-    }
-}
-
 /// All components sharing one UID: the master (with RRULE/RDATE/EXDATE) and its
 /// overrides (RECURRENCE-ID), expanded the way RFC 5545 §3.8.5 and RFC 5545 §3.8.4.4 describe.
 public struct RecurrenceSet: Sendable {
@@ -464,7 +328,7 @@ public struct RecurrenceSet: Sendable {
                 }
             }
             let startComparable = seriesZoned ? timing.start.instant : startLocal.secondsSinceEpoch
-            if lastUntil == nil || startComparable <= lastUntil! {
+            if startComparable <= (lastUntil ?? .max) {
                 candidates.append(Candidate(local: startLocal, length: nil))
             }
 
@@ -539,5 +403,35 @@ public struct RecurrenceSet: Sendable {
 
     static func recurrenceTime(_ local: LocalDateTime, zone: ZoneRules, allDay: Bool) -> OccurrenceTime {
         allDay ? .date(local.date) : .instant(zone.utcSeconds(for: local))
+    }
+}
+
+extension RecurrenceSet {
+    /// First start and last end of all instances, for a storage index that pre-filters
+    /// time-range queries. `end` is nil when the series never ends (or is too long to walk
+    /// within `options.maxInstances` and the period budget, which is treated the same). Values are `OccurrenceTime.sortSeconds`:
+    /// all-day and floating times are placed in UTC, so widen by 14 hours when filtering.
+    public func bounds(resolver: TimeZoneResolver, options: ExpansionOptions = ExpansionOptions()) throws -> (start: Int64, end: Int64?)? {
+        let far: Int64 = 1 << 41
+        var open = false
+        if let master {
+            for property in master.all("RRULE") {
+                let rule = try RecurrenceRule.parse(property.value)
+                if rule.count == nil && rule.until == nil { open = true }
+            }
+        }
+        var limited = options
+        limited.includeCancelled = true
+        if open {
+            // Only the start is needed: the first few instances suffice.
+            limited.maxInstances = 64
+            let first = try occurrences(from: -far, to: far, resolver: resolver, options: limited)
+            guard let start = first.occurrences.map(\.start.sortSeconds).min() else { return nil }
+            return (start, nil)
+        }
+        let all = try occurrences(from: -far, to: far, resolver: resolver, options: limited)
+        guard let start = all.occurrences.map(\.start.sortSeconds).min(),
+              let end = all.occurrences.map({ Swift.max($0.end.sortSeconds, $0.start.sortSeconds) }).max() else { return nil }
+        return (start, all.truncated ? nil : end)
     }
 }

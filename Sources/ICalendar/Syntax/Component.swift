@@ -66,10 +66,24 @@ public struct Property: Sendable, Hashable {
         return parameters.first { $0.name == upper }?.value
     }
 
+    /// Sets (in place, keeping the parameter order) or removes a parameter.
     public mutating func setParameter(_ name: String, _ value: String?) {
         let upper = upperASCII(name)
-        parameters.removeAll { $0.name == upper }
-        if let value { parameters.append(Parameter(upper, value)) }
+        guard let value else {
+            parameters.removeAll { $0.name == upper }
+            return
+        }
+        if let index = parameters.firstIndex(where: { $0.name == upper }) {
+            if parameters[index].values != [value] { parameters[index] = Parameter(upper, value) }
+            var seen = false
+            parameters.removeAll { p in
+                guard p.name == upper else { return false }
+                defer { seen = true }
+                return seen
+            }
+        } else {
+            parameters.append(Parameter(upper, value))
+        }
     }
 
     /// The value with TEXT escapes removed.
@@ -131,6 +145,15 @@ public struct Component: Sendable, Hashable {
         guard var property else { return }
         property.name = upper
         properties.insert(property, at: min(index ?? properties.count, properties.count))
+    }
+
+    /// Replaces every property of that name by `replacements`, placed where the first one was.
+    public mutating func setAll(_ name: String, _ replacements: [Property]) {
+        let upper = upperASCII(name)
+        let index = properties.firstIndex { $0.name == upper } ?? properties.count
+        let before = properties[..<index].filter { $0.name != upper }
+        let after = properties[index...].filter { $0.name != upper }
+        properties = before + replacements + after
     }
 
     public mutating func remove(_ name: String) { set(name, nil) }

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -63,4 +63,29 @@ public protocol JobStore: Sendable {
     func jobCounts() async throws -> [JobState: Int]
     /// Puts a dead job back in the queue with a fresh attempt count. False if it was not dead.
     func requeueDeadJob(id: UUID, at: Date) async throws -> Bool
+}
+
+public protocol CalendarStore: Sendable {
+    func insertCalendar(_ calendar: CalendarCollection) async throws
+    func calendar(id: UUID) async throws -> CalendarCollection?
+    func calendar(accountID: UUID, slug: String) async throws -> CalendarCollection?
+    /// An account's calendars in their display order.
+    func calendars(accountID: UUID) async throws -> [CalendarCollection]
+    /// Saves name, description, colour, order and zone, and bumps the revision (getctag).
+    func updateCalendarProperties(_ calendar: CalendarCollection) async throws -> CalendarCollection
+    /// Removes the calendar with its objects and change log.
+    func deleteCalendar(id: UUID) async throws
+
+    func calendarObject(calendarID: UUID, name: String) async throws -> CalendarObject?
+    func calendarObject(calendarID: UUID, uid: String) async throws -> CalendarObject?
+    func calendarObjects(calendarID: UUID) async throws -> [CalendarObject]
+    func calendarObjects(calendarID: UUID, names: [String]) async throws -> [CalendarObject]
+    /// Objects whose index says they may have an occurrence in [start, end); the caller expands.
+    func calendarObjects(calendarID: UUID, overlapping start: Date, _ end: Date) async throws -> [CalendarObject]
+    /// Creates or replaces the object by name at the calendar's next revision, logging the change.
+    func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject
+    /// Deletes the object at the calendar's next revision, logging the change. False if there was none.
+    func deleteCalendarObject(calendarID: UUID, name: String) async throws -> Bool
+    /// Changes after `revision`, oldest first.
+    func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]
 }

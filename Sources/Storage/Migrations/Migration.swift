@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -89,6 +89,55 @@ enum Migrations {
             )
             """,
             "CREATE INDEX jobs_runnable ON jobs (state, run_at)",
+        ]
+    }
+}
+
+extension Migrations {
+    static let v3Calendars = Migration(version: 3, name: "calendars, objects and their change log") { _ in
+        [
+            """
+            CREATE TABLE calendars (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                slug TEXT NOT NULL,
+                display_name TEXT NOT NULL,
+                description TEXT NOT NULL DEFAULT '',
+                color TEXT,
+                sort_order BIGINT,
+                time_zone TEXT,
+                components TEXT NOT NULL,
+                revision BIGINT NOT NULL DEFAULT 0,
+                created_at BIGINT NOT NULL,
+                UNIQUE (account_id, slug)
+            )
+            """,
+            """
+            CREATE TABLE calendar_objects (
+                calendar_id TEXT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                uid TEXT NOT NULL,
+                component TEXT NOT NULL,
+                icalendar TEXT NOT NULL,
+                etag TEXT NOT NULL,
+                first_start BIGINT,
+                last_end BIGINT,
+                revision BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                PRIMARY KEY (calendar_id, name),
+                UNIQUE (calendar_id, uid)
+            )
+            """,
+            "CREATE INDEX calendar_objects_time ON calendar_objects (calendar_id, first_start)",
+            """
+            CREATE TABLE calendar_changes (
+                calendar_id TEXT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+                revision BIGINT NOT NULL,
+                name TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                PRIMARY KEY (calendar_id, revision)
+            )
+            """,
         ]
     }
 }

@@ -1,0 +1,183 @@
+import Foundation
+import JadwalCore
+import SQLKit
+
+extension SQLRepository: CalendarStore {
+    private static let calendarColumns =
+        "id, account_id, slug, display_name, description, color, sort_order, time_zone, components, revision, created_at"
+    private static let objectColumns =
+        "calendar_id, name, uid, component, icalendar, etag, first_start, last_end, revision, updated_at"
+
+    func insertCalendar(_ calendar: CalendarCollection) async throws {
+        try await db.raw("""
+            INSERT INTO calendars (\(unsafeRaw: Self.calendarColumns))
+            VALUES (\(bind: calendar.id.uuidString), \(bind: calendar.accountID.uuidString), \(bind: calendar.slug), \(bind: calendar.displayName),
+                    \(bind: calendar.description), \(bind: calendar.color), \(bind: calendar.order), \(bind: calendar.timeZone),
+                    \(bind: Self.componentsText(calendar.components)), \(bind: calendar.revision), \(bind: calendar.createdAt.unixMilliseconds))
+            """).run()
+    }
+
+    func calendar(id: UUID) async throws -> CalendarCollection? {
+        try await db.raw("SELECT \(unsafeRaw: Self.calendarColumns) FROM calendars WHERE id = \(bind: id.uuidString)")
+            .first().map(Self.calendar(from:))
+    }
+
+    func calendar(accountID: UUID, slug: String) async throws -> CalendarCollection? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.calendarColumns) FROM calendars WHERE account_id = \(bind: accountID.uuidString) AND slug = \(bind: slug)
+            """).first().map(Self.calendar(from:))
+    }
+
+    func calendars(accountID: UUID) async throws -> [CalendarCollection] {
+        // NULL orders last on both engines only when said so; COALESCE keeps it portable.
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.calendarColumns) FROM calendars WHERE account_id = \(bind: accountID.uuidString)
+            ORDER BY COALESCE(sort_order, 9223372036854775807), created_at, slug
+            """).all().map(Self.calendar(from:))
+    }
+
+    func updateCalendarProperties(_ calendar: CalendarCollection) async throws -> CalendarCollection {
+        guard let row = try await db.raw("""
+            UPDATE calendars SET display_name = \(bind: calendar.displayName), description = \(bind: calendar.description),
+                color = \(bind: calendar.color), sort_order = \(bind: calendar.order), time_zone = \(bind: calendar.timeZone),
+                revision = revision + 1
+            WHERE id = \(bind: calendar.id.uuidString)
+            RETURNING \(unsafeRaw: Self.calendarColumns)
+            """).first()
+        else { throw StorageError.corruptRow("calendar \(calendar.id) does not exist") }
+        return try Self.calendar(from: row)
+    }
+
+    func deleteCalendar(id: UUID) async throws {
+        try await db.raw("DELETE FROM calendars WHERE id = \(bind: id.uuidString)").run()
+    }
+
+    func calendarObject(calendarID: UUID, name: String) async throws -> CalendarObject? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) AND name = \(bind: name)
+            """).first().map(Self.object(from:))
+    }
+
+    func calendarObject(calendarID: UUID, uid: String) async throws -> CalendarObject? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) AND uid = \(bind: uid)
+            """).first().map(Self.object(from:))
+    }
+
+    func calendarObjects(calendarID: UUID) async throws -> [CalendarObject] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) ORDER BY name
+            """).all().map(Self.object(from:))
+    }
+
+    func calendarObjects(calendarID: UUID, names: [String]) async throws -> [CalendarObject] {
+        guard !names.isEmpty else { return [] }
+        var objects: [CalendarObject] = []
+        // Chunks keep the bind count under SQLite's limit for large multigets.
+        for start in stride(from: 0, to: names.count, by: 500) {
+            let chunk = names[start..<min(start + 500, names.count)]
+            let list = SQLList(chunk.map { SQLBind($0) })
+            objects += try await db.raw("""
+                SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
+                WHERE calendar_id = \(bind: calendarID.uuidString) AND name IN (\(list))
+                """).all().map(Self.object(from:))
+        }
+        return objects
+    }
+
+    func calendarObjects(calendarID: UUID, overlapping start: Date, _ end: Date) async throws -> [CalendarObject] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
+            WHERE calendar_id = \(bind: calendarID.uuidString)
+              AND (first_start IS NULL OR first_start < \(bind: end.unixMilliseconds))
+              AND (last_end IS NULL OR last_end > \(bind: start.unixMilliseconds))
+            ORDER BY name
+            """).all().map(Self.object(from:))
+    }
+
+    func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject {
+        let revision = try await nextRevision(calendarID: object.calendarID)
+        var stored = object
+        stored.revision = revision
+        try await db.raw("""
+            INSERT INTO calendar_objects (\(unsafeRaw: Self.objectColumns))
+            VALUES (\(bind: object.calendarID.uuidString), \(bind: object.name), \(bind: object.uid), \(bind: object.component.rawValue),
+                    \(bind: object.icalendar), \(bind: object.etag), \(bind: object.firstStart?.unixMilliseconds), \(bind: object.lastEnd?.unixMilliseconds),
+                    \(bind: revision), \(bind: object.updatedAt.unixMilliseconds))
+            ON CONFLICT (calendar_id, name) DO UPDATE SET
+                uid = excluded.uid, component = excluded.component, icalendar = excluded.icalendar, etag = excluded.etag,
+                first_start = excluded.first_start, last_end = excluded.last_end, revision = excluded.revision, updated_at = excluded.updated_at
+            """).run()
+        try await logChange(calendarID: object.calendarID, revision: revision, name: object.name, kind: .written)
+        return stored
+    }
+
+    func deleteCalendarObject(calendarID: UUID, name: String) async throws -> Bool {
+        let deleted = try await db.raw("""
+            DELETE FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) AND name = \(bind: name) RETURNING name
+            """).first() != nil
+        guard deleted else { return false }
+        let revision = try await nextRevision(calendarID: calendarID)
+        try await logChange(calendarID: calendarID, revision: revision, name: name, kind: .deleted)
+        return true
+    }
+
+    func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange] {
+        try await db.raw("""
+            SELECT revision, name, kind FROM calendar_changes
+            WHERE calendar_id = \(bind: calendarID.uuidString) AND revision > \(bind: revision) ORDER BY revision
+            """).all().map { row in
+                let kind = try row.decode(column: "kind", as: String.self)
+                guard let parsed = CalendarChange.Kind(rawValue: kind) else { throw StorageError.corruptRow("change kind \(kind)") }
+                return CalendarChange(
+                    name: try row.decode(column: "name", as: String.self), kind: parsed, revision: try row.decode(column: "revision", as: Int64.self))
+            }
+    }
+
+    /// Bumps the calendar's revision in this transaction; the row lock orders concurrent writers.
+    private func nextRevision(calendarID: UUID) async throws -> Int64 {
+        guard let row = try await db.raw("""
+            UPDATE calendars SET revision = revision + 1 WHERE id = \(bind: calendarID.uuidString) RETURNING revision
+            """).first()
+        else { throw StorageError.corruptRow("calendar \(calendarID) does not exist") }
+        return try row.decode(column: "revision", as: Int64.self)
+    }
+
+    private func logChange(calendarID: UUID, revision: Int64, name: String, kind: CalendarChange.Kind) async throws {
+        try await db.raw("""
+            INSERT INTO calendar_changes (calendar_id, revision, name, kind)
+            VALUES (\(bind: calendarID.uuidString), \(bind: revision), \(bind: name), \(bind: kind.rawValue))
+            """).run()
+    }
+
+    private static func componentsText(_ components: Set<ComponentKind>) -> String {
+        components.sorted().map(\.rawValue).joined(separator: ",")
+    }
+
+    private static func calendar(from row: any SQLRow) throws -> CalendarCollection {
+        let componentsText = try row.decode(column: "components", as: String.self)
+        let components = try Set(componentsText.split(separator: ",").map { text in
+            guard let kind = ComponentKind(rawValue: String(text)) else { throw StorageError.corruptRow("component \(text)") }
+            return kind
+        })
+        return CalendarCollection(
+            id: try uuid(row, "id"), accountID: try uuid(row, "account_id"), slug: try row.decode(column: "slug", as: String.self),
+            displayName: try row.decode(column: "display_name", as: String.self), description: try row.decode(column: "description", as: String.self),
+            color: try row.decode(column: "color", as: String?.self), order: try row.decode(column: "sort_order", as: Int?.self),
+            timeZone: try row.decode(column: "time_zone", as: String?.self), components: components,
+            revision: try row.decode(column: "revision", as: Int64.self), createdAt: try date(row, "created_at")
+        )
+    }
+
+    private static func object(from row: any SQLRow) throws -> CalendarObject {
+        let component = try row.decode(column: "component", as: String.self)
+        guard let kind = ComponentKind(rawValue: component) else { throw StorageError.corruptRow("component \(component)") }
+        return CalendarObject(
+            calendarID: try uuid(row, "calendar_id"), name: try row.decode(column: "name", as: String.self),
+            uid: try row.decode(column: "uid", as: String.self), component: kind, icalendar: try row.decode(column: "icalendar", as: String.self),
+            etag: try row.decode(column: "etag", as: String.self), firstStart: try optionalDate(row, "first_start"),
+            lastEnd: try optionalDate(row, "last_end"), revision: try row.decode(column: "revision", as: Int64.self),
+            updatedAt: try date(row, "updated_at")
+        )
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import JadwalCore
+import Testing
+
+@Suite("Sync tokens and change sets")
+struct SyncTokenTests {
+    @Test("tokens round-trip; foreign or damaged tokens are not ours")
+    func tokens() {
+        let id = UUID()
+        let token = SyncToken(calendarID: id, revision: 42)
+        #expect(SyncToken(token.description) == token)
+        #expect(token.description.hasPrefix("https://"))
+        for bad in ["", "http://example.com/sync/1", SyncToken.prefix + "not-a-uuid/1", SyncToken.prefix + "\(id.uuidString)/-1",
+                    SyncToken.prefix + "\(id.uuidString)/x", SyncToken.prefix + "\(id.uuidString)"] {
+            #expect(SyncToken(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("a change set keeps each resource once, in its latest state")
+    func changeSet() {
+        let changes = [
+            CalendarChange(name: "a.ics", kind: .written, revision: 5),
+            CalendarChange(name: "b.ics", kind: .written, revision: 6),
+            CalendarChange(name: "a.ics", kind: .deleted, revision: 7),
+            CalendarChange(name: "c.ics", kind: .deleted, revision: 8),
+            CalendarChange(name: "c.ics", kind: .written, revision: 9),
+        ]
+        let set = ChangeSet(changes: changes, currentRevision: 9)
+        #expect(set.written == ["b.ics", "c.ics"])
+        #expect(set.deleted == ["a.ics"])
+        #expect(set.revision == 9)
+    }
+}

@@ -30,7 +30,7 @@ struct UserCommand: AsyncParsableCommand {
             let inserted = try await storage.withStore { store in
                 try await store.transaction { tx -> Bool in
                     guard try await tx.account(email: created.email) == nil else { return false }
-                    try await tx.insertAccount(created)
+                    try await tx.insertAccountWithDefaultCalendars(created, now: created.createdAt)
                     return true
                 }
             }

@@ -215,6 +215,11 @@ struct ProcessTests {
         #expect(try await run(["migrate"]).contains("up to date"))
         #expect(try await run(["user", "create", "Amal@Example.com", "--name", "أمل", "--time-zone", "Asia/Riyadh", "--language", "ar"])
             .contains("created amal@example.com"))
+        let store = try SQLStore(location: .sqlite(path: dir.appendingPathComponent("jadwal.sqlite").path), logger: TestEnvironment.logger)
+        let account = try #require(try await store.read { tx in try await tx.account(email: try EmailAddress("amal@example.com")) })
+        let calendars = try await store.read { tx in try await tx.calendars(accountID: account.id) }
+        #expect(calendars.map(\.displayName) == ["شخصي", "فعاليات واتساب", "المهام"], "Arabic names for an Arabic-speaking account")
+        try await store.shutdown()
         let listed = try await run(["user", "list"])
         #expect(listed.contains("amal@example.com\tactive\tأمل\tAsia/Riyadh"))
         _ = try await run(["user", "disable", "amal@example.com"])

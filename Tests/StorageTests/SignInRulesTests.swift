@@ -54,6 +54,9 @@ struct SignInRulesTests {
 
         let signedIn = try await f.signIn.redeemMagicLink(token, client: Self.client)
         #expect(signedIn.isNewAccount && signedIn.account.email == email)
+        let calendars = try await f.store.read { tx in try await tx.calendars(accountID: signedIn.account.id) }
+        #expect(calendars.map(\.slug) == ["personal", "whatsapp-events", "tasks"])
+        #expect(calendars.map(\.components) == [[.event], [.event], [.todo]])
         #expect(try await f.store.read { tx in try await tx.jobs(state: .queued, limit: 10) }.count == 2, "welcome email enqueued with the account")
         await #expect(throws: SignIn.Failure.usedMagicToken) { try await f.signIn.redeemMagicLink(token, client: Self.client) }
         await #expect(throws: SignIn.Failure.unknownMagicToken) {

@@ -133,7 +133,7 @@ public struct SignIn: Sendable {
             account = Account(
                 id: UUID(), email: email, name: cleanName, timeZone: defaultTimeZone, language: .english, createdAt: now
             )
-            try await tx.insertAccount(account)
+            try await tx.insertAccountWithDefaultCalendars(account, now: now)
             try await tx.enqueue(notices.welcome(account, now))
             isNew = true
         }

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -88,4 +88,13 @@ public protocol CalendarStore: Sendable {
     func deleteCalendarObject(calendarID: UUID, name: String) async throws -> Bool
     /// Changes after `revision`, oldest first.
     func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]
+}
+
+public protocol AppPasswordStore: Sendable {
+    func insertAppPassword(_ password: AppPassword) async throws
+    /// The account's passwords that are not revoked, newest first.
+    func appPasswords(accountID: UUID) async throws -> [AppPassword]
+    /// Revokes it if it belongs to the account and is active; false otherwise.
+    func revokeAppPassword(id: UUID, accountID: UUID, at: Date) async throws -> Bool
+    func touchAppPassword(id: UUID, at: Date) async throws
 }

@@ -29,6 +29,7 @@ public struct JadwalServerInstance: Sendable {
     public let application: Application<RouterResponder<JadwalRequestContext>>
     public let store: SQLStore
     public let workers: JobWorkers
+    let appPasswords: AppPasswords
     public let configuration: ServerConfiguration
 }
 
@@ -148,7 +149,10 @@ private func assemble(
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
     let sessionMiddleware = SessionMiddleware(accessTokens: accessTokens, signIn: signIn)
     auth.addSessionRoutes(to: router.group("api/v1/auth").add(middleware: sessionMiddleware))
-    AccountRoutes(store: store, clock: dependencies.clock).addRoutes(to: router.group("api/v1").add(middleware: sessionMiddleware))
+    let signedIn = router.group("api/v1").add(middleware: sessionMiddleware)
+    AccountRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
+    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
+    AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
 
     let serverLogger = logger
     let application = Application(
@@ -163,7 +167,8 @@ private func assemble(
         },
         logger: logger
     )
-    return JadwalServerInstance(application: application, store: store, workers: workers, configuration: configuration)
+    return JadwalServerInstance(
+        application: application, store: store, workers: workers, appPasswords: appPasswords, configuration: configuration)
 }
 
 func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {

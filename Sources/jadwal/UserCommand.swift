@@ -81,7 +81,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 }
 
-private func parsedEmail(_ text: String) throws -> EmailAddress {
+func parsedEmail(_ text: String) throws -> EmailAddress {
     do {
         return try EmailAddress(text)
     } catch {

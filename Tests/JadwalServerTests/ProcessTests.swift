@@ -227,5 +227,12 @@ struct ProcessTests {
         _ = try await run(["user", "enable", "amal@example.com"])
         #expect(try await run(["user", "list"]).contains("amal@example.com\tactive"))
         #expect(try await run(["jobs", "list", "--state", "dead"]).contains("dead: 0"))
+        let made = try await run(["app-password", "create", "amal@example.com", "--name", "Amal's iPad"])
+        #expect(made.range(of: #"password:  [a-z2-9]{5}(-[a-z2-9]{5}){3}"#, options: .regularExpression) != nil, "\(made)")
+        let passwords = try await run(["app-password", "list", "amal@example.com"])
+        #expect(passwords.contains("Amal's iPad") && passwords.contains("never used"))
+        let id = try #require(passwords.split(separator: "\t").first.map(String.init))
+        #expect(try await run(["app-password", "revoke", "amal@example.com", id]).contains("revoked"))
+        #expect(!(try await run(["app-password", "list", "amal@example.com"])).contains("Amal's iPad"))
     }
 }

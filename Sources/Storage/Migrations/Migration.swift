@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -138,6 +138,25 @@ extension Migrations {
                 PRIMARY KEY (calendar_id, revision)
             )
             """,
+        ]
+    }
+}
+
+extension Migrations {
+    static let v4AppPasswords = Migration(version: 4, name: "app passwords") { _ in
+        [
+            """
+            CREATE TABLE app_passwords (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT,
+                revoked_at BIGINT
+            )
+            """,
+            "CREATE INDEX app_passwords_account ON app_passwords (account_id)",
         ]
     }
 }

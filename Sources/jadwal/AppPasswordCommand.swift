@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import JadwalCore
+import JadwalServer
+import Logging
+import Storage
+
+struct AppPasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app-password", abstract: "Passwords for CalDAV clients, one per device.",
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a new app password and print it (it is shown only once).")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The account's email address.") var email: String
+        @Option(help: "The device it is for, e.g. \"Sara's iPhone\".") var name: String
+
+        func run() async throws {
+            guard let deviceName = AppPassword.validName(name) else {
+                throw OperatorError("--name must be 1 to \(AppPassword.nameLimit) characters without control characters")
+            }
+            let address = try parsedEmail(email)
+            let printed = try await storage.withStore { store -> String in
+                guard let account = try await store.read({ tx in try await tx.account(email: address) }) else {
+                    throw OperatorError("no account for \(address)")
+                }
+                let (_, password) = try await AppPasswordMaker.create(store: store, accountID: account.id, name: deviceName)
+                return password
+            }
+            print("user name: \(address)\npassword:  \(printed)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an account's app passwords.")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The account's email address.") var email: String
+
+        func run() async throws {
+            let address = try parsedEmail(email)
+            let passwords = try await storage.withStore { store in
+                try await store.read { tx -> [AppPassword] in
+                    guard let account = try await tx.account(email: address) else { throw OperatorError("no account for \(address)") }
+                    return try await tx.appPasswords(accountID: account.id)
+                }
+            }
+            let formatter = ISO8601DateFormatter()
+            for password in passwords {
+                print([password.id.uuidString, password.name, "created \(formatter.string(from: password.createdAt))",
+                       password.lastUsedAt.map { "last used \(formatter.string(from: $0))" } ?? "never used"].joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke an app password: that device stops syncing.")
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The account's email address.") var email: String
+        @Argument(help: "The app password's ID (from `jadwal app-password list`).") var id: String
+
+        func run() async throws {
+            let address = try parsedEmail(email)
+            guard let passwordID = UUID(uuidString: id) else { throw OperatorError("'\(id)' is not an app password ID") }
+            let revoked = try await storage.withStore { store in
+                try await store.transaction { tx -> Bool in
+                    guard let account = try await tx.account(email: address) else { throw OperatorError("no account for \(address)") }
+                    return try await tx.revokeAppPassword(id: passwordID, accountID: account.id, at: Date())
+                }
+            }
+            guard revoked else { throw OperatorError("no active app password \(id) for \(address)") }
+            print("revoked \(id)")
+        }
+    }
+}

@@ -38,6 +38,11 @@ echo "$JADWAL_TEST_DATABASE_URL"
 step "build (swift build --build-tests, $build_path)"
 swift build --build-tests --scratch-path "$build_path"
 
-step "tests"
 export JADWAL_BINARY="$build_path/debug/jadwal"
+if [[ $# -eq 0 ]]; then
+    step "recurrence: jadwal ics expand beside Python's icalendar + recurring-ical-events, live"
+    "$JADWAL_TEST_PYTHON" scripts/ical/recurrence_cases.py compare --binary "$JADWAL_BINARY" ics
+fi
+
+step "tests"
 swift test --skip-build --scratch-path "$build_path" "$@"

@@ -40,6 +40,7 @@ let package = Package(
         .target(
             name: "JadwalCore",
             dependencies: [
+                "PrayerTimes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -63,6 +64,7 @@ let package = Package(
             name: "JadwalServer",
             dependencies: [
                 "JadwalCore",
+                "PrayerTimes",
                 "Storage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

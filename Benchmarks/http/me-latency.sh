@@ -48,18 +48,21 @@ access=$(curl -fs -X POST -H 'Content-Type: application/json' -d "{\"token\": \"
 curl -fs -H "Authorization: Bearer $access" "http://127.0.0.1:$port/api/v1/me" >/dev/null
 
 measure() {
-    local name=$1; shift
-    local out
-    out=$(wrk -t2 -c"$connections" -d"${duration}s" --latency "$@")
+    local name=$1 conns=$2; shift 2
+    local out threads=2
+    [[ "$conns" -lt 2 ]] && threads=1
+    out=$(wrk -t"$threads" -c"$conns" -d"${duration}s" --latency "$@")
     local rps p50 p99 errors
     rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
     p50=$(awk '$1=="50%" {print $2}' <<<"$out")
     p99=$(awk '$1=="99%" {print $2}' <<<"$out")
     errors=$(grep -E 'Non-2xx|Socket errors' <<<"$out" || true)
-    printf '%-22s %10s req/s   p50 %8s   p99 %8s   %s\n' "$name" "$rps" "$p50" "$p99" "$errors"
+    printf '%-22s %3s conn  %10s req/s   p50 %8s   p99 %8s   %s\n' "$name" "$conns" "$rps" "$p50" "$p99" "$errors"
 }
 
 engine=${database_url:+PostgreSQL}; engine=${engine:-SQLite}
-echo "jadwal $config build, $engine, wrk 2 threads × $connections connections × ${duration}s, $(nproc) cores, $(date -u +%Y-%m-%d)"
-measure "GET /healthz" "http://127.0.0.1:$port/healthz"
-measure "GET /api/v1/me (auth)" -H "Authorization: Bearer $access" "http://127.0.0.1:$port/api/v1/me"
+echo "jadwal $config build, $engine, wrk on the same $(nproc) cores, ${duration}s per row, $(date -u +%Y-%m-%d)"
+for conns in 1 "$connections"; do
+    measure "GET /healthz" "$conns" "http://127.0.0.1:$port/healthz"
+    measure "GET /api/v1/me (auth)" "$conns" -H "Authorization: Bearer $access" "http://127.0.0.1:$port/api/v1/me"
+done

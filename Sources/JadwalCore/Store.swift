@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -97,4 +97,10 @@ public protocol AppPasswordStore: Sendable {
     /// Revokes it if it belongs to the account and is active; false otherwise.
     func revokeAppPassword(id: UUID, accountID: UUID, at: Date) async throws -> Bool
     func touchAppPassword(id: UUID, at: Date) async throws
+}
+
+public protocol PrayerSettingsStore: Sendable {
+    func prayerSettings(accountID: UUID) async throws -> PrayerSettings?
+    /// Saves them and bumps their revision (the prayer calendar's sync state changes with them).
+    func savePrayerSettings(_ settings: PrayerSettings, accountID: UUID, at: Date) async throws
 }

@@ -56,7 +56,8 @@ struct JSONErrorMiddleware: RouterMiddleware {
             }
             return APIError.jsonResponse(status: error.status, code: code, message: message, headers: error.headers)
         case let error as any HTTPResponseError:
-            return APIError.jsonResponse(status: error.status, code: "error", message: error.status.reasonPhrase)
+            return (try? error.response(from: request, context: context))
+                ?? APIError.jsonResponse(status: error.status, code: "error", message: error.status.reasonPhrase)
         default:
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             return APIError.jsonResponse(

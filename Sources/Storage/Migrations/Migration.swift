@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -157,6 +157,21 @@ extension Migrations {
             )
             """,
             "CREATE INDEX app_passwords_account ON app_passwords (account_id)",
+        ]
+    }
+}
+
+extension Migrations {
+    static let v5PrayerSettings = Migration(version: 5, name: "prayer settings") { _ in
+        [
+            """
+            CREATE TABLE prayer_settings (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                settings TEXT NOT NULL,
+                revision BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
         ]
     }
 }

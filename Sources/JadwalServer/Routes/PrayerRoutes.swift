@@ -1,0 +1,203 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+import PrayerTimes
+
+/// `/api/v1/prayer-settings` and `/api/v1/prayer-times`: where the person prays, and the times.
+struct PrayerRoutes: Sendable {
+    let store: any Store
+    let clock: Clock
+
+    static let maxDays = 366
+    /// By `LocalDate.weekday` (0 = Sunday); fixed English names, not the server's locale.
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    struct SettingsRequest: Decodable {
+        struct Adjustments: Decodable { var fajr, sunrise, dhuhr, asr, maghrib, isha: Int? }
+        struct Blocks: Decodable { var fajr, dhuhr, asr, maghrib, isha, jumuah: Int? }
+        var city: String?
+        var latitude: Double?
+        var longitude: Double?
+        var timeZone: String?
+        var method: String?
+        var madhab: String?
+        var highLatitudeRule: String?
+        var adjustments: Adjustments?
+        var blockMinutes: Blocks?
+    }
+
+    struct SettingsView: Encodable, Sendable {
+        let latitude: Double
+        let longitude: Double
+        let timeZone: String
+        let placeName: String?
+        let method: String
+        let methodName: String
+        let madhab: String
+        let highLatitudeRule: String
+        let adjustments: PrayerAdjustments
+        let blockMinutes: PrayerBlocks
+
+        init(_ settings: PrayerSettings) {
+            latitude = settings.latitude
+            longitude = settings.longitude
+            timeZone = settings.timeZone
+            placeName = settings.placeName
+            method = settings.method.rawValue
+            methodName = settings.method.displayName
+            madhab = settings.madhab.rawValue
+            highLatitudeRule = settings.highLatitudeRule.rawValue
+            adjustments = settings.adjustments
+            blockMinutes = settings.blocks
+        }
+    }
+
+    struct DayView: Encodable, Sendable {
+        let date: String
+        let weekday: String
+        let hijri: [String: String]?
+        /// ISO 8601 with the place's UTC offset.
+        let times: [String: String]
+        /// Prayers without a time that day (polar day or night), with the reason.
+        let unavailable: [String: String]
+        let isFriday: Bool
+    }
+
+    struct TimesView: Encodable, Sendable {
+        let placeName: String?
+        let timeZone: String
+        let method: String
+        let days: [DayView]
+    }
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("prayer-settings") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            return JSONResponse(SettingsView(try await currentSettings(accountID)))
+        }
+        group.put("prayer-settings") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let change = try Self.change(from: try await request.decodeJSON(as: SettingsRequest.self))
+            let now = clock.now
+            let saved = try await store.transaction { tx in
+                let current = try await tx.prayerSettings(accountID: accountID)
+                let next = try change.applied(to: current)
+                try await tx.savePrayerSettings(next, accountID: accountID, at: now)
+                return next
+            }
+            return JSONResponse(SettingsView(saved))
+        }
+        group.get("prayer-times") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            return JSONResponse(try await times(accountID: accountID, query: request.uri.queryParameters))
+        }
+    }
+
+    private func currentSettings(_ accountID: UUID) async throws -> PrayerSettings {
+        guard let settings = try await store.read({ tx in try await tx.prayerSettings(accountID: accountID) }) else {
+            throw APIError(
+                .notFound, code: "prayer_settings_not_set",
+                message: "Set where you pray first: PUT /api/v1/prayer-settings with {\"city\": \"Riyadh\"} or latitude, longitude and timeZone."
+            )
+        }
+        return settings
+    }
+
+    private func times(accountID: UUID, query: Parameters) async throws -> TimesView {
+        let settings = try await currentSettings(accountID)
+        let calculator: PrayerCalculator
+        do {
+            calculator = try settings.calculator()
+        } catch {
+            throw APIError.badRequest("invalid_prayer_settings", "The saved prayer settings are not usable: \(error). Save them again.")
+        }
+        let zone = calculator.timeZone
+        let (first, last) = try dateRange(query: query, zone: zone)
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        formatter.formatOptions = [.withInternetDateTime]
+        let days = calculator.schedules(from: first, through: last).map { schedule in
+            var times: [String: String] = [:]
+            var unavailable: [String: String] = [:]
+            let named: [(String, PrayerTime)] = [
+                ("imsak", schedule.imsak), ("fajr", schedule.fajr), ("sunrise", schedule.sunrise), ("dhuhr", schedule.dhuhr),
+                ("asr", schedule.asr), ("maghrib", schedule.maghrib), ("isha", schedule.isha), ("midnight", schedule.midnight),
+                ("lastThirdOfNight", schedule.lastThirdOfNight),
+            ]
+            for (name, time) in named {
+                switch time {
+                case .at(let date): times[name] = formatter.string(from: date)
+                case .unavailable(let reason): unavailable[name] = reason.description
+                }
+            }
+            let weekday = Self.weekdays[schedule.date.weekday]
+            return DayView(
+                date: schedule.date.description, weekday: weekday,
+                hijri: schedule.hijriDate.map { ["en": $0.description, "ar": $0.arabicDescription] },
+                times: times, unavailable: unavailable, isFriday: schedule.date.weekday == 5
+            )
+        }
+        return TimesView(placeName: settings.placeName, timeZone: settings.timeZone, method: settings.method.rawValue, days: days)
+    }
+
+    /// `?date=`, or `?start=&end=` (inclusive, at most a year), or today in the place's zone.
+    private func dateRange(query: Parameters, zone: TimeZone) throws -> (LocalDate, LocalDate) {
+        func parse(_ name: String) throws -> LocalDate? {
+            guard let text = query.get(name) else { return nil }
+            do {
+                return try LocalDate(iso8601: text)
+            } catch {
+                throw APIError.badRequest("invalid_query", "'\(name)' must be a date like 2026-03-05, not '\(text)'.")
+            }
+        }
+        if let date = try parse("date") { return (date, date) }
+        let start = try parse("start")
+        let end = try parse("end")
+        switch (start, end) {
+        case (nil, nil):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = calendar.dateComponents([.year, .month, .day], from: clock.now)
+            let today = try LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+            return (today, today)
+        case (let start?, let end?):
+            guard start <= end else { throw APIError.badRequest("invalid_query", "'start' must not be after 'end'.") }
+            guard end.daysSinceEpoch - start.daysSinceEpoch < Self.maxDays else {
+                throw APIError.badRequest("invalid_query", "Ask for at most \(Self.maxDays) days at a time.")
+            }
+            return (start, end)
+        default:
+            throw APIError.badRequest("invalid_query", "Give both 'start' and 'end', or 'date'.")
+        }
+    }
+
+    static func change(from request: SettingsRequest) throws -> PrayerSettingsChange {
+        var change = PrayerSettingsChange(
+            city: request.city, latitude: request.latitude, longitude: request.longitude, timeZone: request.timeZone,
+            method: request.method, madhab: request.madhab, highLatitudeRule: request.highLatitudeRule
+        )
+        if let a = request.adjustments {
+            change.adjustments = PrayerAdjustments(
+                fajr: a.fajr ?? 0, sunrise: a.sunrise ?? 0, dhuhr: a.dhuhr ?? 0, asr: a.asr ?? 0, maghrib: a.maghrib ?? 0, isha: a.isha ?? 0)
+        }
+        if let b = request.blockMinutes {
+            var blocks = PrayerBlocks()
+            blocks.fajr = b.fajr ?? blocks.fajr
+            blocks.dhuhr = b.dhuhr ?? blocks.dhuhr
+            blocks.asr = b.asr ?? blocks.asr
+            blocks.maghrib = b.maghrib ?? blocks.maghrib
+            blocks.isha = b.isha ?? blocks.isha
+            blocks.jumuah = b.jumuah ?? blocks.jumuah
+            change.blocks = blocks
+        }
+        return change
+    }
+}
+
+extension PrayerSettingsChange.Problem: HTTPResponseError {
+    public var status: HTTPResponse.Status { .badRequest }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        APIError.jsonResponse(status: .badRequest, code: "invalid_prayer_settings", message: "Prayer settings: \(description).")
+    }
+}

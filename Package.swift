@@ -41,6 +41,7 @@ let package = Package(
             name: "JadwalCore",
             dependencies: [
                 "PrayerTimes",
+                "ICalendar",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -65,6 +66,7 @@ let package = Package(
             dependencies: [
                 "JadwalCore",
                 "PrayerTimes",
+                "ICalendar",
                 "Storage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -111,7 +113,7 @@ let package = Package(
             ],
             path: "Tests/JadwalTestSupport"
         ),
-        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore"]),
+        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes"]),
         .testTarget(name: "DAVTests", dependencies: ["DAV"]),
         .testTarget(
             name: "StorageTests",

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -103,4 +103,11 @@ public protocol PrayerSettingsStore: Sendable {
     func prayerSettings(accountID: UUID) async throws -> PrayerSettings?
     /// Saves them and bumps their revision (the prayer calendar's sync state changes with them).
     func savePrayerSettings(_ settings: PrayerSettings, accountID: UUID, at: Date) async throws
+}
+
+public protocol CalendarFeedStore: Sendable {
+    func insertCalendarFeed(_ feed: CalendarFeed) async throws
+    func calendarFeed(digest: TokenDigest) async throws -> CalendarFeed?
+    /// Revokes the account's active feeds of `kind`; returns how many there were.
+    func revokeCalendarFeeds(accountID: UUID, kind: CalendarFeed.Kind, at: Date) async throws -> Int
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ICalendar
 import JadwalCore
 import PrayerTimes
 
@@ -7,6 +8,15 @@ import PrayerTimes
 struct PrayerRoutes: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
+    let publicURL: String
+
+    /// The feed covers a week back and two months ahead; subscribers refetch daily.
+    static let feedDaysBack = 7
+    static let feedDaysAhead = 60
+
+    struct FeedRequest: Decodable { let alarmMinutesBefore: Int? }
+    struct FeedView: Encodable, Sendable { let url: String; let webcalURL: String; let alarmMinutesBefore: Int? }
 
     static let maxDays = 366
     /// By `LocalDate.weekday` (0 = Sunday); fixed English names, not the server's locale.
@@ -91,6 +101,75 @@ struct PrayerRoutes: Sendable {
             let accountID = try context.requireIdentity().account.id
             return JSONResponse(try await times(accountID: accountID, query: request.uri.queryParameters))
         }
+        group.post("prayer-times/feed") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let alarm = try await Self.hasBody(request) ? request.decodeJSON(as: FeedRequest.self).alarmMinutesBefore : nil
+            if let alarm, !(0...1440).contains(alarm) {
+                throw APIError.badRequest("invalid_field", "Field 'alarmMinutesBefore' must be between 0 and 1440 minutes.")
+            }
+            _ = try await currentSettings(accountID)
+            let token = SecretToken(random: random)
+            let now = clock.now
+            // One live feed per account: a new URL replaces (revokes) the old one.
+            try await store.transaction { tx in
+                _ = try await tx.revokeCalendarFeeds(accountID: accountID, kind: .prayerTimes, at: now)
+                try await tx.insertCalendarFeed(CalendarFeed(
+                    digest: token.digest, accountID: accountID, kind: .prayerTimes, alarmMinutesBefore: alarm, createdAt: now))
+            }
+            let url = "\(publicURL)/feeds/\(token.value).ics"
+            let webcal = url.replacingOccurrences(of: #"^https?://"#, with: "webcal://", options: .regularExpression)
+            return JSONResponse(FeedView(url: url, webcalURL: webcal, alarmMinutesBefore: alarm), status: .created)
+        }
+        group.delete("prayer-times/feed") { _, context -> Response in
+            let accountID = try context.requireIdentity().account.id
+            let now = clock.now
+            let revoked = try await store.transaction { tx in try await tx.revokeCalendarFeeds(accountID: accountID, kind: .prayerTimes, at: now) }
+            guard revoked > 0 else { throw APIError.notFound("There is no prayer-times feed to revoke.") }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// `GET /feeds/{token}.ics`: no sign-in, the token is the key.
+    func addFeedRoute(to router: Router<JadwalRequestContext>) {
+        router.get("feeds/{file}") { _, context -> Response in
+            let notFound = APIError.notFound("No calendar feed at this address (it may have been revoked).")
+            guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), file.count <= 100 else { throw notFound }
+            let token = SecretToken(presented: String(file.dropLast(4)))
+            let found = try await store.read { tx -> (CalendarFeed, Account, PrayerSettings?)? in
+                guard let feed = try await tx.calendarFeed(digest: token.digest), feed.revokedAt == nil,
+                      let account = try await tx.account(id: feed.accountID), !account.isDisabled
+                else { return nil }
+                return (feed, account, try await tx.prayerSettings(accountID: account.id))
+            }
+            guard let (feed, account, savedSettings) = found, let settings = savedSettings else { throw notFound }
+            let calendar = PrayerCalendar(settings: settings, language: account.language, alarmMinutesBefore: feed.alarmMinutesBefore)
+            let today = try Self.today(in: TimeZone(identifier: settings.timeZone) ?? .gmt, now: clock.now)
+            let body: String
+            do {
+                body = try calendar.calendar(
+                    from: today.adding(days: -Self.feedDaysBack), through: today.adding(days: Self.feedDaysAhead), now: clock.now
+                ).serialized
+            } catch {
+                throw APIError.badRequest("invalid_prayer_settings", "The saved prayer settings are not usable: \(error). Save them again.")
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/calendar; charset=utf-8", .cacheControl: "private, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: body))
+            )
+        }
+    }
+
+    static func hasBody(_ request: Request) -> Bool {
+        if let length = request.headers[.contentLength] { return length != "0" }
+        return request.headers[.contentType] != nil
+    }
+
+    static func today(in zone: TimeZone, now: Date) throws -> LocalDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        return try LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
     }
 
     private func currentSettings(_ accountID: UUID) async throws -> PrayerSettings {
@@ -155,10 +234,7 @@ struct PrayerRoutes: Sendable {
         let end = try parse("end")
         switch (start, end) {
         case (nil, nil):
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let parts = calendar.dateComponents([.year, .month, .day], from: clock.now)
-            let today = try LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+            let today = try Self.today(in: zone, now: clock.now)
             return (today, today)
         case (let start?, let end?):
             guard start <= end else { throw APIError.badRequest("invalid_query", "'start' must not be after 'end'.") }

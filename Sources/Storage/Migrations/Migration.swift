@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -172,6 +172,24 @@ extension Migrations {
                 updated_at BIGINT NOT NULL
             )
             """,
+        ]
+    }
+}
+
+extension Migrations {
+    static let v6CalendarFeeds = Migration(version: 6, name: "calendar feeds") { _ in
+        [
+            """
+            CREATE TABLE calendar_feeds (
+                token_digest TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                alarm_minutes_before BIGINT,
+                created_at BIGINT NOT NULL,
+                revoked_at BIGINT
+            )
+            """,
+            "CREATE INDEX calendar_feeds_account ON calendar_feeds (account_id, kind)",
         ]
     }
 }

@@ -126,8 +126,13 @@ struct ProcessTests {
         #expect(message.contains("/auth/magic?token="))
         let envelope = try String(contentsOf: maildir.appendingPathComponent("1.json"), encoding: .utf8)
         #expect(envelope.contains("\"tls\": true") && envelope.contains("\"authenticated\": true"), "\(envelope)")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try await store.read { tx in try await tx.jobCounts() }[.done] == 1)
+        // The job is marked done just after the mail is accepted; wait (bounded) for that commit.
+        var done = 0
+        for _ in 0..<300 where done == 0 {
+            done = try await store.read { tx in try await tx.jobCounts() }[.done] ?? 0
+            if done == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(done == 1)
         try await store.shutdown()
     }
 

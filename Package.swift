@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "PrayerTimes"),
 
         // WebDAV/CalDAV bodies: safe namespace-aware XML, request models, multistatus, filters.
-        .target(name: "DAV"),
+        .target(name: "DAV", dependencies: ["ICalendar"]),
 
         .target(
             name: "JadwalCore",

@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 /// A `time-range` (RFC 4791 §9.9), `expand`, `limit-recurrence-set` or `limit-freebusy-set`
 /// interval. Bounds are instants; a missing start is -∞, a missing end +∞.
@@ -83,10 +84,10 @@ public enum UTCDateTime {
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
               let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second <= 60  // 60: a leap second is legal iCalendar
+        let date = CivilDate(year: year, month: month, day: day)
+        guard date.isValid, hour < 24, minute < 60, second <= 60  // 60: a leap second is legal iCalendar
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = date.daysSinceEpoch
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -95,41 +96,12 @@ public enum UTCDateTime {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let civil = CivilDate(daysSinceEpoch: days)
+        let (year, month, day) = (civil.year, civil.month, civil.day)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var yearText = String(year)
         while yearText.count < 4 { yearText = "0" + yearText }
         return yearText + two(month) + two(day) + "T" + two(secondsOfDay / 3_600) + two(secondsOfDay % 3_600 / 60)
             + two(secondsOfDay % 60) + "Z"
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    // Howard Hinnant's days-from-civil algorithm (proleptic Gregorian).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

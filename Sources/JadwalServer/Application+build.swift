@@ -153,6 +153,7 @@ private func assemble(
     AccountRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
+    CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     let prayer = PrayerRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)

@@ -31,3 +31,21 @@ struct SyncTokenTests {
         #expect(set.revision == 9)
     }
 }
+
+@Suite("Calendar slugs")
+struct CalendarSlugTests {
+    @Test("slugs from display names", arguments: [
+        ("Family Trips", "family-trips"), ("  Work / Projects 2026 ", "work-projects-2026"), ("Ümlaut café", "mlaut-caf"),
+    ])
+    func slugs(name: String, slug: String) {
+        #expect(CalendarSlug.make(from: name) == slug)
+        #expect(CalendarSlug.isValid(slug))
+    }
+
+    @Test("names without ASCII letters get a valid random slug")
+    func arabicNames() {
+        let slug = CalendarSlug.make(from: "العائلة")
+        #expect(CalendarSlug.isValid(slug) && slug != CalendarSlug.make(from: "العائلة"))
+        #expect(!CalendarSlug.isValid("") && !CalendarSlug.isValid("Upper") && !CalendarSlug.isValid(String(repeating: "a", count: 65)))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Changes to a calendar's own properties, validated in one place for every way in: the JSON
+/// API now, PROPPATCH and MKCALENDAR later.
+public struct CalendarPropertiesChange: Sendable {
+    public var displayName: String?
+    public var description: String?
+    /// `#RRGGBB` or `#RRGGBBAA`; an empty string clears it.
+    public var color: String?
+    public var order: Int?
+    /// An IANA zone; an empty string clears it.
+    public var timeZone: String?
+
+    public init(displayName: String? = nil, description: String? = nil, color: String? = nil, order: Int? = nil, timeZone: String? = nil) {
+        self.displayName = displayName
+        self.description = description
+        self.color = color
+        self.order = order
+        self.timeZone = timeZone
+    }
+
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case displayName, description, color, order, timeZone(String)
+
+        public var description: String {
+            switch self {
+            case .displayName: "'displayName' must be 1 to 200 characters without control characters"
+            case .description: "'description' must be at most 2000 characters"
+            case .color: "'color' must look like #0B6E4F or #0B6E4FFF"
+            case .order: "'order' must be between 0 and 1000000"
+            case .timeZone(let zone): "'timeZone' must be an IANA time zone such as Asia/Riyadh, not '\(zone)'"
+            }
+        }
+    }
+
+    public func applied(to calendar: CalendarCollection) throws(Problem) -> CalendarCollection {
+        var updated = calendar
+        if let displayName {
+            let trimmed = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= 200,
+                  !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+            else { throw .displayName }
+            updated.displayName = trimmed
+        }
+        if let description {
+            guard description.count <= 2000 else { throw .description }
+            updated.description = description
+        }
+        if let color {
+            if color.isEmpty {
+                updated.color = nil
+            } else {
+                let hex = color.dropFirst()
+                guard color.hasPrefix("#"), hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { throw .color }
+                updated.color = color.uppercased()
+            }
+        }
+        if let order {
+            guard (0...1_000_000).contains(order) else { throw .order }
+            updated.order = order
+        }
+        if let timeZone {
+            if timeZone.isEmpty {
+                updated.timeZone = nil
+            } else {
+                guard timeZone == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(timeZone) else { throw .timeZone(timeZone) }
+                updated.timeZone = timeZone
+            }
+        }
+        return updated
+    }
+}
+
+/// The URL segment of a calendar: lower-case ASCII letters, digits, `-` and `_`.
+public enum CalendarSlug {
+    public static func isValid(_ slug: String) -> Bool {
+        !slug.isEmpty && slug.count <= 64 && slug.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// A slug from a display name ("Family Trips" → "family-trips"); names with no ASCII letters
+    /// (Arabic ones) get a random one, since the slug is only seen in URLs.
+    public static func make(from name: String) -> String {
+        var slug = ""
+        for character in name.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                slug.append(character)
+            } else if !slug.isEmpty && slug.last != "-" {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? UUID().uuidString.lowercased() : String(slug.prefix(64))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+
+/// `/api/v1/calendars`: the signed-in person's calendars (the web app's list; CalDAV clients
+/// see the same collections).
+struct CalendarRoutes: Sendable {
+    let store: any Store
+    let clock: Clock
+
+    struct CreateRequest: Decodable {
+        let displayName: String
+        let slug: String?
+        let description: String?
+        let color: String?
+        let order: Int?
+        let timeZone: String?
+        /// `["VEVENT"]` for a calendar (the default), `["VTODO"]` for a task list.
+        let components: [String]?
+    }
+
+    struct UpdateRequest: Decodable {
+        let displayName: String?
+        let description: String?
+        let color: String?
+        let order: Int?
+        let timeZone: String?
+    }
+
+    struct CalendarView: Encodable, Sendable {
+        let id: String
+        let slug: String
+        let displayName: String
+        let description: String
+        let color: String?
+        let order: Int?
+        let timeZone: String?
+        let components: [String]
+        /// Changes whenever the calendar or anything in it changes (CalDAV's getctag).
+        let revision: Int64
+        let createdAt: Date
+
+        init(_ calendar: CalendarCollection) {
+            id = calendar.id.uuidString
+            slug = calendar.slug
+            displayName = calendar.displayName
+            description = calendar.description
+            color = calendar.color
+            order = calendar.order
+            timeZone = calendar.timeZone
+            components = calendar.components.sorted().map(\.rawValue)
+            revision = calendar.revision
+            createdAt = calendar.createdAt
+        }
+    }
+
+    struct CalendarList: Encodable, Sendable { let calendars: [CalendarView] }
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("calendars") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            let calendars = try await store.read { tx in try await tx.calendars(accountID: accountID) }
+            return JSONResponse(CalendarList(calendars: calendars.map(CalendarView.init)))
+        }
+        group.get("calendars/{id}") { _, context in
+            JSONResponse(CalendarView(try await ownCalendar(context)))
+        }
+        group.post("calendars") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let body = try await request.decodeJSON(as: CreateRequest.self)
+            let calendar = try Self.newCalendar(body, accountID: accountID, now: clock.now)
+            let created = try await store.transaction { tx -> CalendarCollection? in
+                guard try await tx.calendar(accountID: accountID, slug: calendar.slug) == nil else { return nil }
+                try await tx.insertCalendar(calendar)
+                return calendar
+            }
+            guard let created else {
+                throw APIError(.conflict, code: "calendar_exists", message: "You already have a calendar at '\(calendar.slug)'. Choose another slug.")
+            }
+            return JSONResponse(CalendarView(created), status: .created)
+        }
+        group.patch("calendars/{id}") { request, context in
+            let current = try await ownCalendar(context)
+            let body = try await request.decodeJSON(as: UpdateRequest.self)
+            let change = CalendarPropertiesChange(
+                displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
+            let next = try Self.validated { () throws(CalendarPropertiesChange.Problem) in try change.applied(to: current) }
+            let saved = try await store.transaction { tx in try await tx.updateCalendarProperties(next) }
+            return JSONResponse(CalendarView(saved))
+        }
+        group.delete("calendars/{id}") { _, context -> Response in
+            let calendar = try await ownCalendar(context)
+            try await store.transaction { tx in try await tx.deleteCalendar(id: calendar.id) }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The calendar named in the path if it is the signed-in person's; anyone else's is "not found".
+    private func ownCalendar(_ context: JadwalRequestContext) async throws -> CalendarCollection {
+        let accountID = try context.requireIdentity().account.id
+        let notFound = APIError.notFound("No calendar with that ID.")
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound }
+        guard let calendar = try await store.read({ tx in try await tx.calendar(id: id) }), calendar.accountID == accountID else { throw notFound }
+        return calendar
+    }
+
+    static func newCalendar(_ body: CreateRequest, accountID: UUID, now: Date) throws -> CalendarCollection {
+        var components: Set<ComponentKind> = [.event]
+        if let names = body.components {
+            let parsed = names.compactMap { ComponentKind(rawValue: $0.uppercased()) }
+            guard !names.isEmpty, parsed.count == names.count else {
+                throw APIError.badRequest("invalid_field", "Field 'components' must list VEVENT, VTODO or VJOURNAL, e.g. [\"VTODO\"] for a task list.")
+            }
+            components = Set(parsed)
+        }
+        let slug = body.slug ?? CalendarSlug.make(from: body.displayName)
+        guard CalendarSlug.isValid(slug) else {
+            throw APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 64 lower-case letters, digits, '-' or '_'.")
+        }
+        let blank = CalendarCollection(id: UUID(), accountID: accountID, slug: slug, displayName: "", components: components, createdAt: now)
+        let change = CalendarPropertiesChange(
+            displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
+        return try validated { () throws(CalendarPropertiesChange.Problem) in try change.applied(to: blank) }
+    }
+
+    static func validated(_ body: () throws(CalendarPropertiesChange.Problem) -> CalendarCollection) throws -> CalendarCollection {
+        do {
+            return try body()
+        } catch {
+            throw APIError.badRequest("invalid_field", "Field \(error.description).")
+        }
+    }
+}

@@ -154,6 +154,8 @@ private func assemble(
     let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
+    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: CalendarWrites(store: store, clock: dependencies.clock))
+        .addRoutes(to: signedIn)
     let prayer = PrayerRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)

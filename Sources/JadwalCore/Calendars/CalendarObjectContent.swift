@@ -1,0 +1,134 @@
+import Crypto
+import Foundation
+import ICalendar
+
+/// A calendar object resource as a client sent it, checked against RFC 4791 §4.1 and indexed:
+/// one VCALENDAR, components of one type sharing one UID (plus VTIMEZONEs), no METHOD.
+public struct CalendarObjectContent: Sendable {
+    public let text: String
+    public let calendar: Component
+    public let uid: String
+    public let component: ComponentKind
+    /// Widened by 14 hours each side: all-day and floating times have no zone until a reader
+    /// gives them one, so the index must not cut them off.
+    public let firstStart: Date?
+    public let lastEnd: Date?
+    public let etag: String
+
+    public static let maxBytes = 1 << 20
+    static let floatingMargin: Int64 = 14 * 3600
+
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case tooLarge(limit: Int)
+        case invalid(String)
+        case noComponent
+        case missingUID
+        case mixedUIDs
+        case mixedComponents
+        case hasMethod
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let limit): "the calendar object is larger than \(limit) bytes"
+            case .invalid(let reason): "the iCalendar data is not valid: \(reason)"
+            case .noComponent: "the calendar holds no VEVENT, VTODO or VJOURNAL"
+            case .missingUID: "every component needs a UID"
+            case .mixedUIDs: "one calendar object holds components with different UIDs; send one object per UID"
+            case .mixedComponents: "one calendar object mixes component types (e.g. VEVENT and VTODO)"
+            case .hasMethod: "a stored calendar object must not have a METHOD property (that is for scheduling messages)"
+            }
+        }
+    }
+
+    public init(text: String) throws(Problem) {
+        guard text.utf8.count <= Self.maxBytes else { throw .tooLarge(limit: Self.maxBytes) }
+        let calendar: Component
+        do {
+            calendar = try ICalendarParser().parseCalendar(text)
+        } catch {
+            throw .invalid("\(error)")
+        }
+        guard calendar.first("METHOD") == nil else { throw .hasMethod }
+        let items = calendar.components.filter { ComponentKind(rawValue: $0.name) != nil }
+        guard let first = items.first, let kind = ComponentKind(rawValue: first.name) else { throw .noComponent }
+        guard items.allSatisfy({ $0.name == first.name }) else { throw .mixedComponents }
+        let uids = Set(items.map { $0.first("UID")?.value ?? "" })
+        guard !uids.contains("") else { throw .missingUID }
+        guard uids.count == 1, let uid = uids.first else { throw .mixedUIDs }
+        let bounds: (start: Int64, end: Int64?)?
+        do {
+            bounds = try RecurrenceSet(uid: uid, components: items).bounds(resolver: TimeZoneResolver(calendar: calendar))
+        } catch {
+            throw .invalid("\(error)")
+        }
+        self.text = text
+        self.calendar = calendar
+        self.uid = uid
+        component = kind
+        firstStart = bounds.map { Date(timeIntervalSince1970: TimeInterval($0.start - Self.floatingMargin)) }
+        lastEnd = bounds?.end.map { Date(timeIntervalSince1970: TimeInterval($0 + Self.floatingMargin)) }
+        etag = "\"" + SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}
+
+/// The one write path for calendar objects — the JSON API now, CalDAV PUT/DELETE next — with
+/// the HTTP preconditions (If-Match / If-None-Match) and CalDAV's rules checked in the same
+/// transaction as the write.
+public struct CalendarWrites: Sendable {
+    let store: any Store
+    let clock: Clock
+
+    public init(store: any Store, clock: Clock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    public enum Refusal: Error, Sendable, Equatable {
+        /// If-Match / If-None-Match did not hold.
+        case preconditionFailed(currentETag: String?)
+        /// Another object in the calendar already has this UID (CalDAV `no-uid-conflict`).
+        case uidConflict(existingName: String)
+        /// The calendar does not take this component type (`supported-calendar-component`).
+        case unsupportedComponent(ComponentKind)
+        case invalidName
+        case notFound
+    }
+
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 255 && name != "." && name != ".." && !name.contains("/")
+            && !name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
+    }
+
+    /// Creates or replaces `name`. `ifMatch` is an ETag the current object must have;
+    /// `ifNoneMatch` (`*`) means the object must not exist yet.
+    public func put(
+        _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false
+    ) async throws -> (object: CalendarObject, created: Bool) {
+        guard Self.isValidName(name) else { throw Refusal.invalidName }
+        guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
+        let now = clock.now
+        return try await store.transaction { tx in
+            let existing = try await tx.calendarObject(calendarID: calendar.id, name: name)
+            if ifNoneMatch, existing != nil { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
+            if let ifMatch, ifMatch != "*" ? existing?.etag != ifMatch : existing == nil {
+                throw Refusal.preconditionFailed(currentETag: existing?.etag)
+            }
+            if let sameUID = try await tx.calendarObject(calendarID: calendar.id, uid: content.uid), sameUID.name != name {
+                throw Refusal.uidConflict(existingName: sameUID.name)
+            }
+            let object = CalendarObject(
+                calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
+                etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: now
+            )
+            return (try await tx.putCalendarObject(object), existing == nil)
+        }
+    }
+
+    public func delete(name: String, in calendar: CalendarCollection, ifMatch: String? = nil) async throws {
+        try await store.transaction { tx in
+            guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }
+            if let ifMatch, ifMatch != "*", existing.etag != ifMatch { throw Refusal.preconditionFailed(currentETag: existing.etag) }
+            _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
+        }
+    }
+}

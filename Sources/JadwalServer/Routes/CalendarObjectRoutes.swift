@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import ICalendar
+import JadwalCore
+import NIOCore
+
+/// Calendar objects through the JSON API — `…/calendars/{id}/objects/{name}` as iCalendar text,
+/// written through `CalendarWrites` like CalDAV PUT will be — and the integrated view of every
+/// calendar, `GET /api/v1/events?start=&end=`, with recurrences expanded.
+struct CalendarObjectRoutes: Sendable {
+    let store: any Store
+    let clock: Clock
+    let writes: CalendarWrites
+
+    static let maxWindowDays = 366
+    static let maxInstances = 10_000
+
+    struct EventInstance: Encodable, Sendable {
+        let calendarId: String
+        let calendarName: String
+        let color: String?
+        let object: String
+        let uid: String
+        let recurrenceId: String?
+        let start: String
+        let end: String
+        let allDay: Bool
+        let summary: String?
+        let location: String?
+        let status: String?
+        let busy: Bool
+    }
+
+    struct EventList: Encodable, Sendable {
+        let start: Date
+        let end: Date
+        let events: [EventInstance]
+        /// True when more than `maxInstances` instances fall in the window; ask for a shorter one.
+        let truncated: Bool
+    }
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("calendars/{id}/objects/{name}") { _, context -> Response in
+            let (calendar, name) = try await target(context)
+            guard let object = try await store.read({ tx in try await tx.calendarObject(calendarID: calendar.id, name: name) }) else {
+                throw APIError.notFound("No object '\(name)' in this calendar.")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: object.etag],
+                body: .init(byteBuffer: ByteBuffer(string: object.icalendar))
+            )
+        }
+        group.put("calendars/{id}/objects/{name}") { request, context -> Response in
+            let (calendar, name) = try await target(context)
+            let content = try await Self.content(of: request)
+            do {
+                let (object, created) = try await writes.put(
+                    content, name: name, in: calendar, ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*")
+                return Response(status: created ? .created : .noContent, headers: [.eTag: object.etag])
+            } catch let refusal as CalendarWrites.Refusal {
+                throw APIError(refusal, name: name)
+            }
+        }
+        group.delete("calendars/{id}/objects/{name}") { request, context -> Response in
+            let (calendar, name) = try await target(context)
+            do {
+                try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch])
+            } catch let refusal as CalendarWrites.Refusal {
+                throw APIError(refusal, name: name)
+            }
+            return Response(status: .noContent)
+        }
+        group.get("events") { request, context in
+            JSONResponse(try await events(account: try context.requireIdentity().account, query: request.uri.queryParameters))
+        }
+    }
+
+    private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
+        let accountID = try context.requireIdentity().account.id
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              let calendar = try await store.read({ tx in try await tx.calendar(id: id) }), calendar.accountID == accountID
+        else { throw APIError.notFound("No calendar with that ID.") }
+        guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
+            throw APIError.badRequest("invalid_name", "The object name must be 1 to 255 characters without '/' or control characters.")
+        }
+        return (calendar, name)
+    }
+
+    static func content(of request: Request) async throws -> CalendarObjectContent {
+        if let type = request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the object as iCalendar (Content-Type: text/calendar).")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: CalendarObjectContent.maxBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "A calendar object may be at most \(CalendarObjectContent.maxBytes) bytes.")
+        }
+        // Decoded strictly: invalid UTF-8 is refused, never silently replaced.
+        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw APIError.badRequest("invalid_icalendar", "The body is not UTF-8 text.")
+        }
+        do {
+            return try CalendarObjectContent(text: text)
+        } catch {
+            throw APIError.badRequest("invalid_icalendar", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+        }
+    }
+
+    private func events(account: Account, query: Parameters) async throws -> EventList {
+        guard let startText = query.get("start"), let endText = query.get("end") else {
+            throw APIError.badRequest("invalid_query", "Give 'start' and 'end', e.g. ?start=2026-03-01&end=2026-04-01 (dates or ISO 8601 instants).")
+        }
+        guard let start = Self.instant(startText, zone: account.timeZone), let end = Self.instant(endText, zone: account.timeZone) else {
+            throw APIError.badRequest("invalid_query", "'start' and 'end' must be dates (2026-03-01) or ISO 8601 instants (2026-03-01T09:00:00Z).")
+        }
+        guard start < end else { throw APIError.badRequest("invalid_query", "'start' must be before 'end'.") }
+        guard end.timeIntervalSince(start) <= Double(Self.maxWindowDays) * 86_400 else {
+            throw APIError.badRequest("invalid_query", "Ask for at most \(Self.maxWindowDays) days at a time.")
+        }
+        let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
+            var found: [(CalendarCollection, [CalendarObject])] = []
+            for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
+                found.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
+            }
+            return found
+        }
+        let options = ExpansionOptions(
+            maxInstances: Self.maxInstances + 1, floatingZone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
+        let from = Int64(start.timeIntervalSince1970.rounded(.down))
+        let to = Int64(end.timeIntervalSince1970.rounded(.up))
+        var instances: [(Int64, EventInstance)] = []
+        for (calendar, objects) in candidates {
+            for object in objects {
+                // Stored objects were parsed on the way in; one that no longer parses is skipped, not fatal.
+                guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar) else { continue }
+                for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences {
+                    let transparent = occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT"
+                    instances.append((occurrence.start.sortSeconds, EventInstance(
+                        calendarId: calendar.id.uuidString, calendarName: calendar.displayName, color: calendar.color, object: object.name,
+                        uid: occurrence.uid, recurrenceId: occurrence.recurrenceId?.iso8601, start: occurrence.start.iso8601,
+                        end: occurrence.end.iso8601, allDay: occurrence.isAllDay, summary: occurrence.summary,
+                        location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value,
+                        busy: !transparent && !occurrence.isAllDay
+                    )))
+                }
+            }
+        }
+        instances.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.uid < $1.1.uid }
+        let truncated = instances.count > Self.maxInstances
+        return EventList(start: start, end: end, events: instances.prefix(Self.maxInstances).map(\.1), truncated: truncated)
+    }
+
+    /// A date (midnight in the person's zone) or an ISO 8601 instant.
+    static func instant(_ text: String, zone: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        guard text.count == 10 else { return nil }
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
+        return formatter.date(from: text)
+    }
+}
+
+extension APIError {
+    init(_ refusal: CalendarWrites.Refusal, name: String) {
+        switch refusal {
+        case .preconditionFailed(let etag):
+            self.init(.preconditionFailed, code: "precondition_failed",
+                      message: etag.map { "The object has changed (its ETag is now \($0)); fetch it again before writing." }
+                          ?? "The object does not exist, so If-Match cannot hold.")
+        case .uidConflict(let existing):
+            self.init(.conflict, code: "uid_conflict", message: "Another object in this calendar ('\(existing)') already has this UID.")
+        case .unsupportedComponent(let kind):
+            self.init(.badRequest, code: "unsupported_component", message: "This calendar does not hold \(kind.rawValue) components.")
+        case .invalidName:
+            self.init(.badRequest, code: "invalid_name", message: "The object name must be 1 to 255 characters without '/' or control characters.")
+        case .notFound:
+            self.init(.notFound, code: "not_found", message: "No object '\(name)' in this calendar.")
+        }
+    }
+}

@@ -90,8 +90,11 @@ struct AuthErrorMatrixTests {
             var response = try await client.send(.get, "/api/v1/me", token: "\(parts[0]).\(forgedPayload).\(parts[2])")
             #expect(response.status == .unauthorized && response.errorCode == "invalid_access_token")
 
-            // A flipped signature character.
-            let flipped = String(good.dropLast()) + (good.hasSuffix("A") ? "B" : "A")
+            // A changed signature character. Not the last one: of a 32-byte HMAC's 43 base64url
+            // characters the last carries 2 padding bits, so some changes there decode to the same bytes.
+            var signature = Array(parts[2])
+            signature[0] = signature[0] == "A" ? "B" : "A"
+            let flipped = "\(parts[0]).\(parts[1]).\(String(signature))"
             #expect(try await client.send(.get, "/api/v1/me", token: flipped).errorCode == "invalid_access_token")
 
             // alg: none, no signature.

@@ -59,14 +59,13 @@ public struct ProfileChange: Sendable {
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard trimmed.count <= Self.nameLimit else { throw .nameTooLong(limit: Self.nameLimit) }
-            guard !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            guard !trimmed.containsControlCharacters else {
                 throw .nameHasControlCharacters
             }
             updated.name = trimmed
         }
         if let timeZone {
-            // Only real IANA names: Foundation also accepts abbreviations like "EST", which are ambiguous.
-            guard timeZone == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(timeZone) else {
+            guard IANATimeZone.isKnown(timeZone) else {
                 throw .unknownTimeZone(timeZone)
             }
             updated.timeZone = timeZone

@@ -36,7 +36,7 @@ public struct AppPassword: Sendable, Hashable {
     public static func validName(_ raw: String) -> String? {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= nameLimit,
-              !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+              !trimmed.containsControlCharacters
         else { return nil }
         return trimmed
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ICalendar
 
@@ -67,7 +66,7 @@ public struct CalendarObjectContent: Sendable {
         component = kind
         firstStart = bounds.map { Date(timeIntervalSince1970: TimeInterval($0.start - Self.floatingMargin)) }
         lastEnd = bounds?.end.map { Date(timeIntervalSince1970: TimeInterval($0 + Self.floatingMargin)) }
-        etag = "\"" + SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        etag = "\"" + text.sha256Hex.prefix(32) + "\""
     }
 }
 
@@ -96,7 +95,7 @@ public struct CalendarWrites: Sendable {
 
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 255 && name != "." && name != ".." && !name.contains("/")
-            && !name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
+            && !name.containsControlCharacters
     }
 
     /// Creates or replaces `name`. `ifMatch` is an ETag the current object must have;

@@ -38,7 +38,7 @@ public struct CalendarPropertiesChange: Sendable {
         if let displayName {
             let trimmed = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, trimmed.count <= 200,
-                  !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+                  !trimmed.containsControlCharacters
             else { throw .displayName }
             updated.displayName = trimmed
         }
@@ -63,7 +63,7 @@ public struct CalendarPropertiesChange: Sendable {
             if timeZone.isEmpty {
                 updated.timeZone = nil
             } else {
-                guard timeZone == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(timeZone) else { throw .timeZone(timeZone) }
+                guard IANATimeZone.isKnown(timeZone) else { throw .timeZone(timeZone) }
                 updated.timeZone = timeZone
             }
         }

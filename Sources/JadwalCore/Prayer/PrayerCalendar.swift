@@ -30,7 +30,7 @@ public struct PrayerCalendar: Sendable {
         if let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: settings.timeZone, fromYear: Swift.max(1970, first.year - 1)) {
             components.append(vtimezone)
         }
-        let stamp = Self.utcStamp(now)
+        let stamp = Self.stamp(now, zone: .gmt) + "Z"
         for schedule in calculator.schedules(from: first, through: last) {
             let friday = schedule.date.weekday == 5
             for prayer in Self.blocking {
@@ -41,7 +41,7 @@ public struct PrayerCalendar: Sendable {
                 var properties = [
                     Property(name: "UID", value: "\(schedule.date)-\(prayer.rawValue)@prayer.jadwal"),
                     Property(name: "DTSTAMP", value: stamp),
-                    Property(name: "DTSTART", parameters: [Parameter("TZID", settings.timeZone)], value: Self.localStamp(start, zone: zone)),
+                    Property(name: "DTSTART", parameters: [Parameter("TZID", settings.timeZone)], value: Self.stamp(start, zone: zone)),
                     Property(name: "DURATION", value: "PT\(minutes)M"),
                     Property(name: "SUMMARY", text: title(prayer, jumuah: jumuah)),
                     Property(name: "TRANSP", value: "OPAQUE"),
@@ -81,14 +81,8 @@ public struct PrayerCalendar: Sendable {
         return language == .arabic ? prayer.arabicName : prayer.englishName
     }
 
-    static func utcStamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
-    }
-
-    static func localStamp(_ date: Date, zone: TimeZone) -> String {
+    /// An iCalendar DATE-TIME as read on the wall clock of `zone` (without the UTC `Z`).
+    static func stamp(_ date: Date, zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)

@@ -135,7 +135,7 @@ public struct PrayerSettingsChange: Sendable {
         } else if coordinatesGiven {
             guard let latitude, let longitude, let timeZone else { throw Problem.incompleteCoordinates }
             _ = try Coordinates(latitude: latitude, longitude: longitude)
-            guard timeZone == "UTC" || TimeZone.knownTimeZoneIdentifiers.contains(timeZone) else {
+            guard IANATimeZone.isKnown(timeZone) else {
                 throw PrayerTimesError.unknownTimeZone(timeZone)
             }
             settings = current ?? PrayerSettings(latitude: latitude, longitude: longitude, timeZone: timeZone, method: .muslimWorldLeague)

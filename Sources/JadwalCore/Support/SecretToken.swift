@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A bearer secret (magic link, refresh token, setup token): 32 random bytes, base64url.
@@ -24,7 +23,7 @@ public struct TokenDigest: Sendable, Hashable, Codable {
     public let hex: String
 
     public init(of token: String) {
-        hex = SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        hex = token.sha256Hex
     }
 
     public init(hex: String) { self.hex = hex }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HummingbirdBcrypt
 import JadwalCore
@@ -54,7 +53,7 @@ struct AppPasswords: Sendable {
     }
 
     private static func fingerprint(accountID: UUID, password: String) -> String {
-        SHA256.hash(data: Data("\(accountID.uuidString):\(password)".utf8)).map { String(format: "%02x", $0) }.joined()
+        "\(accountID.uuidString):\(password)".sha256Hex
     }
 }
 

@@ -76,12 +76,9 @@ struct CalendarObjectRoutes: Sendable {
     }
 
     private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
-        let accountID = try context.requireIdentity().account.id
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-              let calendar = try await store.read({ tx in try await tx.calendar(id: id) }), calendar.accountID == accountID
-        else { throw APIError.notFound("No calendar with that ID.") }
+        let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
         guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
-            throw APIError.badRequest("invalid_name", "The object name must be 1 to 255 characters without '/' or control characters.")
+            throw APIError(CalendarWrites.Refusal.invalidName, name: "")
         }
         return (calendar, name)
     }

@@ -63,7 +63,7 @@ struct CalendarRoutes: Sendable {
             return JSONResponse(CalendarList(calendars: calendars.map(CalendarView.init)))
         }
         group.get("calendars/{id}") { _, context in
-            JSONResponse(CalendarView(try await ownCalendar(context)))
+            JSONResponse(CalendarView(try await Self.ownCalendar(context, store: store)))
         }
         group.post("calendars") { request, context in
             let accountID = try context.requireIdentity().account.id
@@ -80,7 +80,7 @@ struct CalendarRoutes: Sendable {
             return JSONResponse(CalendarView(created), status: .created)
         }
         group.patch("calendars/{id}") { request, context in
-            let current = try await ownCalendar(context)
+            let current = try await Self.ownCalendar(context, store: store)
             let body = try await request.decodeJSON(as: UpdateRequest.self)
             let change = CalendarPropertiesChange(
                 displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
@@ -89,14 +89,14 @@ struct CalendarRoutes: Sendable {
             return JSONResponse(CalendarView(saved))
         }
         group.delete("calendars/{id}") { _, context -> Response in
-            let calendar = try await ownCalendar(context)
+            let calendar = try await Self.ownCalendar(context, store: store)
             try await store.transaction { tx in try await tx.deleteCalendar(id: calendar.id) }
             return Response(status: .noContent)
         }
     }
 
-    /// The calendar named in the path if it is the signed-in person's; anyone else's is "not found".
-    private func ownCalendar(_ context: JadwalRequestContext) async throws -> CalendarCollection {
+    /// The calendar named by `{id}` in the path if it is the signed-in person's; anyone else's is "not found".
+    static func ownCalendar(_ context: JadwalRequestContext, store: any Store) async throws -> CalendarCollection {
         let accountID = try context.requireIdentity().account.id
         let notFound = APIError.notFound("No calendar with that ID.")
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound }

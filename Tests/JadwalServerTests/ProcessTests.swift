@@ -196,6 +196,9 @@ struct ProcessTests {
             (["user", "create", "not-an-email", "--data-dir", dir.path], "is not a valid email address"),
             (["user", "disable", "nobody@example.com", "--data-dir", dir.path], "no account for nobody@example.com"),
             (["jobs", "list", "--state", "sleeping", "--data-dir", dir.path], "--state must be one of"),
+            (["app-password", "create", "nobody@example.com", "--name", "Phone", "--data-dir", dir.path], "no account for nobody@example.com"),
+            (["app-password", "create", "nobody@example.com", "--name", "  ", "--data-dir", dir.path], "--name must be 1 to 100 characters"),
+            (["app-password", "revoke", "nobody@example.com", "not-an-id", "--data-dir", dir.path], "'not-an-id' is not an app password ID"),
         ]
         for (arguments, expected) in cases {
             let child = try Child(Self.binary, arguments)

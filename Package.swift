@@ -65,6 +65,7 @@ let package = Package(
             name: "JadwalServer",
             dependencies: [
                 "JadwalCore",
+                "DAV",
                 "PrayerTimes",
                 "ICalendar",
                 "Storage",
@@ -114,7 +115,7 @@ let package = Package(
             path: "Tests/JadwalTestSupport"
         ),
         .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes"]),
-        .testTarget(name: "DAVTests", dependencies: ["DAV"]),
+        .testTarget(name: "DAVTests", dependencies: ["DAV", "ICalendar"]),
         .testTarget(
             name: "StorageTests",
             dependencies: ["Storage", "JadwalCore", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]
@@ -124,6 +125,7 @@ let package = Package(
             dependencies: [
                 "JadwalServer",
                 "JadwalCore",
+                "DAV",
                 "Storage",
                 "JadwalTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -86,6 +86,8 @@ public protocol CalendarStore: Sendable {
     func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject
     /// Deletes the object at the calendar's next revision, logging the change. False if there was none.
     func deleteCalendarObject(calendarID: UUID, name: String) async throws -> Bool
+    /// Bytes of iCalendar the account stores, for the quota properties.
+    func storedBytes(accountID: UUID) async throws -> Int64
     /// Changes after `revision`, oldest first.
     func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]
 }
@@ -101,6 +103,8 @@ public protocol AppPasswordStore: Sendable {
 
 public protocol PrayerSettingsStore: Sendable {
     func prayerSettings(accountID: UUID) async throws -> PrayerSettings?
+    /// The settings with their revision and time of saving (the prayer calendar's sync state).
+    func storedPrayerSettings(accountID: UUID) async throws -> StoredPrayerSettings?
     /// Saves them and bumps their revision (the prayer calendar's sync state changes with them).
     func savePrayerSettings(_ settings: PrayerSettings, accountID: UUID, at: Date) async throws
 }
@@ -110,4 +114,11 @@ public protocol CalendarFeedStore: Sendable {
     func calendarFeed(digest: TokenDigest) async throws -> CalendarFeed?
     /// Revokes the account's active feeds of `kind`; returns how many there were.
     func revokeCalendarFeeds(accountID: UUID, kind: CalendarFeed.Kind, at: Date) async throws -> Int
+}
+
+public protocol SetupTokenStore: Sendable {
+    func insertSetupToken(_ token: SetupToken) async throws
+    func setupToken(digest: TokenDigest) async throws -> SetupToken?
+    /// Marks it used only if it was unused; false when it had been used already.
+    func markSetupTokenUsed(digest: TokenDigest, at: Date) async throws -> Bool
 }

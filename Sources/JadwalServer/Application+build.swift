@@ -141,25 +141,37 @@ private func assemble(
     router.add(middleware: LogRequestsMiddleware(.debug))
     if configuration.trustForwardedFor { router.add(middleware: ForwardedClientMiddleware()) }
 
+    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
+    let sessionMiddleware = SessionMiddleware(accessTokens: accessTokens, signIn: signIn)
+    let writes = CalendarWrites(store: store, clock: dependencies.clock)
+    // Before any route: middleware is attached to routes as they are added, and CalDAV answers
+    // methods and paths the router has no routes for.
+    router.add(middleware: CalDAVMiddleware(service: CalDAVService(
+        store: store, clock: dependencies.clock, writes: writes,
+        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessionMiddleware))))
+
     HealthRoutes(store: store).addRoutes(to: router)
     router.get("/") { _, _ in Pages.signIn }
     router.get("auth/magic") { _, _ in Pages.magicLink }
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
-    let sessionMiddleware = SessionMiddleware(accessTokens: accessTokens, signIn: signIn)
     auth.addSessionRoutes(to: router.group("api/v1/auth").add(middleware: sessionMiddleware))
     let signedIn = router.group("api/v1").add(middleware: sessionMiddleware)
     AccountRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
-    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
-    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: CalendarWrites(store: store, clock: dependencies.clock))
+    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes)
         .addRoutes(to: signedIn)
     let prayer = PrayerRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)
     prayer.addFeedRoute(to: router)
+    let setup = SetupRoutes(
+        store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
+        publicURL: configuration.effectivePublicURL)
+    setup.addRoutes(to: signedIn)
+    setup.addProfileRoute(to: router)
 
     let serverLogger = logger
     let application = Application(

@@ -4,7 +4,7 @@ import SQLKit
 
 extension SQLRepository: CalendarStore {
     private static let calendarColumns =
-        "id, account_id, slug, display_name, description, color, sort_order, time_zone, components, revision, created_at"
+        "id, account_id, slug, display_name, description, color, sort_order, time_zone, components, revision, created_at, dead_properties"
     private static let objectColumns =
         "calendar_id, name, uid, component, icalendar, etag, first_start, last_end, revision, updated_at"
 
@@ -13,7 +13,8 @@ extension SQLRepository: CalendarStore {
             INSERT INTO calendars (\(unsafeRaw: Self.calendarColumns))
             VALUES (\(bind: calendar.id.uuidString), \(bind: calendar.accountID.uuidString), \(bind: calendar.slug), \(bind: calendar.displayName),
                     \(bind: calendar.description), \(bind: calendar.color), \(bind: calendar.order), \(bind: calendar.timeZone),
-                    \(bind: Self.componentsText(calendar.components)), \(bind: calendar.revision), \(bind: calendar.createdAt.unixMilliseconds))
+                    \(bind: Self.componentsText(calendar.components)), \(bind: calendar.revision), \(bind: calendar.createdAt.unixMilliseconds),
+                    \(bind: try Self.deadPropertiesText(calendar.deadProperties)))
             """).run()
     }
 
@@ -40,7 +41,7 @@ extension SQLRepository: CalendarStore {
         guard let row = try await db.raw("""
             UPDATE calendars SET display_name = \(bind: calendar.displayName), description = \(bind: calendar.description),
                 color = \(bind: calendar.color), sort_order = \(bind: calendar.order), time_zone = \(bind: calendar.timeZone),
-                revision = revision + 1
+                dead_properties = \(bind: try Self.deadPropertiesText(calendar.deadProperties)), revision = revision + 1
             WHERE id = \(bind: calendar.id.uuidString)
             RETURNING \(unsafeRaw: Self.calendarColumns)
             """).first()
@@ -122,6 +123,14 @@ extension SQLRepository: CalendarStore {
         return true
     }
 
+    func storedBytes(accountID: UUID) async throws -> Int64 {
+        let row = try await db.raw("""
+            SELECT COALESCE(SUM(octet_length(o.icalendar)), 0) AS bytes FROM calendar_objects o
+            JOIN calendars c ON c.id = o.calendar_id WHERE c.account_id = \(bind: accountID.uuidString)
+            """).first()
+        return try row?.decode(column: "bytes", as: Int64.self) ?? 0
+    }
+
     func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange] {
         try await db.raw("""
             SELECT revision, name, kind FROM calendar_changes
@@ -165,8 +174,24 @@ extension SQLRepository: CalendarStore {
             displayName: try row.decode(column: "display_name", as: String.self), description: try row.decode(column: "description", as: String.self),
             color: try row.decode(column: "color", as: String?.self), order: try row.decode(column: "sort_order", as: Int?.self),
             timeZone: try row.decode(column: "time_zone", as: String?.self), components: components,
-            revision: try row.decode(column: "revision", as: Int64.self), createdAt: try date(row, "created_at")
+            revision: try row.decode(column: "revision", as: Int64.self), createdAt: try date(row, "created_at"),
+            deadProperties: try deadProperties(row)
         )
+    }
+
+    private static func deadPropertiesText(_ properties: [String: String]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(properties), as: UTF8.self)
+    }
+
+    private static func deadProperties(_ row: any SQLRow) throws -> [String: String] {
+        let text = try row.decode(column: "dead_properties", as: String.self)
+        do {
+            return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        } catch {
+            throw StorageError.corruptRow("dead properties \(text.prefix(40))")
+        }
     }
 
     private static func object(from row: any SQLRow) throws -> CalendarObject {

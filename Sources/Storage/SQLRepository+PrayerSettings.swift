@@ -4,15 +4,23 @@ import SQLKit
 
 extension SQLRepository: PrayerSettingsStore {
     func prayerSettings(accountID: UUID) async throws -> PrayerSettings? {
-        guard let row = try await db.raw("SELECT settings FROM prayer_settings WHERE account_id = \(bind: accountID.uuidString)").first() else {
-            return nil
-        }
+        try await storedPrayerSettings(accountID: accountID)?.settings
+    }
+
+    func storedPrayerSettings(accountID: UUID) async throws -> StoredPrayerSettings? {
+        guard let row = try await db.raw("""
+            SELECT settings, revision, updated_at FROM prayer_settings WHERE account_id = \(bind: accountID.uuidString)
+            """).first()
+        else { return nil }
         let json = try row.decode(column: "settings", as: String.self)
+        let settings: PrayerSettings
         do {
-            return try JSONDecoder().decode(PrayerSettings.self, from: Data(json.utf8))
+            settings = try JSONDecoder().decode(PrayerSettings.self, from: Data(json.utf8))
         } catch {
             throw StorageError.corruptRow("prayer settings of \(accountID): \(error)")
         }
+        return StoredPrayerSettings(
+            settings: settings, revision: try row.decode(column: "revision", as: Int64.self), updatedAt: try Self.date(row, "updated_at"))
     }
 
     func savePrayerSettings(_ settings: PrayerSettings, accountID: UUID, at: Date) async throws {

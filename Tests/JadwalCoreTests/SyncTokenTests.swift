@@ -46,6 +46,9 @@ struct CalendarSlugTests {
     func arabicNames() {
         let slug = CalendarSlug.make(from: "العائلة")
         #expect(CalendarSlug.isValid(slug) && slug != CalendarSlug.make(from: "العائلة"))
-        #expect(!CalendarSlug.isValid("") && !CalendarSlug.isValid("Upper") && !CalendarSlug.isValid(String(repeating: "a", count: 65)))
+        #expect(!CalendarSlug.isValid("") && !CalendarSlug.isValid(String(repeating: "a", count: 129)))
+        #expect(!CalendarSlug.isValid(".hidden") && !CalendarSlug.isValid("a/b") && !CalendarSlug.isValid("a b"))
+        #expect(!CalendarSlug.isValid(CalendarSlug.prayerTimes), "reserved for the prayer calendar")
+        #expect(CalendarSlug.isValid("6C0A37E2-5B1F-4E3A-9F5B-1D2C3B4A5E6F"), "iOS names its MKCALENDARs with upper-case UUIDs")
     }
 }

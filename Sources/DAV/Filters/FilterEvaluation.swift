@@ -34,6 +34,17 @@ public protocol TimeRangeMatching {
     func property(
         _ property: Component.FilterProperty, of component: Component, ancestors: [Component], overlaps range: TimeRange
     ) -> Bool
+
+    /// Whether a date-time property `component` lacks, but whose value follows from others, falls
+    /// in `range`. §9.9 tests a VEVENT's DTEND or a VTODO's DUE given only as DTSTART+DURATION on
+    /// that effective value. By default no property has an effective value.
+    func effectiveProperty(named name: String, of component: Component, ancestors: [Component], overlaps range: TimeRange) -> Bool
+}
+
+extension TimeRangeMatching {
+    public func effectiveProperty(named name: String, of component: Component, ancestors: [Component], overlaps range: TimeRange) -> Bool {
+        false
+    }
 }
 
 /// Applies a `CalendarFilter` to one calendar object (RFC 4791 §9.7).
@@ -80,6 +91,9 @@ public struct CalendarFilterEvaluator<Matcher: TimeRangeMatching>: Sendable wher
     func matches(_ filter: PropFilter, in component: Component, ancestors: [Component]) -> Bool {
         let properties = component.filterProperties(named: filter.name)
         if filter.isNotDefined { return properties.isEmpty }
+        if properties.isEmpty, let range = filter.timeRange, filter.paramFilters.isEmpty {
+            return timeRanges.effectiveProperty(named: filter.name, of: component, ancestors: ancestors, overlaps: range)
+        }
         return properties.contains { property in
             if let range = filter.timeRange,
                !timeRanges.property(property, of: component, ancestors: ancestors, overlaps: range) {

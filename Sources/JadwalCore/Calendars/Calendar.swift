@@ -18,10 +18,14 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
     /// Bumped by every change to the calendar or its objects: the sync token and getctag.
     public var revision: Int64
     public var createdAt: Date
+    /// Properties a client set that Jadwal does not interpret (RFC 4918 "dead" properties):
+    /// Clark name → the property element as XML, returned exactly as set.
+    public var deadProperties: [String: String]
 
     public init(
         id: UUID, accountID: UUID, slug: String, displayName: String, description: String = "", color: String? = nil,
-        order: Int? = nil, timeZone: String? = nil, components: Set<ComponentKind>, revision: Int64 = 0, createdAt: Date
+        order: Int? = nil, timeZone: String? = nil, components: Set<ComponentKind>, revision: Int64 = 0, createdAt: Date,
+        deadProperties: [String: String] = [:]
     ) {
         self.id = id
         self.accountID = accountID
@@ -34,6 +38,7 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
         self.components = components
         self.revision = revision
         self.createdAt = createdAt
+        self.deadProperties = deadProperties
     }
 }
 

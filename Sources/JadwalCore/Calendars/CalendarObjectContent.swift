@@ -70,7 +70,7 @@ public struct CalendarObjectContent: Sendable {
     }
 }
 
-/// The one write path for calendar objects — the JSON API now, CalDAV PUT/DELETE next — with
+/// The one write path for calendar objects — the JSON API and CalDAV PUT/DELETE/MOVE — with
 /// the HTTP preconditions (If-Match / If-None-Match) and CalDAV's rules checked in the same
 /// transaction as the write.
 public struct CalendarWrites: Sendable {
@@ -120,6 +120,34 @@ public struct CalendarWrites: Sendable {
                 etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: now
             )
             return (try await tx.putCalendarObject(object), existing == nil)
+        }
+    }
+
+    /// Moves an object to another name, in the same calendar or another of the account's (WebDAV
+    /// MOVE). Both changes are logged, so each calendar's sync reports its side. `overwrite`
+    /// false refuses to replace an object already at the destination.
+    public func move(
+        name: String, from source: CalendarCollection, to destination: CalendarCollection, as newName: String,
+        overwrite: Bool, ifMatch: String? = nil
+    ) async throws -> (object: CalendarObject, created: Bool) {
+        guard Self.isValidName(newName) else { throw Refusal.invalidName }
+        let now = clock.now
+        return try await store.transaction { tx in
+            guard let moving = try await tx.calendarObject(calendarID: source.id, name: name) else { throw Refusal.notFound }
+            if let ifMatch, ifMatch != "*", moving.etag != ifMatch { throw Refusal.preconditionFailed(currentETag: moving.etag) }
+            guard destination.components.contains(moving.component) else { throw Refusal.unsupportedComponent(moving.component) }
+            let replaced = try await tx.calendarObject(calendarID: destination.id, name: newName)
+            if replaced != nil, !overwrite { throw Refusal.preconditionFailed(currentETag: replaced?.etag) }
+            if let sameUID = try await tx.calendarObject(calendarID: destination.id, uid: moving.uid),
+               sameUID.name != newName, !(destination.id == source.id && sameUID.name == name) {
+                throw Refusal.uidConflict(existingName: sameUID.name)
+            }
+            _ = try await tx.deleteCalendarObject(calendarID: source.id, name: name)
+            var moved = moving
+            moved.calendarID = destination.id
+            moved.name = newName
+            moved.updatedAt = now
+            return (try await tx.putCalendarObject(moved), replaced == nil)
         }
     }
 

@@ -71,10 +71,16 @@ public struct CalendarPropertiesChange: Sendable {
     }
 }
 
-/// The URL segment of a calendar: lower-case ASCII letters, digits, `-` and `_`.
+/// The URL segment of a calendar: ASCII letters, digits, `-`, `_` and `.`, not starting with a
+/// dot. Letters of both cases, because CalDAV clients choose it themselves in MKCALENDAR (iOS uses
+/// upper-case UUIDs); the JSON API makes lower-case ones from the display name.
 public enum CalendarSlug {
+    /// Where the read-only prayer-times calendar lives in every calendar home.
+    public static let prayerTimes = "prayer-times"
+
     public static func isValid(_ slug: String) -> Bool {
-        !slug.isEmpty && slug.count <= 64 && slug.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+        !slug.isEmpty && slug.count <= 128 && !slug.hasPrefix(".") && slug != prayerTimes
+            && slug.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
     }
 
     /// A slug from a display name ("Family Trips" → "family-trips"); names with no ASCII letters

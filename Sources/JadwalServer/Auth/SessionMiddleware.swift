@@ -15,7 +15,17 @@ struct SessionMiddleware: RouterMiddleware {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("invalid_authorization_header", "Use the form: Authorization: Bearer <access token>.")
         }
-        let (accountID, sessionID) = try await accessTokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        let identity = try await identity(accessToken: String(parts[1]).trimmingCharacters(in: .whitespaces))
+        var context = context
+        context.identity = identity
+        context.logger[metadataKey: "account"] = .string(identity.account.id.uuidString)
+        return try await next(request, context)
+    }
+
+    /// The account and live session an access token stands for; the one check the API and
+    /// CalDAV's Bearer authentication share.
+    func identity(accessToken: String) async throws -> JadwalRequestContext.Identity {
+        let (accountID, sessionID) = try await accessTokens.verify(accessToken)
         let account: Account
         let session: SignInSession
         do {
@@ -24,9 +34,6 @@ struct SessionMiddleware: RouterMiddleware {
             throw APIError(failure)
         }
         guard account.id == accountID else { throw APIError.unauthorized("invalid_access_token", "The access token does not match its session.") }
-        var context = context
-        context.identity = .init(account: account, session: session)
-        context.logger[metadataKey: "account"] = .string(account.id.uuidString)
-        return try await next(request, context)
+        return .init(account: account, session: session)
     }
 }

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -190,6 +190,27 @@ extension Migrations {
             )
             """,
             "CREATE INDEX calendar_feeds_account ON calendar_feeds (account_id, kind)",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Properties clients set that Jadwal does not model (RFC 4918 dead properties), kept per
+    /// calendar as JSON; and the one-time tokens of Easy Setup profiles.
+    static let v7DeadPropertiesAndSetup = Migration(version: 7, name: "dead properties and setup tokens") { _ in
+        [
+            "ALTER TABLE calendars ADD COLUMN dead_properties TEXT NOT NULL DEFAULT '{}'",
+            """
+            CREATE TABLE setup_tokens (
+                token_digest TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                device_name TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT
+            )
+            """,
+            "CREATE INDEX setup_tokens_account ON setup_tokens (account_id)",
         ]
     }
 }

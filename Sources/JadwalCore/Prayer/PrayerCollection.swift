@@ -1,0 +1,129 @@
+import Foundation
+import ICalendar
+import PrayerTimes
+
+/// Prayer settings as stored: their revision changes with every save.
+public struct StoredPrayerSettings: Sendable, Hashable {
+    public var settings: PrayerSettings
+    public var revision: Int64
+    public var updatedAt: Date
+
+    public init(settings: PrayerSettings, revision: Int64, updatedAt: Date) {
+        self.settings = settings
+        self.revision = revision
+        self.updatedAt = updatedAt
+    }
+}
+
+/// The read-only "Prayer Times" calendar in every calendar home that has prayer settings: one
+/// object per prayer per day over a rolling window, computed on demand and never stored.
+///
+/// Its revision packs the settings' revision with the window's first day, so a sync token says
+/// both which settings and which days a client has; what changed since is computed, not logged.
+public struct PrayerCollection: Sendable {
+    public static let daysBack = 7
+    public static let daysAhead = 60
+
+    public let accountID: UUID
+    public let stored: StoredPrayerSettings
+    public let language: Language
+    /// Today in the settings' zone.
+    public let today: LocalDate
+
+    public init(accountID: UUID, stored: StoredPrayerSettings, language: Language, now: Date) {
+        self.accountID = accountID
+        self.stored = stored
+        self.language = language
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: stored.settings.timeZone) ?? .gmt
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        let days = CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1).daysSinceEpoch
+        today = LocalDate(daysSinceEpoch: days)
+    }
+
+    /// A stable id for sync tokens, derived from the account (the collection has no row).
+    public static func calendarID(accountID: UUID) -> UUID {
+        var bytes = accountID.uuid
+        bytes.6 ^= 0xA5
+        return UUID(uuid: bytes)
+    }
+
+    static let dayBits: Int64 = 24
+
+    public var revision: Int64 { Self.revision(settings: stored.revision, firstDay: firstDay) }
+
+    static func revision(settings: Int64, firstDay: LocalDate) -> Int64 {
+        settings << dayBits | Int64(firstDay.daysSinceEpoch)
+    }
+
+    var firstDay: LocalDate { today.adding(days: -Self.daysBack) }
+    var lastDay: LocalDate { today.adding(days: Self.daysAhead) }
+
+    /// The collection as the DAV layer sees any calendar: read-only, events only.
+    public var collection: CalendarCollection {
+        CalendarCollection(
+            id: Self.calendarID(accountID: accountID), accountID: accountID, slug: CalendarSlug.prayerTimes,
+            displayName: language == .arabic ? "مواقيت الصلاة" : "Prayer Times",
+            description: language == .arabic ? "مواقيت الصلاة يحسبها جدول (للقراءة فقط)" : "Prayer times computed by Jadwal (read-only)",
+            color: "#1D4E89FF", order: 100, timeZone: stored.settings.timeZone, components: [.event], revision: revision,
+            createdAt: stored.updatedAt)
+    }
+
+    /// Every object in the window, in time order.
+    public func objects() throws(PrayerTimesError) -> [CalendarObject] {
+        try objects(from: firstDay, through: lastDay)
+    }
+
+    /// The objects of the days `first` through `last`, one VEVENT each with its VTIMEZONE.
+    /// DTSTAMP is the time the settings were saved, so an object's bytes (and ETag) change only
+    /// when the settings do.
+    func objects(from first: LocalDate, through last: LocalDate) throws(PrayerTimesError) -> [CalendarObject] {
+        let builder = PrayerCalendar(settings: stored.settings, language: language)
+        let whole = try builder.calendar(from: first, through: last, now: stored.updatedAt)
+        let zones = whole.components.filter { $0.name == "VTIMEZONE" }
+        var objects: [CalendarObject] = []
+        for event in whole.components where event.name == "VEVENT" {
+            let single = Component(
+                name: "VCALENDAR",
+                properties: [Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Prayer Times//EN")],
+                components: zones + [event])
+            guard let content = try? CalendarObjectContent(text: single.serialized) else { continue }
+            objects.append(CalendarObject(
+                calendarID: Self.calendarID(accountID: accountID), name: Self.name(uid: content.uid), uid: content.uid, component: .event,
+                icalendar: content.text, etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd,
+                revision: revision, updatedAt: stored.updatedAt))
+        }
+        return objects
+    }
+
+    /// `2026-11-21-fajr@prayer.jadwal` → `2026-11-21-fajr.ics`.
+    static func name(uid: String) -> String {
+        String(uid.prefix { $0 != "@" }) + ".ics"
+    }
+
+    /// What changed since a revision this collection issued, or nil for one it cannot read
+    /// (then the client syncs from scratch, as RFC 6578 allows).
+    public func changes(since old: Int64) throws(PrayerTimesError) -> (written: [CalendarObject], deleted: [String])? {
+        let oldSettings = old >> Self.dayBits
+        let oldFirst = LocalDate(daysSinceEpoch: Int(old & ((1 << Self.dayBits) - 1)))
+        guard old >= 0, oldSettings <= stored.revision, oldFirst <= firstDay else { return nil }
+        let current = try objects()
+        if oldSettings == stored.revision, oldFirst == firstDay { return ([], []) }
+        let currentNames = Set(current.map(\.name))
+        let oldLast = oldFirst.adding(days: Self.daysBack + Self.daysAhead)
+        // Names are per day and prayer, so the old window's names are known without computing it.
+        var deleted: [String] = []
+        var day = oldFirst
+        while day <= oldLast && day < firstDay {
+            for prayer in PrayerCalendar.blocking {
+                let name = "\(day)-\(prayer.rawValue).ics"
+                if !currentNames.contains(name) { deleted.append(name) }
+            }
+            day = day.adding(days: 1)
+        }
+        if oldSettings != stored.revision { return (current, deleted) }
+        // Same settings: only days that entered the window are new.
+        let newDays = Set((0...Self.daysBack + Self.daysAhead).map { firstDay.adding(days: $0) }.filter { $0 > oldLast }.map(\.description))
+        return (current.filter { newDays.contains(String($0.name.prefix(10))) }, deleted)
+    }
+}

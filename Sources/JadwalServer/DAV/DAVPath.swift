@@ -1,0 +1,119 @@
+import Foundation
+
+/// What a CalDAV URL path names (DESIGN.md "Data"): the server root, a principal, a calendar
+/// home, a calendar or a calendar object. `<user>` is the account's id in lower case.
+enum DAVTarget: Sendable, Hashable {
+    /// `/` and `/dav/`: where discovery starts (current-user-principal).
+    case root
+    case principals
+    case principal(UUID)
+    case calendarHomes
+    case home(UUID)
+    case calendar(UUID, slug: String)
+    case object(UUID, slug: String, name: String)
+
+    static let prefix = "/dav/"
+
+    /// Parses a request path (percent-encoded, as on the wire). Nil for paths outside the DAV
+    /// space or with more segments than any resource has: those are 404.
+    init?(path rawPath: String) {
+        guard let path = rawPath.removingPercentEncodingIfValid else { return nil }
+        if path == "/" || path == "/dav" || path == "/dav/" {
+            self = .root
+            return
+        }
+        guard path.hasPrefix(Self.prefix) else { return nil }
+        let segments = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // A trailing slash leaves one empty segment; empty segments elsewhere ("//") are not ours.
+        let trimmed = segments.last == "" ? Array(segments.dropLast()) : segments
+        guard !trimmed.contains("") else { return nil }
+        switch (trimmed.first, trimmed.count) {
+        case ("principals", 1): self = .principals
+        case ("principals", 2):
+            guard let id = UUID(uuidString: trimmed[1]) else { return nil }
+            self = .principal(id)
+        case ("calendars", 1): self = .calendarHomes
+        case ("calendars", 2):
+            guard let id = UUID(uuidString: trimmed[1]) else { return nil }
+            self = .home(id)
+        case ("calendars", 3):
+            guard let id = UUID(uuidString: trimmed[1]) else { return nil }
+            self = .calendar(id, slug: trimmed[2])
+        case ("calendars", 4):
+            guard let id = UUID(uuidString: trimmed[1]), segments.last != "" else { return nil }
+            self = .object(id, slug: trimmed[2], name: trimmed[3])
+        default:
+            return nil
+        }
+    }
+
+    /// The account the resource belongs to; nil for the shared entry points.
+    var owner: UUID? {
+        switch self {
+        case .root, .principals, .calendarHomes: nil
+        case .principal(let id), .home(let id), .calendar(let id, _), .object(let id, _, _): id
+        }
+    }
+
+    /// The route's shape for metrics, without ids.
+    var metricsPath: String {
+        switch self {
+        case .root: "/dav/"
+        case .principals: "/dav/principals/"
+        case .principal: "/dav/principals/{user}/"
+        case .calendarHomes: "/dav/calendars/"
+        case .home: "/dav/calendars/{user}/"
+        case .calendar: "/dav/calendars/{user}/{calendar}/"
+        case .object: "/dav/calendars/{user}/{calendar}/{object}"
+        }
+    }
+}
+
+/// The hrefs Jadwal writes: absolute paths, each segment percent-encoded.
+enum DAVHref {
+    static let root = "/dav/"
+    static let principals = "/dav/principals/"
+
+    static func principal(_ account: UUID) -> String { "/dav/principals/\(account.uuidString.lowercased())/" }
+    static func home(_ account: UUID) -> String { "/dav/calendars/\(account.uuidString.lowercased())/" }
+    static func calendar(_ account: UUID, _ slug: String) -> String { home(account) + encode(slug) + "/" }
+    static func object(_ account: UUID, _ slug: String, _ name: String) -> String { calendar(account, slug) + encode(name) }
+
+    static func href(for target: DAVTarget) -> String {
+        switch target {
+        case .root: root
+        case .principals: principals
+        case .principal(let id): principal(id)
+        case .calendarHomes: "/dav/calendars/"
+        case .home(let id): home(id)
+        case .calendar(let id, let slug): calendar(id, slug)
+        case .object(let id, let slug, let name): object(id, slug, name)
+        }
+    }
+
+    /// RFC 3986 pchar without the sub-delims that some clients mishandle in hrefs.
+    private static let segmentCharacters: CharacterSet = {
+        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        set.insert(charactersIn: "-._~@:")
+        return set
+    }()
+
+    static func encode(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? segment
+    }
+
+    /// The path of an href a client sent: absolute URLs (multiget, MOVE's Destination) are
+    /// reduced to their path; the host is not checked, as clients behind proxies differ.
+    static func path(of href: String) -> String {
+        if href.hasPrefix("/") { return href }
+        guard let components = URLComponents(string: href), components.scheme != nil else { return href }
+        return components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+    }
+}
+
+extension String {
+    /// Percent-decoding that refuses malformed escapes instead of passing them through.
+    var removingPercentEncodingIfValid: String? {
+        contains("%") ? removingPercentEncoding : self
+    }
+}

@@ -1,0 +1,114 @@
+import DAV
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// How CalDAV answers are written: XML bodies with `application/xml`, errors as a `<d:error>`
+/// naming the precondition (RFC 4918 §16) plus a sentence for the person reading the log.
+enum DAVResponse {
+    static let xmlContentType = "application/xml; charset=utf-8"
+    static let davHeader = HTTPField.Name("DAV")!
+    static let depthHeader = HTTPField.Name("Depth")!
+    static let destinationHeader = HTTPField.Name("Destination")!
+    static let overwriteHeader = HTTPField.Name("Overwrite")!
+    static let preferHeader = HTTPField.Name("Prefer")!
+    static let briefHeader = HTTPField.Name("Brief")!
+    static let preferenceAppliedHeader = HTTPField.Name("Preference-Applied")!
+
+    /// Compliance classes (RFC 4918 §18, RFC 4791 §5.1, RFC 5689 §3).
+    static let compliance = "1, 3, calendar-access, extended-mkcol"
+    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, MOVE"
+
+    static func multistatus(_ body: Multistatus, headers extra: HTTPFields = [:]) -> Response {
+        xml(body.element, status: HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status"), headers: extra)
+    }
+
+    static func xml(_ element: DAVElement, status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {
+        var headers = extra
+        headers[.contentType] = xmlContentType
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: XMLWriter.bytes(element))))
+    }
+
+    static func error(_ error: DAVError) -> Response {
+        let status = HTTPResponse.Status(code: error.status)
+        if let body = error.errorBody { return xml(body, status: status) }
+        return text(error.message, status: status)
+    }
+
+    static func text(_ message: String, status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {
+        var headers = extra
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+
+    static let unauthorized = text(
+        "Sign in with your email address and an app password (create one in Jadwal's settings or with `jadwal app-password create`).",
+        status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"Jadwal\", charset=\"UTF-8\""])
+}
+
+extension DAVError {
+    /// A refusal with a plain status and no named precondition (404, 405, 409, 415 …).
+    static func status(_ code: Int, _ message: String) -> DAVError {
+        DAVError(kind: .unexpectedContent, status: code, message: message)
+    }
+
+    static func notFound(_ path: String) -> DAVError {
+        .status(404, "There is nothing at \(path).")
+    }
+}
+
+extension QualifiedName {
+    static let resourceMustBeNull = dav("resource-must-be-null")
+    static let cannotModifyProtectedProperty = dav("cannot-modify-protected-property")
+    static let needPrivileges = dav("need-privileges")
+    static let scheduleCalendarTransp = caldav("schedule-calendar-transp")
+    static let opaque = caldav("opaque")
+    static let calendarUserType = caldav("calendar-user-type")
+    static let emailAddress = calendarServer("email-address")
+    static let read = dav("read")
+    static let write = dav("write")
+    static let writeProperties = dav("write-properties")
+    static let writeContent = dav("write-content")
+    static let bind = dav("bind")
+    static let unbind = dav("unbind")
+    static let readCurrentUserPrivilegeSet = dav("read-current-user-privilege-set")
+    static let readFreeBusy = caldav("read-free-busy")
+}
+
+/// HTTP dates (RFC 9110 §5.6.7) and ISO 8601 `creationdate` (RFC 4918 §15.1), formatted without
+/// locale-dependent formatters.
+enum DAVDate {
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    private static func parts(_ date: Date) -> (days: Int, year: Int, month: Int, day: Int, h: Int, m: Int, s: Int) {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let seconds = total - days * 86_400
+        // Civil-from-days (Howard Hinnant), valid for the proleptic Gregorian calendar.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return (days, year, month, day, seconds / 3600, seconds % 3600 / 60, seconds % 60)
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    static func http(_ date: Date) -> String {
+        let p = parts(date)
+        let weekday = weekdays[((p.days % 7) + 7) % 7]
+        return "\(weekday), \(two(p.day)) \(months[p.month - 1]) \(p.year) \(two(p.h)):\(two(p.m)):\(two(p.s)) GMT"
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let p = parts(date)
+        return "\(p.year)-\(two(p.month))-\(two(p.day))T\(two(p.h)):\(two(p.m)):\(two(p.s))Z"
+    }
+}

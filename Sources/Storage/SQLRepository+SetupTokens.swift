@@ -1,0 +1,30 @@
+import Foundation
+import JadwalCore
+import SQLKit
+
+extension SQLRepository: SetupTokenStore {
+    func insertSetupToken(_ token: SetupToken) async throws {
+        try await db.raw("""
+            INSERT INTO setup_tokens (token_digest, account_id, device_name, created_at, expires_at, used_at)
+            VALUES (\(bind: token.digest.hex), \(bind: token.accountID.uuidString), \(bind: token.deviceName),
+                    \(bind: token.createdAt.unixMilliseconds), \(bind: token.expiresAt.unixMilliseconds), \(bind: token.usedAt?.unixMilliseconds))
+            """).run()
+    }
+
+    func setupToken(digest: TokenDigest) async throws -> SetupToken? {
+        guard let row = try await db.raw("""
+            SELECT account_id, device_name, created_at, expires_at, used_at FROM setup_tokens WHERE token_digest = \(bind: digest.hex)
+            """).first()
+        else { return nil }
+        return SetupToken(
+            digest: digest, accountID: try Self.uuid(row, "account_id"), deviceName: try row.decode(column: "device_name", as: String.self),
+            createdAt: try Self.date(row, "created_at"), expiresAt: try Self.date(row, "expires_at"), usedAt: try Self.optionalDate(row, "used_at"))
+    }
+
+    func markSetupTokenUsed(digest: TokenDigest, at: Date) async throws -> Bool {
+        try await db.raw("""
+            UPDATE setup_tokens SET used_at = \(bind: at.unixMilliseconds)
+            WHERE token_digest = \(bind: digest.hex) AND used_at IS NULL RETURNING token_digest
+            """).first() != nil
+    }
+}

@@ -163,6 +163,7 @@ private func assemble(
     CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes)
         .addRoutes(to: signedIn)
+    EventRoutes(store: store, clock: dependencies.clock, writes: writes).addRoutes(to: signedIn)
     let prayer = PrayerRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)

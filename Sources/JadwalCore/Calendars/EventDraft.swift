@@ -1,0 +1,217 @@
+import Foundation
+import ICalendar
+
+/// An event as the web app and other JSON clients describe it. It becomes an iCalendar object
+/// through ICalendar's `Event` model, so it is stored and synced exactly like one a CalDAV
+/// client wrote; editing an existing object keeps every property the draft does not mention.
+public struct EventDraft: Sendable, Codable, Equatable {
+    public var title: String
+    /// `2026-11-23T13:00` (wall time in `timeZone`), an instant with `Z` or an offset, or a date
+    /// (`2026-11-23`) for all-day events.
+    public var start: String
+    /// Same forms as `start`; defaults to one hour later, or the next day for all-day events.
+    public var end: String?
+    public var allDay: Bool?
+    /// IANA zone of wall times; defaults to the account's.
+    public var timeZone: String?
+    public var location: String?
+    public var description: String?
+    /// An RFC 5545 RRULE value, e.g. `FREQ=WEEKLY;BYDAY=MO`.
+    public var rrule: String?
+    public var alarmMinutesBefore: Int?
+    /// False makes the event transparent (it does not block time).
+    public var busy: Bool?
+    /// `confirmed`, `tentative` or `cancelled`.
+    public var status: String?
+
+    public init(
+        title: String, start: String, end: String? = nil, allDay: Bool? = nil, timeZone: String? = nil, location: String? = nil,
+        description: String? = nil, rrule: String? = nil, alarmMinutesBefore: Int? = nil, busy: Bool? = nil, status: String? = nil
+    ) {
+        self.title = title
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+        self.timeZone = timeZone
+        self.location = location
+        self.description = description
+        self.rrule = rrule
+        self.alarmMinutesBefore = alarmMinutesBefore
+        self.busy = busy
+        self.status = status
+    }
+
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case title, start(String), end(String), endBeforeStart, timeZone(String), rrule(String), alarm, status(String), text(String)
+
+        public var description: String {
+            switch self {
+            case .title: "'title' must be 1 to 500 characters without control characters"
+            case .start(let value): "'start' must be a date (2026-11-23), a wall time (2026-11-23T13:00) or an instant (2026-11-23T10:00:00Z), not '\(value)'"
+            case .end(let value): "'end' must be in the same form as 'start', not '\(value)'"
+            case .endBeforeStart: "'end' must be after 'start'"
+            case .timeZone(let zone): "'timeZone' must be an IANA time zone such as Asia/Riyadh, not '\(zone)'"
+            case .rrule(let reason): "'rrule' is not a valid recurrence rule: \(reason)"
+            case .alarm: "'alarmMinutesBefore' must be between 0 and 40320 (four weeks)"
+            case .status(let value): "'status' must be confirmed, tentative or cancelled, not '\(value)'"
+            case .text(let field): "'\(field)' must be at most 10000 characters"
+            }
+        }
+    }
+
+    /// The iCalendar object for this draft: a new one with `uid`, or `existing` edited.
+    public func icalendar(uid: String, existing: Component? = nil, defaultTimeZone: String, now: Date) throws(Problem) -> String {
+        let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmedTitle.isEmpty, trimmedTitle.count <= 500, !trimmedTitle.containsControlCharacters else { throw .title }
+        for (field, value) in [("location", location), ("description", description)] where (value?.count ?? 0) > 10_000 {
+            throw .text(field)
+        }
+        let existingEvent = existing?.components.first { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }
+        // An edit without a zone keeps the event's own.
+        let zone = timeZone ?? existingEvent?.first("DTSTART")?.parameter("TZID").flatMap { IANATimeZone.isKnown($0) ? $0 : nil } ?? defaultTimeZone
+        guard IANATimeZone.isKnown(zone), let zoneRules = ZoneRules(ianaIdentifier: zone) else { throw .timeZone(zone) }
+        let isAllDay = allDay ?? (start.count == 10)
+        guard let startValue = Self.value(start, allDay: isAllDay, zone: zone) else { throw .start(start) }
+        let endValue: DateOrDateTime
+        if let end {
+            guard let parsed = Self.value(end, allDay: isAllDay, zone: zone) else { throw .end(end) }
+            endValue = parsed
+        } else if case .date(let day) = startValue {
+            endValue = .date(CivilDate(daysSinceEpoch: day.daysSinceEpoch + 1))
+        } else {
+            endValue = Self.shifted(startValue, by: 3600)
+        }
+        guard Self.instant(endValue, zoneRules) > Self.instant(startValue, zoneRules) else { throw .endBeforeStart }
+
+        var recurrence: [RecurrenceRule] = []
+        if let rrule, !rrule.isEmpty {
+            do {
+                recurrence = [try RecurrenceRule.parse(rrule)]
+            } catch {
+                throw .rrule("\(error)")
+            }
+        }
+        if let alarmMinutesBefore, !(0...40_320).contains(alarmMinutesBefore) { throw .alarm }
+        var parsedStatus: Event.Status?
+        if let status {
+            guard let value = Event.Status(rawValue: status.uppercased()) else { throw .status(status) }
+            parsedStatus = value
+        }
+
+        var event: Event
+        if let existingEvent, let parsed = try? Event(component: existingEvent) {
+            event = parsed
+            event.start = startValue
+            event.end = .end(endValue)
+            event.sequence += 1
+        } else {
+            event = Event(uid: uid, title: trimmedTitle, start: startValue, end: .end(endValue))
+        }
+        event.title = trimmedTitle
+        event.location = location
+        event.description = description
+        event.recurrenceRules = recurrence
+        event.status = parsedStatus
+        event.transparency = busy == false ? .transparent : (busy == true ? .opaque : event.transparency)
+        if let alarmMinutesBefore {
+            event.alarms = [Event.Alarm(trigger: .relative(Duration(negative: alarmMinutesBefore > 0, minutes: alarmMinutesBefore), relatedToEnd: false), description: trimmedTitle)]
+        } else if existingEvent == nil {
+            event.alarms = []
+        }
+        var vevent = event.component
+        let stamp = UTCStamp.format(now)
+        vevent.set("DTSTAMP", Property(name: "DTSTAMP", value: stamp))
+        vevent.set("LAST-MODIFIED", Property(name: "LAST-MODIFIED", value: stamp))
+        if vevent.first("CREATED") == nil { vevent.set("CREATED", Property(name: "CREATED", value: stamp)) }
+
+        var calendar = existing ?? Component(name: "VCALENDAR", properties: [
+            Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Web//EN"),
+        ])
+        // The master is replaced in place; overrides of other instances stay as they were.
+        calendar.components.removeAll { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }
+        calendar.components.append(vevent)
+        if !isAllDay, startValue.tzid != nil, !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == zone }),
+           let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: zone, fromYear: max(1970, startValue.local.date.year - 1)) {
+            calendar.components.insert(vtimezone, at: 0)
+        }
+        return calendar.serialized
+    }
+
+    /// Reads one of the accepted forms.
+    static func value(_ text: String, allDay: Bool, zone: String) -> DateOrDateTime? {
+        let digits = text.filter { $0 != "-" && $0 != ":" }
+        if allDay {
+            guard text.count == 10, let value = try? DateOrDateTime.parse(digits, valueType: "DATE"), value.isDate else { return nil }
+            return value
+        }
+        if text.hasSuffix("Z") || text.dropFirst(19).contains("+") || text.dropFirst(19).contains("-") {
+            let formatter = ISO8601DateFormatter()
+            guard let instant = formatter.date(from: text) else { return nil }
+            return .dateTime(LocalDateTime(secondsSinceEpoch: Int64(instant.timeIntervalSince1970.rounded(.down))), .utc)
+        }
+        // Wall time: seconds are optional.
+        let local = digits.count == 13 ? digits + "00" : digits
+        guard local.count == 15, let value = try? DateOrDateTime.parse(local, tzid: zone), !value.isDate else { return nil }
+        return value
+    }
+
+    static func shifted(_ value: DateOrDateTime, by seconds: Int64) -> DateOrDateTime {
+        guard case .dateTime(let local, let reference) = value else { return value }
+        return .dateTime(local.adding(seconds: seconds), reference)
+    }
+
+    static func instant(_ value: DateOrDateTime, _ rules: ZoneRules) -> Int64 {
+        switch value {
+        case .date(let day): return rules.utcSeconds(for: LocalDateTime(date: day))
+        case .dateTime(let local, .utc): return local.secondsSinceEpoch
+        case .dateTime(let local, _): return rules.utcSeconds(for: local)
+        }
+    }
+}
+
+/// iCalendar UTC DATE-TIME text (`20261121T090000Z`).
+enum UTCStamp {
+    static func format(_ date: Date) -> String {
+        LocalDateTime(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down))).icalText + "Z"
+    }
+}
+
+private extension LocalDateTime {
+    var icalText: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(date.year, 4) + pad(date.month, 2) + pad(date.day, 2) + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2)
+    }
+}
+
+extension EventDraft {
+    /// The draft that describes a stored event's master component, for showing and editing.
+    public init?(event component: Component) {
+        guard let event = try? Event(component: component) else { return nil }
+        func text(_ value: DateOrDateTime) -> String {
+            let l = value.local
+            func pad(_ v: Int, _ w: Int = 2) -> String { String(repeating: "0", count: max(0, w - String(v).count)) + String(v) }
+            let day = "\(pad(l.date.year, 4))-\(pad(l.date.month))-\(pad(l.date.day))"
+            if value.isDate { return day }
+            let wall = "\(day)T\(pad(l.hour)):\(pad(l.minute)):\(pad(l.second))"
+            return value.reference == .utc ? wall + "Z" : wall
+        }
+        var endText: String?
+        switch event.end {
+        case .end(let end)?: endText = text(end)
+        case .duration(let duration)?:
+            endText = event.isAllDay
+                ? text(.date(CivilDate(daysSinceEpoch: event.start.local.date.daysSinceEpoch + duration.nominalDays)))
+                : text(Self.shifted(event.start, by: duration.totalSeconds))
+        case nil: endText = nil
+        }
+        var alarm: Int?
+        if case .relative(let duration, false)? = event.alarms.first?.trigger { alarm = Int(-duration.totalSeconds / 60) }
+        self.init(
+            title: event.title ?? "", start: text(event.start), end: endText, allDay: event.isAllDay, timeZone: event.start.tzid,
+            location: event.location, description: event.description, rrule: event.recurrenceRules.first?.icalValue,
+            alarmMinutesBefore: alarm, busy: event.transparency != .transparent, status: event.status?.rawValue.lowercased())
+    }
+}

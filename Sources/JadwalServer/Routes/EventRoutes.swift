@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import ICalendar
+import JadwalCore
+
+/// Events as JSON under `/api/v1/calendars/{id}/events`: the web app's way to create, read, edit
+/// and delete events. Every write goes through `CalendarWrites`, the path CalDAV PUT takes, so
+/// synced devices see the change on their next sync.
+struct EventRoutes: Sendable {
+    let store: any Store
+    let clock: Clock
+    let writes: CalendarWrites
+
+    struct EventView: Encodable, Sendable {
+        let name: String
+        let uid: String
+        let etag: String
+        let event: EventDraft
+    }
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.post("calendars/{id}/events") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
+            let draft = try await request.decodeJSON(as: EventDraft.self)
+            let uid = UUID().uuidString.lowercased() + "@jadwal"
+            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            let text = try Self.validated { () throws(EventDraft.Problem) in
+                try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: clock.now)
+            }
+            let saved = try await write(text, name: name, in: calendar, ifMatch: nil, create: true)
+            return try JSONResponse(Self.view(saved), status: .created).response(from: request, context: context)
+        }
+        group.get("calendars/{id}/events/{name}") { _, context in
+            let (calendar, name) = try await target(context)
+            return JSONResponse(try Self.view(try await existing(name, in: calendar)))
+        }
+        group.put("calendars/{id}/events/{name}") { request, context in
+            let account = try context.requireIdentity().account
+            let (calendar, name) = try await target(context)
+            let draft = try await request.decodeJSON(as: EventDraft.self)
+            let current = try await existing(name, in: calendar)
+            guard let parsed = try? ICalendarParser().parseCalendar(current.icalendar), current.component == .event else {
+                throw APIError.badRequest("not_an_event", "'\(name)' is not an event; edit it as iCalendar at …/objects/\(name).")
+            }
+            let text = try Self.validated { () throws(EventDraft.Problem) in
+                try draft.icalendar(uid: current.uid, existing: parsed, defaultTimeZone: account.timeZone, now: clock.now)
+            }
+            let ifMatch = request.headers[.ifMatch] ?? current.etag
+            return JSONResponse(try Self.view(try await write(text, name: name, in: calendar, ifMatch: ifMatch, create: false)))
+        }
+        group.delete("calendars/{id}/events/{name}") { request, context -> Response in
+            let (calendar, name) = try await target(context)
+            do {
+                try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch])
+            } catch let refusal as CalendarWrites.Refusal {
+                throw APIError(refusal, name: name)
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
+        let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
+        guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
+            throw APIError(CalendarWrites.Refusal.invalidName, name: "")
+        }
+        return (calendar, name)
+    }
+
+    private func existing(_ name: String, in calendar: CalendarCollection) async throws -> CalendarObject {
+        guard let object = try await store.read({ tx in try await tx.calendarObject(calendarID: calendar.id, name: name) }) else {
+            throw APIError.notFound("No event '\(name)' in this calendar.")
+        }
+        return object
+    }
+
+    private func write(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, create: Bool) async throws -> CalendarObject {
+        let content: CalendarObjectContent
+        do {
+            content = try CalendarObjectContent(text: text)
+        } catch {
+            throw APIError.badRequest("invalid_event", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+        }
+        do {
+            return try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create).object
+        } catch let refusal as CalendarWrites.Refusal {
+            throw APIError(refusal, name: name)
+        }
+    }
+
+    static func view(_ object: CalendarObject) throws -> EventView {
+        guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar),
+              let master = parsed.components.first(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }),
+              let draft = EventDraft(event: master)
+        else { throw APIError.badRequest("not_an_event", "'\(object.name)' is not an event; read it as iCalendar at …/objects/\(object.name).") }
+        return EventView(name: object.name, uid: object.uid, etag: object.etag, event: draft)
+    }
+
+    static func validated(_ body: () throws(EventDraft.Problem) -> String) throws -> String {
+        do {
+            return try body()
+        } catch {
+            throw APIError.badRequest("invalid_field", "Field \(error.description).")
+        }
+    }
+}

@@ -86,14 +86,15 @@ extension SQLRepository: CalendarStore {
         return objects
     }
 
+    /// Sorted here, not in SQL: `ORDER BY name` makes SQLite walk the primary key (every row of
+    /// the calendar) instead of the time-range index.
     func calendarObjects(calendarID: UUID, overlapping start: Date, _ end: Date) async throws -> [CalendarObject] {
         try await db.raw("""
             SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
             WHERE calendar_id = \(bind: calendarID.uuidString)
               AND (first_start IS NULL OR first_start < \(bind: end.unixMilliseconds))
               AND (last_end IS NULL OR last_end > \(bind: start.unixMilliseconds))
-            ORDER BY name
-            """).all().map(Self.object(from:))
+            """).all().map(Self.object(from:)).sorted { $0.name < $1.name }
     }
 
     func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject {

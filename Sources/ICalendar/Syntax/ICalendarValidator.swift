@@ -41,7 +41,7 @@ public struct ICalendarValidator: Sendable {
         if let version = calendar.first("VERSION"), version.value != "2.0" {
             problems.append(ICalendarError(.invalidValue, line: version.line, "VERSION is \(version.value.prefix(20)), expected 2.0"))
         }
-        let resolver = TimeZoneResolver(calendar: calendar)
+        let resolver = TimeZoneResolver(calendar: calendar, readingKnownZones: true)
         problems += resolver.problems
         let hasMethod = calendar.first("METHOD") != nil
         for component in calendar.components {

@@ -179,11 +179,16 @@ public struct TimeZoneResolver: Sendable {
         self.problems = []
     }
 
-    /// Collects the VTIMEZONE components of a calendar.
-    public init(calendar: Component) {
+    /// Collects the VTIMEZONE components of a calendar. `readingKnownZones` also reads those
+    /// whose TZID names a known zone, which resolution never consults: only validation wants them.
+    public init(calendar: Component, readingKnownZones: Bool = false) {
         var zones: [String: ZoneRules] = [:]
         var problems: [ICalendarError] = []
         for component in calendar.components where component.name == "VTIMEZONE" {
+            // A TZID that names a known zone resolves to it (`rules(for:)` prefers it), so its
+            // VTIMEZONE is never consulted: building rules from it would be wasted work on
+            // every object read.
+            if !readingKnownZones, let tzid = component.first("TZID")?.value, Self.knownZone(tzid) != nil { continue }
             do {
                 let rules = try ZoneRules(vtimezone: component)
                 zones[rules.identifier] = rules

@@ -222,7 +222,7 @@ extension CalDAVService {
         var responses: [Multistatus.Response] = []
         for object in candidates where types.isEmpty || types.contains(object.component.rawValue) {
             // Stored objects were validated on the way in; one that no longer parses cannot match.
-            guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar), evaluator.matches(query.filter, calendar: parsed) else { continue }
+            guard let parsed = ParsedCalendarCache.shared.calendar(for: object), evaluator.matches(query.filter, calendar: parsed) else { continue }
             responses.append(objectResponse(
                 sheet: sheet, calendar: calendar, object: object, selection: query.properties, calendarData: query.calendarData,
                 minimal: minimal, parsed: parsed, floatingZone: zone))
@@ -254,7 +254,7 @@ extension CalDAVService {
     func renderedCalendarData(
         _ object: CalendarObject, calendar: CalendarCollection, request: CalendarDataRequest, parsed: Component?, floatingZone: ZoneRules?
     ) -> String? {
-        guard let parsed = parsed ?? (try? ICalendarParser().parseCalendar(object.icalendar)) else { return nil }
+        guard let parsed = parsed ?? ParsedCalendarCache.shared.calendar(for: object) else { return nil }
         let zone = floatingZone ?? calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
         return CalendarDataRenderer(floatingZone: zone).render(parsed, originalText: object.icalendar, request: request)
     }
@@ -272,7 +272,7 @@ extension CalDAVService {
             : store.read { tx in
                 try await tx.calendarObjects(calendarID: calendar.id, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
             }
-        let parsed = objects.compactMap { try? ICalendarParser().parseCalendar($0.icalendar) }
+        let parsed = objects.compactMap { ParsedCalendarCache.shared.calendar(for: $0) }
         let zone = calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
         let text = FreeBusyCalculator(floatingZone: zone).render(parsed, range: range, stamp: clock.now)
         return Response(

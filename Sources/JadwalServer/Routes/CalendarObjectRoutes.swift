@@ -130,7 +130,7 @@ struct CalendarObjectRoutes: Sendable {
         for (calendar, objects) in candidates {
             for object in objects {
                 // Stored objects were parsed on the way in; one that no longer parses is skipped, not fatal.
-                guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar) else { continue }
+                guard let parsed = ParsedCalendarCache.shared.calendar(for: object) else { continue }
                 for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences {
                     let transparent = occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT"
                     instances.append((occurrence.start.sortSeconds, EventInstance(

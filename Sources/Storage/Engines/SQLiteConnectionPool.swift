@@ -73,7 +73,12 @@ actor SQLiteConnectionPool {
         let db = connection.sql()
         // WAL: readers never block the writer. busy_timeout: wait for another process (the CLI
         // beside a running server) instead of failing. Foreign keys are off by default in SQLite.
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL"] {
+        // mmap and a 64 MiB page cache: time-range queries walk index pages that would otherwise
+        // be copied in with one pread each (measured: a tenth of a week query's time).
+        for pragma in [
+            "PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
+            "PRAGMA mmap_size = 268435456", "PRAGMA cache_size = -65536",
+        ] {
             try await db.raw(SQLQueryString(pragma)).run()
         }
         return connection

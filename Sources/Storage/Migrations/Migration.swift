@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -211,6 +211,17 @@ extension Migrations {
             )
             """,
             "CREATE INDEX setup_tokens_account ON setup_tokens (account_id)",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Both bounds in one index, so a time-range query tests `last_end` on index entries and
+    /// reads only the rows that may overlap (instead of every row that starts before the end).
+    static let v8TimeRangeIndex = Migration(version: 8, name: "time-range index with both bounds") { _ in
+        [
+            "CREATE INDEX calendar_objects_span ON calendar_objects (calendar_id, first_start, last_end)",
+            "DROP INDEX calendar_objects_time",
         ]
     }
 }

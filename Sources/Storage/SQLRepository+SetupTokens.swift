@@ -5,19 +5,21 @@ import SQLKit
 extension SQLRepository: SetupTokenStore {
     func insertSetupToken(_ token: SetupToken) async throws {
         try await db.raw("""
-            INSERT INTO setup_tokens (token_digest, account_id, device_name, created_at, expires_at, used_at)
-            VALUES (\(bind: token.digest.hex), \(bind: token.accountID.uuidString), \(bind: token.deviceName),
+            INSERT INTO setup_tokens (token_digest, kind, account_id, device_name, created_at, expires_at, used_at)
+            VALUES (\(bind: token.digest.hex), \(bind: token.kind.rawValue), \(bind: token.accountID.uuidString), \(bind: token.deviceName),
                     \(bind: token.createdAt.unixMilliseconds), \(bind: token.expiresAt.unixMilliseconds), \(bind: token.usedAt?.unixMilliseconds))
             """).run()
     }
 
     func setupToken(digest: TokenDigest) async throws -> SetupToken? {
         guard let row = try await db.raw("""
-            SELECT account_id, device_name, created_at, expires_at, used_at FROM setup_tokens WHERE token_digest = \(bind: digest.hex)
+            SELECT kind, account_id, device_name, created_at, expires_at, used_at FROM setup_tokens WHERE token_digest = \(bind: digest.hex)
             """).first()
         else { return nil }
+        let kind = try row.decode(column: "kind", as: String.self)
+        guard let parsed = SetupToken.Kind(rawValue: kind) else { throw StorageError.corruptRow("setup token kind \(kind)") }
         return SetupToken(
-            digest: digest, accountID: try Self.uuid(row, "account_id"), deviceName: try row.decode(column: "device_name", as: String.self),
+            digest: digest, kind: parsed, accountID: try Self.uuid(row, "account_id"), deviceName: try row.decode(column: "device_name", as: String.self),
             createdAt: try Self.date(row, "created_at"), expiresAt: try Self.date(row, "expires_at"), usedAt: try Self.optionalDate(row, "used_at"))
     }
 

@@ -29,8 +29,8 @@ struct EasySetupTests {
             assert profile['PayloadType'] == 'Configuration' and profile['PayloadVersion'] == 1
             payloads = profile['PayloadContent']
             caldav = [p for p in payloads if p['PayloadType'] == 'com.apple.caldav.account']
-            assert len(caldav) == 1, payloads
-            out = {k: str(v) for k, v in caldav[0].items() if k.startswith('CalDAV')}
+            assert len(caldav) <= 1, payloads
+            out = {k: str(v) for k, v in (caldav[0] if caldav else {}).items() if k.startswith('CalDAV')}
             out['subscriptions'] = ' '.join(p['SubCalAccountHostName'] for p in payloads if p['PayloadType'] == 'com.apple.subscribedcalendar.account')
             assert len({p['PayloadUUID'] for p in payloads} | {profile['PayloadUUID']}) == len(payloads) + 1, 'UUIDs must be distinct'
             print(json.dumps(out))
@@ -73,7 +73,7 @@ struct EasySetupTests {
             #expect(principal == "https://cal.example.com/dav/principals/\(tokens.account.id.lowercased())/")
             if let python = try Self.readWithPython(data) {
                 #expect(python["CalDAVPassword"] == password && python["CalDAVPrincipalURL"] == principal)
-                #expect(python["subscriptions"]?.hasPrefix("https://cal.example.com/feeds/") == true)
+                #expect(python["subscriptions"] == "", "the account already shows Prayer Times; no second copy")
             }
 
             // The password in it works for CalDAV, under the device's name.
@@ -81,10 +81,20 @@ struct EasySetupTests {
             #expect(try await client.propfind(user.principal, as: user, ["d:displayname"]).status.code == 207)
             let names = try await client.send(.get, "/api/v1/app-passwords", token: tokens.accessToken).text
             #expect(names.contains("Sara's iPhone"))
-            // The prayer subscription in it is a live feed.
-            let subscription = try #require(payloads.first { $0["PayloadType"] as? String == "com.apple.subscribedcalendar.account" })
+            // A subscription-only profile for the prayer times, with a live feed of its own.
+            let subscribe = try await client.send(.post, "/api/v1/setup/prayer-times", token: tokens.accessToken)
+            #expect(subscribe.status == .created, "\(subscribe.text)")
+            let subscribePath = try decoder.decode(Setup.self, from: Data(buffer: subscribe.body)).url.dropFirst("https://cal.example.com".count)
+            let subscriptionProfile = Data(buffer: try await client.send(.get, String(subscribePath)).body)
+            let subscriptionPlist = try #require(try PropertyListSerialization.propertyList(from: subscriptionProfile, format: nil) as? [String: Any])
+            let subscriptionPayloads = try #require(subscriptionPlist["PayloadContent"] as? [[String: Any]])
+            #expect(subscriptionPayloads.count == 1)
+            let subscription = try #require(subscriptionPayloads.first { $0["PayloadType"] as? String == "com.apple.subscribedcalendar.account" })
             let feedURL = try #require(subscription["SubCalAccountHostName"] as? String)
             #expect(try await client.send(.get, String(feedURL.dropFirst("https://cal.example.com".count))).text.contains("BEGIN:VCALENDAR"))
+            if let python = try Self.readWithPython(subscriptionProfile) {
+                #expect(python["subscriptions"] == feedURL && python["CalDAVPassword"] == nil)
+            }
 
             let again = try await client.send(.get, path)
             #expect(again.status == .gone && again.errorCode == "setup_link_spent")
@@ -97,6 +107,8 @@ struct EasySetupTests {
             harness.clock.advance(by: 16 * 60)
             #expect(try await client.send(.get, String(latePath)).status == .gone)
             #expect(try await client.send(.post, "/api/v1/setup/caldav").status == .unauthorized)
+            let stranger = try await client.signIn("no-prayer@example.com", harness: harness)
+            #expect(try await client.send(.post, "/api/v1/setup/prayer-times", token: stranger.accessToken).errorCode == "prayer_settings_not_set")
         }
     }
 }

@@ -96,6 +96,40 @@ public struct PrayerCollection: Sendable {
         return objects
     }
 
+    /// The most days one query may compute: a year and a bit, so a year view works and no
+    /// request can ask for centuries of astronomy.
+    public static let maxQueryDays = 400
+
+    /// Objects of any period, not only the synced window (a calendar-query or free-busy over
+    /// next year): computed for the local days that can touch [start, end), at most
+    /// `maxQueryDays` of them from the start.
+    public func objects(overlapping start: Date, _ end: Date) throws(PrayerTimesError) -> [CalendarObject] {
+        let window = try localDays(from: start, to: end)
+        return try objects(from: window.first, through: window.last).filter { $0.mayOverlap(start: start, end: end) }
+    }
+
+    /// The object a name stands for (`2027-03-05-fajr.ics`), for any day, or nil.
+    public func object(named name: String) throws(PrayerTimesError) -> CalendarObject? {
+        guard name.hasSuffix(".ics"), name.count > 15, let day = try? LocalDate(iso8601: String(name.prefix(10))),
+              abs(day.daysSinceEpoch - today.daysSinceEpoch) <= Self.maxQueryDays
+        else { return nil }
+        return try objects(from: day, through: day).first { $0.name == name }
+    }
+
+    private func localDays(from start: Date, to end: Date) throws(PrayerTimesError) -> (first: LocalDate, last: LocalDate) {
+        func day(_ date: Date) -> Int {
+            // Any zone is within ±14 h of UTC: a day either side covers the local dates.
+            Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        }
+        let todayNumber = today.daysSinceEpoch
+        let limit = Double(Self.maxQueryDays + 2) * 86_400
+        let clampedStart = max(start.timeIntervalSince1970, Double(todayNumber) * 86_400 - limit)
+        let clampedEnd = min(end.timeIntervalSince1970, Double(todayNumber) * 86_400 + limit)
+        let first = day(Date(timeIntervalSince1970: clampedStart)) - 1
+        let last = min(day(Date(timeIntervalSince1970: clampedEnd)) + 1, first + Self.maxQueryDays)
+        return (LocalDate(daysSinceEpoch: first), LocalDate(daysSinceEpoch: max(first, last)))
+    }
+
     /// `2026-11-21-fajr@prayer.jadwal` → `2026-11-21-fajr.ics`.
     static func name(uid: String) -> String {
         String(uid.prefix { $0 != "@" }) + ".ics"
@@ -112,16 +146,19 @@ public struct PrayerCollection: Sendable {
         let currentNames = Set(current.map(\.name))
         let oldLast = oldFirst.adding(days: Self.daysBack + Self.daysAhead)
         // Names are per day and prayer, so the old window's names are known without computing it.
+        // With new settings any old name may be gone (a block set to 0, a polar day), so the
+        // whole old window is checked; with the same settings only the days that left it.
+        let settingsChanged = oldSettings != stored.revision
         var deleted: [String] = []
         var day = oldFirst
-        while day <= oldLast && day < firstDay {
+        while day <= oldLast && (settingsChanged || day < firstDay) {
             for prayer in PrayerCalendar.blocking {
                 let name = "\(day)-\(prayer.rawValue).ics"
                 if !currentNames.contains(name) { deleted.append(name) }
             }
             day = day.adding(days: 1)
         }
-        if oldSettings != stored.revision { return (current, deleted) }
+        if settingsChanged { return (current, deleted) }
         // Same settings: only days that entered the window are new.
         let newDays = Set((0...Self.daysBack + Self.daysAhead).map { firstDay.adding(days: $0) }.filter { $0 > oldLast }.map(\.description))
         return (current.filter { newDays.contains(String($0.name.prefix(10))) }, deleted)

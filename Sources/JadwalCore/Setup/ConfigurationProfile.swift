@@ -40,14 +40,15 @@ public struct ConfigurationProfile: Sendable {
     public var displayName: String
     /// Reverse-DNS prefix for payload identifiers, e.g. `jadwal.calendar.example.com`.
     public var identifierPrefix: String
-    public var account: CalDAVAccount
+    /// Nil for a profile that only subscribes.
+    public var account: CalDAVAccount?
     public var subscriptions: [Subscription]
     /// Fresh UUIDs each time: a profile installed twice is two profiles, each removable.
     public var profileUUID: UUID
     public var payloadUUIDs: [UUID]
 
     public init(
-        displayName: String, identifierPrefix: String, account: CalDAVAccount, subscriptions: [Subscription] = [],
+        displayName: String, identifierPrefix: String, account: CalDAVAccount?, subscriptions: [Subscription] = [],
         profileUUID: UUID = UUID(), payloadUUIDs: [UUID]? = nil
     ) {
         self.displayName = displayName
@@ -64,21 +65,23 @@ public struct ConfigurationProfile: Sendable {
     public var propertyList: [String: Any] {
         var payloads: [[String: Any]] = []
         let caldavUUID = payloadUUIDs.first ?? UUID()
-        payloads.append([
-            "PayloadType": "com.apple.caldav.account",
-            "PayloadVersion": 1,
-            "PayloadIdentifier": "\(identifierPrefix).caldav.\(caldavUUID.uuidString)",
-            "PayloadUUID": caldavUUID.uuidString,
-            "PayloadDisplayName": "\(displayName) CalDAV",
-            "PayloadDescription": "Syncs your \(displayName) calendars and tasks.",
-            "CalDAVAccountDescription": account.description,
-            "CalDAVHostName": account.hostName,
-            "CalDAVPort": account.port,
-            "CalDAVUseSSL": account.useSSL,
-            "CalDAVPrincipalURL": account.principalURL,
-            "CalDAVUsername": account.username,
-            "CalDAVPassword": account.password,
-        ])
+        if let account {
+            payloads.append([
+                "PayloadType": "com.apple.caldav.account",
+                "PayloadVersion": 1,
+                "PayloadIdentifier": "\(identifierPrefix).caldav.\(caldavUUID.uuidString)",
+                "PayloadUUID": caldavUUID.uuidString,
+                "PayloadDisplayName": "\(displayName) CalDAV",
+                "PayloadDescription": "Syncs your \(displayName) calendars and tasks.",
+                "CalDAVAccountDescription": account.description,
+                "CalDAVHostName": account.hostName,
+                "CalDAVPort": account.port,
+                "CalDAVUseSSL": account.useSSL,
+                "CalDAVPrincipalURL": account.principalURL,
+                "CalDAVUsername": account.username,
+                "CalDAVPassword": account.password,
+            ])
+        }
         for (index, subscription) in subscriptions.enumerated() {
             let uuid = index + 1 < payloadUUIDs.count ? payloadUUIDs[index + 1] : UUID()
             payloads.append([

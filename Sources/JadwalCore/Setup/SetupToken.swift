@@ -5,7 +5,15 @@ import Foundation
 public struct SetupToken: Sendable, Hashable {
     public static let lifetime: TimeInterval = 15 * 60
 
+    /// What the profile installs. The CalDAV account already shows the Prayer Times calendar,
+    /// so the subscription is its own profile, for devices that should only subscribe.
+    public enum Kind: String, Sendable, Hashable {
+        case caldav
+        case prayerSubscription = "prayer-subscription"
+    }
+
     public var digest: TokenDigest
+    public var kind: Kind
     public var accountID: UUID
     /// The device the app password will be named after ("Sara's iPhone").
     public var deviceName: String
@@ -13,8 +21,11 @@ public struct SetupToken: Sendable, Hashable {
     public var expiresAt: Date
     public var usedAt: Date?
 
-    public init(digest: TokenDigest, accountID: UUID, deviceName: String, createdAt: Date, expiresAt: Date, usedAt: Date? = nil) {
+    public init(
+        digest: TokenDigest, kind: Kind = .caldav, accountID: UUID, deviceName: String, createdAt: Date, expiresAt: Date, usedAt: Date? = nil
+    ) {
         self.digest = digest
+        self.kind = kind
         self.accountID = accountID
         self.deviceName = deviceName
         self.createdAt = createdAt

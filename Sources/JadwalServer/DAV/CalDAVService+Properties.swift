@@ -98,6 +98,7 @@ extension CalDAVService {
         .currentUserPrincipal, .currentUserPrivilegeSet, .owner, .supportedReportSet, .getContentType, .getContentLength,
         .getLastModified, .creationDate, .quotaUsedBytes, .quotaAvailableBytes, .principalURL, .calendarHomeSet,
         .calendarUserAddressSet, .calendarData, .principalCollectionSet, .dav("lockdiscovery"), .dav("supportedlock"),
+        .minDateTime, .maxDateTime, .caldav("max-instances"), .caldav("max-attendees-per-instance"),
     ]
     static let maxDeadProperties = 64
     static let maxDeadPropertyBytes = 16 * 1024

@@ -4,6 +4,7 @@ import Hummingbird
 import ICalendar
 import JadwalCore
 import NIOCore
+import PrayerTimes
 
 extension CalDAVService {
     /// REPORT (RFC 3253 §3.6): the CalDAV queries and RFC 6578 sync.
@@ -149,7 +150,8 @@ extension CalDAVService {
         let requested = wanted
         var computed: [String: (CalendarCollection, [String: CalendarObject])] = [:]
         if slugs.remove(CalendarSlug.prayerTimes) != nil, let prayer = try await prayerCollection(for: call.account) {
-            let objects = try Self.prayerObjects(prayer)
+            let names = wanted.compactMap { $0?.slug == CalendarSlug.prayerTimes ? $0?.name : nil }
+            let objects = try names.compactMap { name in try Self.computed { () throws(PrayerTimesError) in try prayer.object(named: name) } }
             computed[CalendarSlug.prayerTimes] = (prayer.collection, Dictionary(objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
         }
         let lookup = slugs
@@ -205,10 +207,7 @@ extension CalDAVService {
         let onlyName: String? = if case .object(_, _, let name) = call.target { name } else { nil }
         // The index narrows by time in SQL; the evaluator then decides exactly, recurrences included.
         let candidates = try await calendar.isComputed
-            ? objects(in: calendar, account: call.account).filter { object in
-                (onlyName == nil || object.name == onlyName)
-                    && (range.map { object.mayOverlap(start: $0.start ?? .distantPast, end: $0.end ?? .distantFuture) } ?? true)
-            }
+            ? computedObjects(for: call.account, overlapping: range).filter { onlyName == nil || $0.name == onlyName }
             : store.read { tx -> [CalendarObject] in
             if let onlyName { return try await tx.calendarObject(calendarID: calendar.id, name: onlyName).map { [$0] } ?? [] }
             if let range {
@@ -268,7 +267,7 @@ extension CalDAVService {
         let calendar = try await calendar(for: call)
         let range = query.timeRange
         let objects = try await calendar.isComputed
-            ? objects(in: calendar, account: call.account).filter { $0.mayOverlap(start: range.start ?? .distantPast, end: range.end ?? .distantFuture) }
+            ? computedObjects(for: call.account, overlapping: range)
             : store.read { tx in
                 try await tx.calendarObjects(calendarID: calendar.id, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
             }

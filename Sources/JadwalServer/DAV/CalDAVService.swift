@@ -5,6 +5,7 @@ import Hummingbird
 import JadwalCore
 import Logging
 import NIOCore
+import PrayerTimes
 
 /// The CalDAV server (RFC 4918, 4791, 6578, 6764): one entry point that authenticates, resolves
 /// the path to a resource of the signed-in account and dispatches on the method. It sits in
@@ -90,8 +91,7 @@ struct CalDAVService: Sendable {
             return try await store.read { tx in try await tx.calendar(accountID: owner, slug: slug) }.map(DAVResource.calendar)
         case .object(let owner, let slug, let name):
             if slug == CalendarSlug.prayerTimes {
-                guard let prayer = try await prayerCollection(for: account),
-                      let object = try Self.prayerObjects(prayer).first(where: { $0.name == name })
+                guard let prayer = try await prayerCollection(for: account), let object = try Self.computed({ () throws(PrayerTimesError) in try prayer.object(named: name) })
                 else { return nil }
                 return .object(prayer.collection, object)
             }
@@ -131,11 +131,25 @@ struct CalDAVService: Sendable {
     }
 
     static func prayerObjects(_ prayer: PrayerCollection) throws -> [CalendarObject] {
+        try computed { () throws(PrayerTimesError) in try prayer.objects() }
+    }
+
+    /// Runs a prayer computation; settings that no longer compute are the person's to fix.
+    static func computed<T>(_ body: () throws(PrayerTimesError) -> T) throws -> T {
         do {
-            return try prayer.objects()
+            return try body()
         } catch {
             throw DAVError.status(409, "The saved prayer settings cannot be used (\(error)); save them again in Jadwal.")
         }
+    }
+
+    /// A computed calendar's objects that may touch a range: any period, not only the synced window.
+    func computedObjects(for account: Account, overlapping range: TimeRange?) async throws -> [CalendarObject] {
+        guard let prayer = try await prayerCollection(for: account) else { return [] }
+        guard let range else { return try Self.prayerObjects(prayer) }
+        let start = range.start ?? Date(timeIntervalSince1970: 0)
+        let end = range.end ?? Date(timeIntervalSince1970: 4_102_444_800)
+        return try Self.computed { () throws(PrayerTimesError) in try prayer.objects(overlapping: start, end) }
     }
 
     /// Every object of a calendar, stored or computed.

@@ -32,8 +32,10 @@ enum DAVResponse {
 
     static func error(_ error: DAVError) -> Response {
         let status = HTTPResponse.Status(code: error.status)
-        if let body = error.errorBody { return xml(body, status: status) }
-        return text(error.message, status: status)
+        // RFC 9110 §15.5.6: every 405 says what is allowed.
+        let headers: HTTPFields = error.status == 405 ? [.allow: allowedMethods] : [:]
+        if let body = error.errorBody { return xml(body, status: status, headers: headers) }
+        return text(error.message, status: status, headers: headers)
     }
 
     static func text(_ message: String, status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {

@@ -3,9 +3,11 @@ import Hummingbird
 import JadwalCore
 import NIOCore
 
-/// Easy Setup: the signed-in person asks for a one-time link (`POST /api/v1/setup/caldav`);
-/// opening it on the device (`GET /setup/<token>.mobileconfig`) downloads a configuration
-/// profile with a fresh app password, and the link stops working.
+/// Easy Setup: the signed-in person asks for a one-time link; opening it on the device
+/// (`GET /setup/<token>.mobileconfig`) downloads a configuration profile and the link stops
+/// working. `POST /api/v1/setup/caldav` makes a CalDAV account with a fresh app password (its
+/// calendars include Prayer Times); `POST /api/v1/setup/prayer-times` makes a profile that only
+/// subscribes to the prayer times, for a device that should not sync everything.
 struct SetupRoutes: Sendable {
     let store: any Store
     let clock: Clock
@@ -18,20 +20,32 @@ struct SetupRoutes: Sendable {
 
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.post("setup/caldav") { request, context in
-            let accountID = try context.requireIdentity().account.id
-            let body = PrayerRoutes.hasBody(request) ? try await request.decodeJSON(as: SetupRequest.self) : SetupRequest(deviceName: nil)
-            guard let deviceName = SetupToken.deviceName(body.deviceName) else {
-                throw APIError.badRequest("invalid_field", "Field 'deviceName' must be at most 100 characters without control characters.")
-            }
-            let token = SecretToken(random: random)
-            let now = clock.now
-            let record = SetupToken(
-                digest: token.digest, accountID: accountID, deviceName: deviceName, createdAt: now, expiresAt: now + SetupToken.lifetime)
-            try await store.transaction { tx in try await tx.insertSetupToken(record) }
-            return JSONResponse(
-                SetupView(url: "\(publicURL)/setup/\(token.value).mobileconfig", expiresAt: record.expiresAt, deviceName: deviceName),
-                status: .created)
+            try await createLink(.caldav, request: request, context: context)
         }
+        group.post("setup/prayer-times") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            guard try await store.read({ tx in try await tx.prayerSettings(accountID: accountID) }) != nil else {
+                throw APIError(.conflict, code: "prayer_settings_not_set", message: "Set your place first: PUT /api/v1/prayer-settings.")
+            }
+            return try await createLink(.prayerSubscription, request: request, context: context)
+        }
+    }
+
+    private func createLink(_ kind: SetupToken.Kind, request: Request, context: JadwalRequestContext) async throws -> Response {
+        let accountID = try context.requireIdentity().account.id
+        let body = PrayerRoutes.hasBody(request) ? try await request.decodeJSON(as: SetupRequest.self) : SetupRequest(deviceName: nil)
+        guard let deviceName = SetupToken.deviceName(body.deviceName) else {
+            throw APIError.badRequest("invalid_field", "Field 'deviceName' must be at most 100 characters without control characters.")
+        }
+        let token = SecretToken(random: random)
+        let now = clock.now
+        let record = SetupToken(
+            digest: token.digest, kind: kind, accountID: accountID, deviceName: deviceName, createdAt: now, expiresAt: now + SetupToken.lifetime)
+        try await store.transaction { tx in try await tx.insertSetupToken(record) }
+        return try JSONResponse(
+            SetupView(url: "\(publicURL)/setup/\(token.value).mobileconfig", expiresAt: record.expiresAt, deviceName: deviceName),
+            status: .created
+        ).response(from: request, context: context)
     }
 
     func addProfileRoute(to router: Router<JadwalRequestContext>) {
@@ -53,9 +67,13 @@ struct SetupRoutes: Sendable {
                 return (setup, account, try await tx.prayerSettings(accountID: account.id))
             }
             guard let (setup, account, prayerSettings) = claimed else { throw notFound }
-            let (_, password) = try await appPasswords.create(accountID: account.id, name: setup.deviceName)
+            var password: String?
             var subscriptions: [ConfigurationProfile.Subscription] = []
-            if prayerSettings != nil {
+            switch setup.kind {
+            case .caldav:
+                password = try await appPasswords.create(accountID: account.id, name: setup.deviceName).1
+            case .prayerSubscription:
+                guard prayerSettings != nil else { throw notFound }
                 // A feed of its own, so this device's subscription does not end another's.
                 let feedToken = SecretToken(random: random)
                 let feed = CalendarFeed(digest: feedToken.digest, accountID: account.id, kind: .prayerTimes, alarmMinutesBefore: nil, createdAt: now)
@@ -75,7 +93,7 @@ struct SetupRoutes: Sendable {
     }
 
     static func profile(
-        account: Account, password: String, publicURL: String, subscriptions: [ConfigurationProfile.Subscription]
+        account: Account, password: String?, publicURL: String, subscriptions: [ConfigurationProfile.Subscription]
     ) throws -> ConfigurationProfile {
         guard let url = URLComponents(string: publicURL), let host = url.host, !host.isEmpty else {
             throw APIError(.internalServerError, code: "public_url", message: "The server's public URL is not set correctly (--public-url).")
@@ -85,9 +103,11 @@ struct SetupRoutes: Sendable {
         return ConfigurationProfile(
             displayName: "Jadwal",
             identifierPrefix: "jadwal." + host.split(separator: ".").reversed().joined(separator: "."),
-            account: .init(
-                description: "Jadwal (\(account.email.value))", hostName: host, port: port, useSSL: secure,
-                principalURL: publicURL + DAVHref.principal(account.id), username: account.email.value, password: password),
+            account: password.map {
+                .init(
+                    description: "Jadwal (\(account.email.value))", hostName: host, port: port, useSSL: secure,
+                    principalURL: publicURL + DAVHref.principal(account.id), username: account.email.value, password: $0)
+            },
             subscriptions: subscriptions)
     }
 }

@@ -218,10 +218,12 @@ extension Migrations {
 extension Migrations {
     /// Both bounds in one index, so a time-range query tests `last_end` on index entries and
     /// reads only the rows that may overlap (instead of every row that starts before the end).
-    static let v8TimeRangeIndex = Migration(version: 8, name: "time-range index with both bounds") { _ in
+    static let v8TimeRangeIndex = Migration(version: 8, name: "time-range index with both bounds; setup link kinds") { _ in
         [
             "CREATE INDEX calendar_objects_span ON calendar_objects (calendar_id, first_start, last_end)",
             "DROP INDEX calendar_objects_time",
+            // What a setup link's profile holds: the CalDAV account, or only the prayer subscription.
+            "ALTER TABLE setup_tokens ADD COLUMN kind TEXT NOT NULL DEFAULT 'caldav'",
         ]
     }
 }

@@ -49,6 +49,14 @@ struct CalDAVPrayerCalendarTests {
                 CalDAVQueryTests.eventsIn("20261120T210000Z", "20261121T210000Z")), depth: "1"))
             #expect(day.hrefs.sorted() == ["asr", "dhuhr", "fajr", "isha", "maghrib"].map { calendar + "2026-11-21-\($0).ics" })
 
+            // Any period can be asked for, not only the synced window.
+            let later = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVQueryTests.query(
+                CalDAVQueryTests.eventsIn("20270531T210000Z", "20270601T210000Z")), depth: "1"))
+            #expect(later.hrefs.sorted() == ["asr", "dhuhr", "fajr", "isha", "maghrib"].map { calendar + "2027-06-01-\($0).ics" })
+            #expect(try await client.dav(.get, calendar + "2027-06-01-fajr.ics", as: user).status == .ok)
+            #expect(try await client.dav(.get, calendar + "2027-06-01-lunch.ics", as: user).status == .notFound)
+            #expect(try await client.dav(.get, calendar + "2199-06-01-fajr.ics", as: user).status == .notFound)
+
             let initial = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(nil)))
             #expect(initial.entries.count == 68 * 5)
             let token = try #require(initial.syncToken)

@@ -352,6 +352,6 @@ struct ReportTests {
             #expect(xml.contains("<d:supported-report/>"))
         }
         #expect(capture { try report("") }?.status == 400)
-        #expect(Report.supportedNames.count == 4)
+        #expect(Report.supportedNames.count == 5)
     }
 }

@@ -6,10 +6,13 @@ public enum Report: Sendable, Hashable {
     case calendarMultiget(CalendarMultigetReport)
     case syncCollection(SyncCollectionReport)
     case freeBusyQuery(FreeBusyQueryReport)
+    case principalPropertySearch(PrincipalPropertySearchReport)
 
     /// The reports this module parses, for `supported-report-set`. Which of them apply to a
     /// given resource (free-busy-query only on calendars, …) is the server's decision.
-    public static let supportedNames: [QualifiedName] = [.calendarQuery, .calendarMultiget, .syncCollection, .freeBusyQuery]
+    public static let supportedNames: [QualifiedName] = [
+        .calendarQuery, .calendarMultiget, .syncCollection, .freeBusyQuery, .principalPropertySearch,
+    ]
 
     public var name: QualifiedName {
         switch self {
@@ -17,6 +20,7 @@ public enum Report: Sendable, Hashable {
         case .calendarMultiget: .calendarMultiget
         case .syncCollection: .syncCollection
         case .freeBusyQuery: .freeBusyQuery
+        case .principalPropertySearch: .principalPropertySearch
         }
     }
 
@@ -30,6 +34,7 @@ public enum Report: Sendable, Hashable {
         case .calendarMultiget: self = .calendarMultiget(try CalendarMultigetReport(element: element))
         case .syncCollection: self = .syncCollection(try SyncCollectionReport(element: element))
         case .freeBusyQuery: self = .freeBusyQuery(try FreeBusyQueryReport(element: element))
+        case .principalPropertySearch: self = .principalPropertySearch(try PrincipalPropertySearchReport(element: element))
         default:
             // RFC 3253 §3.6: an unsupported report is the DAV:supported-report precondition.
             throw DAVError.precondition(.supportedReport, "The report \(element.name) is not supported here.")

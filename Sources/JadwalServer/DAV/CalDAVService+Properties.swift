@@ -244,7 +244,7 @@ extension CalDAVService {
         }
         var calendar = CalendarCollection(
             id: UUID(), accountID: owner, slug: slug, displayName: slug, order: nil, timeZone: call.account.timeZone,
-            components: [.event, .todo], createdAt: clock.now)
+            components: [.event, .todo, .journal], createdAt: clock.now)
         let outcomes = creation.properties.map { apply(.set($0), to: &calendar, creating: true) }
         guard PropertyUpdateResponse.succeeded(outcomes) else {
             return DAVResponse.xml(PropertyUpdateResponse.collectionCreationFailure(method, outcomes: outcomes), status: .forbidden)

@@ -17,6 +17,7 @@ extension CalDAVService {
         case .calendarMultiget(let multiget): result = try await calendarMultiget(call, multiget, minimal: minimal)
         case .calendarQuery(let query): result = try await calendarQuery(call, query, minimal: minimal)
         case .freeBusyQuery(let query): return try await freeBusy(call, query)
+        case .principalPropertySearch(let search): result = try await principalSearch(call, search, minimal: minimal)
         }
         return DAVResponse.multistatus(result, headers: minimal ? [DAVResponse.preferenceAppliedHeader: "return=minimal"] : [:])
     }
@@ -62,8 +63,19 @@ extension CalDAVService {
         var responses: [Multistatus.Response] = []
         var token = max(revision, changes.last?.revision ?? revision)
         if since == nil {
-            responses = objects.map { object in
+            var included = objects
+            if let limit = sync.limit, objects.count > limit {
+                // Oldest writes first: every object left out was written later than the token,
+                // so syncing from it returns exactly the rest.
+                included = Array(objects.sorted { $0.revision < $1.revision }.prefix(limit))
+                token = included.last?.revision ?? token
+            }
+            responses = included.map { object in
                 objectResponse(sheet: sheet, calendar: calendar, object: object, selection: sync.properties, calendarData: sync.calendarData, minimal: minimal)
+            }
+            if included.count < objects.count {
+                responses.append(Multistatus.Response(
+                    href: call.href, content: .status(507), error: DAVElement(.error, elements: [DAVElement(.numberOfMatchesWithinLimits)])))
             }
         } else {
             var included = changes
@@ -119,6 +131,30 @@ extension CalDAVService {
         }
         responses += deleted.map { .status(DAVHref.object(call.account.id, calendar.slug, $0), 404) }
         return Multistatus(responses: responses, syncToken: SyncToken(calendarID: calendar.id, revision: prayer.revision).description)
+    }
+
+    // MARK: - principal-property-search (RFC 3744 §9.4)
+
+    /// Answers with the requesting principal when it matches, and nobody else: people cannot
+    /// look each other up through Jadwal.
+    func principalSearch(_ call: DAVCall, _ search: PrincipalPropertySearchReport, minimal: Bool) async throws -> Multistatus {
+        switch call.target {
+        case .root, .principals, .principal: break
+        default: throw DAVError.precondition(.supportedReport, "principal-property-search is supported on \(DAVHref.principals), not on \(call.href).")
+        }
+        let sheet = try await propertySheet(for: call.account, selection: search.properties)
+        let href = DAVHref.principal(call.account.id)
+        func matches(_ one: PrincipalPropertySearchReport.Search) -> Bool {
+            let needle = one.match.lowercased()
+            return one.properties.contains { name in
+                guard let value = sheet.value(name, of: .principal, href: href) else { return false }
+                let texts = value.elements.isEmpty ? [value.text] : value.elements.map(\.text)
+                return texts.contains { needle.isEmpty || $0.lowercased().contains(needle) }
+            }
+        }
+        let found = search.searches.isEmpty || (search.anyOf ? search.searches.contains(where: matches) : search.searches.allSatisfy(matches))
+        guard found else { return Multistatus() }
+        return Multistatus(responses: [propertyResponse(sheet: sheet, href: href, resource: .principal, selection: search.properties, minimal: minimal)])
     }
 
     /// The last change of each resource, in revision order.

@@ -113,6 +113,7 @@ struct DAVPropertySheet: Sendable {
             case .calendar: return PropertyValue.supportedReportSet(Self.calendarReports)
             case .object: return PropertyValue.supportedReportSet([.calendarQuery, .calendarMultiget])
             case .home: return PropertyValue.supportedReportSet([.calendarMultiget])
+            case .root, .principals, .principal: return PropertyValue.supportedReportSet([.principalPropertySearch])
             default: return PropertyValue.supportedReportSet([])
             }
         case .currentUserPrivilegeSet:

@@ -54,6 +54,16 @@ struct CalDAVDiscoveryTests {
             #expect(tasks.value(.supportedCalendarComponentSet)?.elements.compactMap { $0.attribute("name") } == ["VTODO"])
             #expect(home[user.home]?.text(.quotaUsedBytes) == "0")
 
+            // Principal search finds the requester only, and nobody else.
+            func search(_ text: String) async throws -> [String] {
+                try ParsedMultistatus(try await client.dav(.report, "/dav/principals/", as: user, body: """
+                    <d:principal-property-search xmlns:d="DAV:" test="anyof"><d:property-search><d:prop><d:displayname/></d:prop>
+                    <d:match>\(text)</d:match></d:property-search><d:prop><d:displayname/></d:prop></d:principal-property-search>
+                    """, depth: "0")).hrefs
+            }
+            #expect(try await search("DISCOVER") == [user.principal])
+            #expect(try await search("someone-else") == [])
+
             // Prefer: return=minimal drops the 404 propstats, as iOS asks.
             let minimal = try await client.dav(
                 .propfind, user.home, as: user,

@@ -59,6 +59,12 @@ struct CalDAVSyncTests {
             let rest = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(try #require(limited.syncToken))))
             #expect(rest.hrefs == [calendar + "e4.ics", calendar + "e5.ics"])
 
+            // An initial sync with a limit pages through the calendar by age, missing nothing.
+            let firstPage = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(nil, limit: 2)))
+            #expect(firstPage.hrefs == [calendar + "e3.ics", calendar + "e1.ics", calendar], "oldest writes first, then the 507")
+            let secondPage = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(try #require(firstPage.syncToken))))
+            #expect(Set(secondPage.entries.filter { $0.status == nil }.map(\.href)) == [calendar + "e5.ics"])
+
             // getctag follows the same revision.
             let ctag = try ParsedMultistatus(try await client.propfind(calendar, as: user, ["cs:getctag"])).entries[0].text(.getCTag)
             #expect(ctag == next)

@@ -64,7 +64,7 @@ struct CalendarAPITests {
             let tokens = try await client.signIn("badcal@example.com", harness: harness)
             let bad = [
                 #"{"displayName": ""}"#, #"{"displayName": "\#(String(repeating: "x", count: 201))"}"#,
-                #"{"displayName": "A", "color": "green"}"#, ##"{"displayName": "A", "color": "#12345"}"##,
+                #"{"displayName": "A", "color": "greenish"}"#, ##"{"displayName": "A", "color": "#12345"}"##,
                 #"{"displayName": "A", "timeZone": "Moon/Base"}"#, #"{"displayName": "A", "components": []}"#,
                 #"{"displayName": "A", "components": ["VCARD"]}"#, #"{"displayName": "A", "slug": "Bad Slug!"}"#,
                 #"{"displayName": "A", "order": -1}"#, #"{"displayName": 3}"#,

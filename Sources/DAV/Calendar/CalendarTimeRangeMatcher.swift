@@ -9,9 +9,15 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
         timeline = CalendarTimeline(calendar: calendar, floatingZone: floatingZone)
     }
 
-    func component(_ component: Component, ancestors: [Component], overlaps range: TimeRange) -> Bool {
-        let range = InstantRange(range)
+    func component(_ component: Component, ancestors: [Component], overlaps timeRange: TimeRange) -> Bool {
+        let range = InstantRange(timeRange)
         switch component.name {
+        case "VCALENDAR":
+            // An extension (see CompFilter): the object overlaps when one of its components does.
+            return component.components.contains { child in
+                ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY"].contains(child.name)
+                    && self.component(child, ancestors: ancestors + [component], overlaps: timeRange)
+            }
         case "VALARM":
             return alarm(component, parent: ancestors.last, grandparent: ancestors.dropLast().last, overlaps: range)
         case "VFREEBUSY":

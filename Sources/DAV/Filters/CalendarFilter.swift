@@ -32,6 +32,6 @@ public struct CalendarFilter: Sendable, Hashable {
     /// first/last occurrences. Nil when the filter has no time-range at that level; the full
     /// evaluation still runs on every candidate.
     public var componentTimeRange: TimeRange? {
-        root.compFilters.lazy.compactMap(\.timeRange).first
+        root.timeRange ?? root.compFilters.lazy.compactMap(\.timeRange).first
     }
 }

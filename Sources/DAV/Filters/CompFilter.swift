@@ -43,7 +43,10 @@ public struct CompFilter: Sendable, Hashable {
                 guard timeRange == nil else {
                     throw DAVError.precondition(.validFilter, "<comp-filter name=\"\(name)\"> has more than one <time-range>.")
                 }
-                guard Self.timeRangeComponents.contains(name) || name.hasPrefix("X-") else {
+                // VCALENDAR is outside RFC 4791 §9.9, but clients that do not know the component
+                // type send it there (python caldav, as Radicale and Xandikos accept): it means
+                // "some component of the object overlaps".
+                guard Self.timeRangeComponents.contains(name) || name == "VCALENDAR" || name.hasPrefix("X-") else {
                     throw DAVError.precondition(.validFilter, "A <time-range> cannot apply to \(name) components (RFC 4791 §9.9).")
                 }
                 timeRange = try TimeRange.parse(child, requireBoth: false) { DAVError.precondition(.validFilter, $0) }

@@ -233,7 +233,7 @@ extension CalDAVService {
         guard CalendarSlug.isValid(slug) else {
             throw DAVError.precondition(
                 .calendarCollectionLocationOK,
-                "A calendar's name in the URL must be 1 to 128 ASCII letters, digits, '-', '_' or '.', and not '\(CalendarSlug.prayerTimes)'.")
+                "A calendar's name in the URL must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', and not '\(CalendarSlug.prayerTimes)'.")
         }
         let creation = try CollectionCreationRequest(method: method, body: try await body(of: call.request), reader: reader)
         if method == .mkcol {

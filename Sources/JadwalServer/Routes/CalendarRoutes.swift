@@ -115,7 +115,7 @@ struct CalendarRoutes: Sendable {
         }
         let slug = body.slug ?? CalendarSlug.make(from: body.displayName)
         guard CalendarSlug.isValid(slug) else {
-            throw APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 128 ASCII letters, digits, '-', '_' or '.', not starting with '.' and not 'prayer-times'.")
+            throw APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', not starting with '.' and not 'prayer-times'.")
         }
         let blank = CalendarCollection(id: UUID(), accountID: accountID, slug: slug, displayName: "", components: components, createdAt: now)
         let change = CalendarPropertiesChange(

@@ -54,6 +54,8 @@ struct CalDAVQueryTests {
             // Far in the future, an endless series still answers.
             #expect(try await matches(Self.eventsIn("20400102T000000Z", "20400103T000000Z")) == [calendar + "weekly.ics"])
             #expect(try await matches(#"<c:comp-filter name="VEVENT"/>"#) == [calendar + "lunch.ics", calendar + "old.ics", calendar + "weekly.ics"])
+            // A time-range on VCALENDAR itself (python caldav without a component type): any component.
+            #expect(try await matches(#"<c:time-range start="20261116T000000Z" end="20261123T000000Z"/>"#) == [calendar + "lunch.ics"])
             let byText = #"<c:comp-filter name="VEVENT"><c:prop-filter name="SUMMARY"><c:text-match collation="i;unicode-casemap">SARA</c:text-match></c:prop-filter></c:comp-filter>"#
             #expect(try await matches(byText) == [calendar + "lunch.ics"])
 

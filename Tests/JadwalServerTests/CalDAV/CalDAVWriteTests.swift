@@ -128,7 +128,7 @@ struct CalDAVWriteTests {
             // One bad value fails the whole PROPPATCH: the good one is 424 and nothing changes.
             let patch = try await client.dav(.proppatch, user.calendar(slug), as: user, body: """
                 <d:propertyupdate xmlns:d="DAV:" xmlns:ical="http://apple.com/ns/ical/" xmlns:x="urn:example">
-                  <d:set><d:prop><d:displayname>Renamed</d:displayname><ical:calendar-color>green</ical:calendar-color></d:prop></d:set>
+                  <d:set><d:prop><d:displayname>Renamed</d:displayname><ical:calendar-color>greenish</ical:calendar-color></d:prop></d:set>
                 </d:propertyupdate>
                 """)
             let failed = try ParsedMultistatus(patch).entries[0]

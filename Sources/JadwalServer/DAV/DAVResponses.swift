@@ -2,6 +2,7 @@ import DAV
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ICalendar
 import NIOCore
 
 /// How CalDAV answers are written: XML bodies with `application/xml`, errors as a `<d:error>`
@@ -88,17 +89,8 @@ enum DAVDate {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let seconds = total - days * 86_400
-        // Civil-from-days (Howard Hinnant), valid for the proleptic Gregorian calendar.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return (days, year, month, day, seconds / 3600, seconds % 3600 / 60, seconds % 60)
+        let civil = CivilDate(daysSinceEpoch: days)
+        return (days, civil.year, civil.month, civil.day, seconds / 3600, seconds % 3600 / 60, seconds % 60)
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

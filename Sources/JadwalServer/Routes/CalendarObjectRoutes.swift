@@ -62,13 +62,7 @@ struct CalendarObjectRoutes: Sendable {
             }
         }
         group.delete("calendars/{id}/objects/{name}") { request, context -> Response in
-            let (calendar, name) = try await target(context)
-            do {
-                try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch])
-            } catch let refusal as CalendarWrites.Refusal {
-                throw APIError(refusal, name: name)
-            }
-            return Response(status: .noContent)
+            try await Self.delete(request, context, store: store, writes: writes)
         }
         group.get("events") { request, context in
             JSONResponse(try await events(account: try context.requireIdentity().account, query: request.uri.queryParameters))
@@ -76,6 +70,22 @@ struct CalendarObjectRoutes: Sendable {
     }
 
     private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
+        try await Self.target(context, store: store)
+    }
+
+    /// `DELETE …/{name}`, for objects and JSON events alike.
+    static func delete(_ request: Request, _ context: JadwalRequestContext, store: any Store, writes: CalendarWrites) async throws -> Response {
+        let (calendar, name) = try await target(context, store: store)
+        do {
+            try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch])
+        } catch let refusal as CalendarWrites.Refusal {
+            throw APIError(refusal, name: name)
+        }
+        return Response(status: .noContent)
+    }
+
+    /// The signed-in person's calendar `{id}` and the resource name `{name}` in the path.
+    static func target(_ context: JadwalRequestContext, store: any Store) async throws -> (CalendarCollection, String) {
         let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
         guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
             throw APIError(CalendarWrites.Refusal.invalidName, name: "")

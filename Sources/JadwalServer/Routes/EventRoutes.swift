@@ -50,22 +50,12 @@ struct EventRoutes: Sendable {
             return JSONResponse(try Self.view(try await write(text, name: name, in: calendar, ifMatch: ifMatch, create: false)))
         }
         group.delete("calendars/{id}/events/{name}") { request, context -> Response in
-            let (calendar, name) = try await target(context)
-            do {
-                try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch])
-            } catch let refusal as CalendarWrites.Refusal {
-                throw APIError(refusal, name: name)
-            }
-            return Response(status: .noContent)
+            try await CalendarObjectRoutes.delete(request, context, store: store, writes: writes)
         }
     }
 
     private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
-        let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
-        guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
-            throw APIError(CalendarWrites.Refusal.invalidName, name: "")
-        }
-        return (calendar, name)
+        try await CalendarObjectRoutes.target(context, store: store)
     }
 
     private func existing(_ name: String, in calendar: CalendarCollection) async throws -> CalendarObject {

@@ -65,6 +65,13 @@ extension SQLRepository: CalendarStore {
             """).first().map(Self.object(from:))
     }
 
+    func calendarObjects(calendarID: UUID, name: String, orUID uid: String) async throws -> [CalendarObject] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
+            WHERE calendar_id = \(bind: calendarID.uuidString) AND (name = \(bind: name) OR uid = \(bind: uid))
+            """).all().map(Self.object(from:))
+    }
+
     func calendarObjects(calendarID: UUID) async throws -> [CalendarObject] {
         try await db.raw("""
             SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) ORDER BY name

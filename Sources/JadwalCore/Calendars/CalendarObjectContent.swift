@@ -107,12 +107,14 @@ public struct CalendarWrites: Sendable {
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
         let now = clock.now
         return try await store.transaction { tx in
-            let existing = try await tx.calendarObject(calendarID: calendar.id, name: name)
+            // One query answers both checks; a write is a handful of statements, so each counts.
+            let found = try await tx.calendarObjects(calendarID: calendar.id, name: name, orUID: content.uid)
+            let existing = found.first { $0.name == name }
             if ifNoneMatch, existing != nil { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
             if let ifMatch, ifMatch != "*" ? existing?.etag != ifMatch : existing == nil {
                 throw Refusal.preconditionFailed(currentETag: existing?.etag)
             }
-            if let sameUID = try await tx.calendarObject(calendarID: calendar.id, uid: content.uid), sameUID.name != name {
+            if let sameUID = found.first(where: { $0.uid == content.uid && $0.name != name }) {
                 throw Refusal.uidConflict(existingName: sameUID.name)
             }
             let object = CalendarObject(

@@ -93,6 +93,16 @@ public struct CalendarWrites: Sendable {
         case notFound
     }
 
+    /// RFC 9110 §13.1.1: `*` holds when the resource exists; otherwise one of the listed ETags
+    /// must equal the current one by strong comparison (a weak `W/` tag never matches).
+    public static func ifMatch(_ header: String, holdsFor current: String?) -> Bool {
+        guard let current else { return false }
+        return header.split(separator: ",").contains { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == current
+        }
+    }
+
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 255 && name != "." && name != ".." && !name.contains("/")
             && !name.containsControlCharacters
@@ -111,7 +121,7 @@ public struct CalendarWrites: Sendable {
             let found = try await tx.calendarObjects(calendarID: calendar.id, name: name, orUID: content.uid)
             let existing = found.first { $0.name == name }
             if ifNoneMatch, existing != nil { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
-            if let ifMatch, ifMatch != "*" ? existing?.etag != ifMatch : existing == nil {
+            if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing?.etag) {
                 throw Refusal.preconditionFailed(currentETag: existing?.etag)
             }
             if let sameUID = found.first(where: { $0.uid == content.uid && $0.name != name }) {
@@ -136,7 +146,7 @@ public struct CalendarWrites: Sendable {
         let now = clock.now
         return try await store.transaction { tx in
             guard let moving = try await tx.calendarObject(calendarID: source.id, name: name) else { throw Refusal.notFound }
-            if let ifMatch, ifMatch != "*", moving.etag != ifMatch { throw Refusal.preconditionFailed(currentETag: moving.etag) }
+            if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: moving.etag) { throw Refusal.preconditionFailed(currentETag: moving.etag) }
             guard destination.components.contains(moving.component) else { throw Refusal.unsupportedComponent(moving.component) }
             let replaced = try await tx.calendarObject(calendarID: destination.id, name: newName)
             if replaced != nil, !overwrite { throw Refusal.preconditionFailed(currentETag: replaced?.etag) }
@@ -156,7 +166,7 @@ public struct CalendarWrites: Sendable {
     public func delete(name: String, in calendar: CalendarCollection, ifMatch: String? = nil) async throws {
         try await store.transaction { tx in
             guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }
-            if let ifMatch, ifMatch != "*", existing.etag != ifMatch { throw Refusal.preconditionFailed(currentETag: existing.etag) }
+            if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing.etag) { throw Refusal.preconditionFailed(currentETag: existing.etag) }
             _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
         }
     }

@@ -50,11 +50,12 @@ struct DAVPropertySheet: Sendable {
             names += [.owner, .quotaAvailableBytes, .quotaUsedBytes]
         case .calendar(let calendar):
             names += [
-                .owner, .calendarDescription, .calendarColor, .calendarOrder, .calendarTimezone, .supportedCalendarComponentSet,
+                .owner, .calendarDescription, .calendarColor, .calendarOrder, .calendarTimezone, .calendarTimezoneID, .supportedCalendarComponentSet,
                 .supportedCalendarData, .maxResourceSize, .getCTag, .syncToken, .creationDate, .scheduleCalendarTransp,
             ]
             names += calendar.deadProperties.keys.sorted().compactMap(QualifiedName.init(clark:))
         case .object:
+            names.removeAll { $0 == .displayName }  // objects have none
             names += [.owner, .getETag, .getContentType, .getContentLength, .getLastModified, .calendarData]
         }
         return names

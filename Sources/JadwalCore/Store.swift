@@ -98,6 +98,9 @@ public protocol AppPasswordStore: Sendable {
     func insertAppPassword(_ password: AppPassword) async throws
     /// The account's passwords that are not revoked, newest first.
     func appPasswords(accountID: UUID) async throws -> [AppPassword]
+    /// The account with this email and its passwords that are not revoked, in one query: what
+    /// every CalDAV request checks.
+    func accountWithAppPasswords(email: EmailAddress) async throws -> (Account, [AppPassword])?
     /// Revokes it if it belongs to the account and is active; false otherwise.
     func revokeAppPassword(id: UUID, accountID: UUID, at: Date) async throws -> Bool
     func touchAppPassword(id: UUID, at: Date) async throws

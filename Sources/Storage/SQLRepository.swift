@@ -12,7 +12,7 @@ struct SQLRepository {
 // MARK: - Accounts
 
 extension SQLRepository: AccountStore {
-    private static let accountColumns = "id, email, name, time_zone, language, created_at, disabled_at"
+    static let accountColumns = "id, email, name, time_zone, language, created_at, disabled_at"
 
     func account(id: UUID) async throws -> Account? {
         try await db.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE id = \(bind: id.uuidString)")
@@ -45,7 +45,7 @@ extension SQLRepository: AccountStore {
             .all().map(Self.account(from:))
     }
 
-    private static func account(from row: any SQLRow) throws -> Account {
+    static func account(from row: any SQLRow) throws -> Account {
         let email = try row.decode(column: "email", as: String.self)
         let language = try row.decode(column: "language", as: String.self)
         guard let parsedEmail = try? EmailAddress(email), let parsedLanguage = Language(rawValue: language) else {

@@ -35,6 +35,12 @@ struct AppPasswords: Sendable {
     func verify(accountID: UUID, presented: String) async throws -> AppPassword? {
         guard !presented.isEmpty, presented.utf8.count <= 128 else { return nil }
         let active = try await store.read { tx in try await tx.appPasswords(accountID: accountID) }
+        return try await verify(accountID: accountID, presented: presented, against: active)
+    }
+
+    /// The same check against an active list the caller already read (with the account).
+    func verify(accountID: UUID, presented: String, against active: [AppPassword]) async throws -> AppPassword? {
+        guard !presented.isEmpty, presented.utf8.count <= 128 else { return nil }
         let fingerprint = Self.fingerprint(accountID: accountID, password: presented)
         if let id = await recentlyVerified.passwordID(for: fingerprint, now: clock.now), let match = active.first(where: { $0.id == id }) {
             return match

@@ -40,10 +40,10 @@ struct DAVAuthentication: Sendable {
         let candidates = [username, username.removingPercentEncoding].compactMap { $0 }
         for candidate in Set(candidates) {
             guard let email = try? EmailAddress(candidate),
-                  let account = try await store.read({ tx in try await tx.account(email: email) }),
+                  let (account, active) = try await store.read({ tx in try await tx.accountWithAppPasswords(email: email) }),
                   !account.isDisabled
             else { continue }
-            if try await appPasswords.verify(accountID: account.id, presented: password) != nil { return account }
+            if try await appPasswords.verify(accountID: account.id, presented: password, against: active) != nil { return account }
         }
         return nil
     }

@@ -33,6 +33,8 @@ let package = Package(
         // Pure modules: no I/O, no server types.
         .target(name: "ICalendar"),
         .target(name: "PrayerTimes"),
+        // Chat messages in: WhatsApp exports (more to come: webhooks, the tracker, extractors).
+        .target(name: "Conversations"),
 
         // WebDAV/CalDAV bodies: safe namespace-aware XML, request models, multistatus, filters.
         .target(name: "DAV", dependencies: ["ICalendar"]),
@@ -102,6 +104,7 @@ let package = Package(
 
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PrayerTimesTests", dependencies: ["PrayerTimes"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ConversationsTests", dependencies: ["Conversations"], resources: [.copy("Fixtures")]),
         // Shared by the test targets only: throwaway databases on both engines, outside tools.
         .target(
             name: "JadwalTestSupport",

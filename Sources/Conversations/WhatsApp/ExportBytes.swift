@@ -82,7 +82,7 @@ enum ExportBytes {
             last -= 1
         }
         var first = 0
-        while first < last, scratch[first] == 0x20 || scratch[first] == 0x09 { first += 1 }
+        while first < last, scratch[first] == 0x20 || scratch[first] == 0x0A || scratch[first] == 0x09 { first += 1 }
         return first..<last
     }
 

@@ -555,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  reference: {len(references[size])} objects in the week {WEEK_START:%Y-%m-%d}..{WEEK_END:%Y-%m-%d}",
                   file=sys.stderr, flush=True)
         all_results[size] = {kind: run_one(kind, items, args) for kind in kinds}
+        if len(sizes) > 1 and size != sizes[-1]:  # a partial table, in case a later size is cut short
+            print(render({size: all_results[size]}, kinds, False, references) + "\n", file=sys.stderr, flush=True)
     table = render(all_results, kinds, args.markdown, references)
     print(f"\nCalDAV benchmark, {', '.join(kinds)}; {time.monotonic() - started:.0f} s"
           f"{' (quick)' if args.quick else ''}; ratio = how many times better Jadwal is "

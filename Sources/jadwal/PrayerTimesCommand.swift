@@ -82,7 +82,7 @@ struct PrayerTimesCommand: AsyncParsableCommand {
                 highLatitudeRule: try HighLatitudeRule(name: highLatitudeRule),
                 adjustments: try parseAdjustments())
             startDate = try date.map { text throws(PrayerTimesError) in try LocalDate(iso8601: text) }
-                ?? Self.today(in: place.timeZone)
+                ?? LocalDate.today(in: place.timeZone)
         } catch {
             throw ValidationError(error.description)
         }
@@ -172,11 +172,5 @@ struct PrayerTimesCommand: AsyncParsableCommand {
             adjustments[prayer] = minutes
         }
         return adjustments
-    }
-
-    private static func today(in timeZone: TimeZone) -> LocalDate {
-        let now = Date()
-        let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
-        return LocalDate(daysSinceEpoch: Int((local / 86_400).rounded(.down)))
     }
 }

@@ -169,20 +169,10 @@ public struct EventDraft: Sendable, Codable, Equatable {
     }
 }
 
-/// iCalendar UTC DATE-TIME text (`20261121T090000Z`).
+/// iCalendar UTC DATE-TIME text (`20261121T090000Z`), written by the iCalendar engine.
 enum UTCStamp {
     static func format(_ date: Date) -> String {
-        LocalDateTime(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down))).icalText + "Z"
-    }
-}
-
-private extension LocalDateTime {
-    var icalText: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return pad(date.year, 4) + pad(date.month, 2) + pad(date.day, 2) + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2)
+        DateOrDateTime.dateTime(LocalDateTime(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down))), .utc).icalValue
     }
 }
 

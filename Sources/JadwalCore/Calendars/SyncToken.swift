@@ -27,23 +27,19 @@ public struct SyncToken: Sendable, Hashable, CustomStringConvertible {
 
 /// The answer to "what changed since this revision": each resource once, in its latest state.
 public struct ChangeSet: Sendable, Hashable {
-    public var written: [String]
-    public var deleted: [String]
+    /// The last change of each resource, oldest first (what sync-collection reports, and how it
+    /// pages when the client sets a limit).
+    public var latest: [CalendarChange]
     public var revision: Int64
 
-    public init(written: [String], deleted: [String], revision: Int64) {
-        self.written = written
-        self.deleted = deleted
-        self.revision = revision
-    }
+    public var written: [String] { latest.filter { $0.kind == .written }.map(\.name) }
+    public var deleted: [String] { latest.filter { $0.kind == .deleted }.map(\.name) }
 
     /// Folds a change log (in revision order) to the latest change per resource.
     public init(changes: [CalendarChange], currentRevision: Int64) {
         var latest: [String: CalendarChange] = [:]
         for change in changes { latest[change.name] = change }
-        let ordered = latest.values.sorted { $0.revision < $1.revision }
-        written = ordered.filter { $0.kind == .written }.map(\.name)
-        deleted = ordered.filter { $0.kind == .deleted }.map(\.name)
+        self.latest = latest.values.sorted { $0.revision < $1.revision }
         revision = currentRevision
     }
 }

@@ -34,11 +34,7 @@ public struct PrayerCollection: Sendable {
         self.accountID = accountID
         self.stored = stored
         self.language = language
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: stored.settings.timeZone) ?? .gmt
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        let days = CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1).daysSinceEpoch
-        today = LocalDate(daysSinceEpoch: days)
+        today = LocalDate.today(in: TimeZone(identifier: stored.settings.timeZone) ?? .gmt, now: now)
     }
 
     /// A stable id for sync tokens, derived from the account (the collection has no row).

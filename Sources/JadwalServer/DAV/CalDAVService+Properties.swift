@@ -208,19 +208,15 @@ extension CalDAVService {
         }
     }
 
-    /// The IANA zone of a `calendar-timezone` value: its VTIMEZONE's TZID, or the IANA name at
-    /// the end of a vendor TZID such as `/mozilla.org/20050126_1/Asia/Riyadh`.
+    /// The IANA zone of a `calendar-timezone` value: its VTIMEZONE's TZID as the iCalendar
+    /// engine resolves TZIDs (IANA names, vendor prefixes such as `/mozilla.org/…/Asia/Riyadh`,
+    /// Windows names).
     static func ianaZone(fromCalendarTimezone text: String) -> String? {
         guard let calendar = try? ICalendarParser().parseCalendar(text),
-              let tzid = calendar.components.first(where: { $0.name == "VTIMEZONE" })?.first("TZID")?.value
+              let tzid = calendar.components.first(where: { $0.name == "VTIMEZONE" })?.first("TZID")?.value,
+              let identifier = TimeZoneResolver.ianaIdentifier(for: tzid), IANATimeZone.isKnown(identifier)
         else { return nil }
-        if IANATimeZone.isKnown(tzid) { return tzid }
-        let parts = tzid.split(separator: "/")
-        for count in [3, 2, 1] where parts.count >= count {
-            let candidate = parts.suffix(count).joined(separator: "/")
-            if IANATimeZone.isKnown(candidate) { return candidate }
-        }
-        return nil
+        return identifier
     }
 
     // MARK: - MKCALENDAR (RFC 4791 §5.3.1) and extended MKCOL (RFC 5689)

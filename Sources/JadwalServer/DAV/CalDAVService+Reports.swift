@@ -54,8 +54,7 @@ extension CalDAVService {
         let (revision, changes, objects) = try await store.read { tx -> (Int64, [CalendarChange], [CalendarObject]) in
             let revision = try await tx.calendar(id: calendar.id)?.revision ?? calendar.revision
             guard let since else { return (revision, [], try await tx.calendarObjects(calendarID: calendar.id)) }
-            let changes = try await tx.calendarChanges(calendarID: calendar.id, after: since)
-            let latest = Self.latestChanges(changes)
+            let latest = ChangeSet(changes: try await tx.calendarChanges(calendarID: calendar.id, after: since), currentRevision: revision).latest
             let written = latest.filter { $0.kind == .written }.map(\.name)
             return (revision, latest, try await tx.calendarObjects(calendarID: calendar.id, names: written))
         }
@@ -155,13 +154,6 @@ extension CalDAVService {
         let found = search.searches.isEmpty || (search.anyOf ? search.searches.contains(where: matches) : search.searches.allSatisfy(matches))
         guard found else { return Multistatus() }
         return Multistatus(responses: [propertyResponse(sheet: sheet, href: href, resource: .principal, selection: search.properties, minimal: minimal)])
-    }
-
-    /// The last change of each resource, in revision order.
-    static func latestChanges(_ changes: [CalendarChange]) -> [CalendarChange] {
-        var latest: [String: CalendarChange] = [:]
-        for change in changes { latest[change.name] = change }
-        return latest.values.sorted { $0.revision < $1.revision }
     }
 
     // MARK: - calendar-multiget (RFC 4791 §7.9)

@@ -143,7 +143,7 @@ struct PrayerRoutes: Sendable {
             }
             guard let (feed, account, savedSettings) = found, let settings = savedSettings else { throw notFound }
             let calendar = PrayerCalendar(settings: settings, language: account.language, alarmMinutesBefore: feed.alarmMinutesBefore)
-            let today = try Self.today(in: TimeZone(identifier: settings.timeZone) ?? .gmt, now: clock.now)
+            let today = LocalDate.today(in: TimeZone(identifier: settings.timeZone) ?? .gmt, now: clock.now)
             let body: String
             do {
                 body = try calendar.calendar(
@@ -165,12 +165,6 @@ struct PrayerRoutes: Sendable {
         return request.headers[.contentType] != nil
     }
 
-    static func today(in zone: TimeZone, now: Date) throws -> LocalDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        return try LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-    }
 
     private func currentSettings(_ accountID: UUID) async throws -> PrayerSettings {
         guard let settings = try await store.read({ tx in try await tx.prayerSettings(accountID: accountID) }) else {
@@ -234,7 +228,7 @@ struct PrayerRoutes: Sendable {
         let end = try parse("end")
         switch (start, end) {
         case (nil, nil):
-            let today = try Self.today(in: zone, now: clock.now)
+            let today = LocalDate.today(in: zone, now: clock.now)
             return (today, today)
         case (let start?, let end?):
             guard start <= end else { throw APIError.badRequest("invalid_query", "'start' must not be after 'end'.") }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A calendar date (proleptic Gregorian) without a time or a zone: "the local date" of a schedule.
 public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public let year: Int
@@ -106,5 +108,13 @@ enum DigitFormat {
         let digits = "\(abs(value))"
         let padding = digits.count < width ? String(repeating: "0", count: width - digits.count) : ""
         return (value < 0 ? "-" : "") + padding + digits
+    }
+}
+
+extension LocalDate {
+    /// The date on the wall calendar of `zone` at `now`.
+    public static func today(in zone: TimeZone, now: Date = Date()) -> LocalDate {
+        let local = now.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: now))
+        return LocalDate(daysSinceEpoch: Int((local / 86_400).rounded(.down)))
     }
 }

@@ -28,13 +28,21 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
     ],
     targets: [
         // Pure modules: no I/O, no server types.
         .target(name: "ICalendar"),
         .target(name: "PrayerTimes"),
-        // Chat messages in: WhatsApp exports (more to come: webhooks, the tracker, extractors).
-        .target(name: "Conversations"),
+        // Chat messages in (WhatsApp exports and zips, Cloud API webhooks, connector batches),
+        // the conversation tracker and the rule-based extractor.
+        .target(
+            name: "Conversations",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
 
         // WebDAV/CalDAV bodies: safe namespace-aware XML, request models, multistatus, filters.
         .target(name: "DAV", dependencies: ["ICalendar"]),
@@ -93,6 +101,7 @@ let package = Package(
             name: "jadwal",
             dependencies: [
                 "JadwalServer",
+                "Conversations",
                 "PrayerTimes",
                 "ICalendar",
                 "JadwalCore",
@@ -104,7 +113,11 @@ let package = Package(
 
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PrayerTimesTests", dependencies: ["PrayerTimes"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ConversationsTests", dependencies: ["Conversations"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ConversationsTests",
+            dependencies: ["Conversations", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            resources: [.copy("Fixtures")]
+        ),
         // Shared by the test targets only: throwaway databases on both engines, outside tools.
         .target(
             name: "JadwalTestSupport",

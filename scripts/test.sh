@@ -40,6 +40,9 @@ swift build --build-tests --scratch-path "$build_path"
 
 export JADWAL_BINARY="$build_path/debug/jadwal"
 if [[ $# -eq 0 ]]; then
+    step "event extraction: jadwal extract --jsonl scored by score.py (goal: >= 0.90, every language >= 0.85)"
+    "$JADWAL_TEST_PYTHON" scripts/chats/extraction_score.py --binary "$JADWAL_BINARY"
+
     step "recurrence: jadwal ics expand beside Python's icalendar + recurring-ical-events, live"
     "$JADWAL_TEST_PYTHON" scripts/ical/recurrence_cases.py compare --binary "$JADWAL_BINARY" ics
 fi

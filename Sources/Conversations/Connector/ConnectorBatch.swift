@@ -1,0 +1,185 @@
+import Foundation
+
+/// A batch of messages from a live bridge, validated:
+/// `{"messages": [{"chatId", "messageId", "sender", "fromMe", "timestamp", "text", "isGroup"}]}`.
+///
+/// Every field but `text` is required; `text` is absent or null for a message without words.
+/// `timestamp` is Unix seconds as a JSON number, or an ISO-8601 string with an offset
+/// (`2026-11-21T14:05:00+03:00`, `…Z`, fractional seconds allowed). A batch with any invalid
+/// message is refused whole, with every problem listed, so a connector never half-imports.
+public struct ConnectorBatch: Sendable, Hashable {
+    public var messages: [ConnectorMessage]
+
+    public init(messages: [ConnectorMessage]) {
+        self.messages = messages
+    }
+
+    /// Reads and validates a batch's JSON body.
+    public init(json: Data, limits: ConnectorBatchLimits = .standard) throws(ConnectorBatchError) {
+        let batch: ConnectorWire.Batch
+        do {
+            batch = try JSONDecoder().decode(ConnectorWire.Batch.self, from: json)
+        } catch DecodingError.dataCorrupted {
+            throw ConnectorBatchError(problems: [ConnectorBatchProblem(path: nil, reason: .notJSON)])
+        } catch is DecodingError {
+            // JSON, but an array, a string, a number or null at the top.
+            throw ConnectorBatchError(problems: [ConnectorBatchProblem(path: nil, reason: .notAnObject)])
+        } catch {
+            throw ConnectorBatchError(problems: [ConnectorBatchProblem(path: nil, reason: .notJSON)])
+        }
+        let slots: [ConnectorWire.Item?]
+        switch batch.messages {
+        case .value(let value): slots = value
+        case .absent, .null:
+            throw ConnectorBatchError(problems: [ConnectorBatchProblem(path: "messages", reason: .missing)])
+        case .wrongType:
+            throw ConnectorBatchError(
+                problems: [ConnectorBatchProblem(path: "messages", reason: .wrongType(expected: "an array"))])
+        }
+        guard slots.count <= limits.maximumMessages else {
+            throw ConnectorBatchError(problems: [ConnectorBatchProblem(
+                path: "messages", reason: .tooManyMessages(count: slots.count, limit: limits.maximumMessages))])
+        }
+
+        var validator = Validator(limits: limits)
+        var messages: [ConnectorMessage] = []
+        messages.reserveCapacity(slots.count)
+        for (index, slot) in slots.enumerated() {
+            let path = "messages[\(index)]"
+            guard let item = slot else {
+                validator.report(path, .wrongType(expected: "an object"))
+                continue
+            }
+            if let message = validator.message(item, at: path) { messages.append(message) }
+        }
+        guard validator.problems.isEmpty else { throw ConnectorBatchError(problems: validator.problems) }
+        self.init(messages: messages)
+    }
+
+    /// Checks the fields of one message after another, collecting every problem.
+    private struct Validator {
+        let limits: ConnectorBatchLimits
+        var problems: [ConnectorBatchProblem] = []
+
+        mutating func report(_ path: String, _ reason: ConnectorBatchProblem.Reason) {
+            problems.append(ConnectorBatchProblem(path: path, reason: reason))
+        }
+
+        mutating func message(_ item: ConnectorWire.Item, at path: String) -> ConnectorMessage? {
+            let chatID = identifier(item.chatId, at: path + ".chatId")
+            let messageID = identifier(item.messageId, at: path + ".messageId")
+            let sender = identifier(item.sender, at: path + ".sender")
+            let fromMe = flag(item.fromMe, at: path + ".fromMe")
+            let timestamp = timestamp(item.timestamp, at: path + ".timestamp")
+            let (text, textValid) = text(item.text, at: path + ".text")
+            let isGroup = flag(item.isGroup, at: path + ".isGroup")
+            guard let chatID, let messageID, let sender, let fromMe, let timestamp, textValid, let isGroup else {
+                return nil
+            }
+            return ConnectorMessage(
+                chatID: chatID, messageID: messageID, sender: sender, fromMe: fromMe, timestamp: timestamp,
+                text: text, isGroup: isGroup)
+        }
+
+        private mutating func identifier(_ field: ConnectorWire.Field<String>, at path: String) -> String? {
+            switch field {
+            case .absent, .null:
+                report(path, .missing)
+            case .wrongType:
+                report(path, .wrongType(expected: "a string"))
+            case .value(let value) where value.isEmpty:
+                report(path, .empty)
+            case .value(let value):
+                // Unicode scalars, not Characters: one "character" can hide any number of
+                // combining marks, and the limit is there to bound what is stored.
+                let length = value.unicodeScalars.count
+                guard length <= limits.maximumIDLength else {
+                    report(path, .tooLong(length: length, limit: limits.maximumIDLength))
+                    return nil
+                }
+                return value
+            }
+            return nil
+        }
+
+        private mutating func flag(_ field: ConnectorWire.Field<Bool>, at path: String) -> Bool? {
+            switch field {
+            case .absent, .null: report(path, .missing)
+            case .wrongType: report(path, .wrongType(expected: "true or false"))
+            case .value(let value): return value
+            }
+            return nil
+        }
+
+        /// The text and whether the field is acceptable (absent and null are: no words).
+        private mutating func text(_ field: ConnectorWire.Field<String>, at path: String) -> (String?, Bool) {
+            switch field {
+            case .absent, .null:
+                return (nil, true)
+            case .wrongType:
+                report(path, .wrongType(expected: "a string or null"))
+                return (nil, false)
+            case .value(let value):
+                let bytes = value.utf8.count
+                guard bytes <= limits.maximumTextBytes else {
+                    report(path, .textTooLarge(bytes: bytes, limit: limits.maximumTextBytes))
+                    return (nil, false)
+                }
+                return (value, true)
+            }
+        }
+
+        private mutating func timestamp(
+            _ field: ConnectorWire.Field<ConnectorWire.Timestamp>, at path: String
+        ) -> Date? {
+            let date: Date
+            switch field {
+            case .absent, .null:
+                report(path, .missing)
+                return nil
+            case .wrongType:
+                report(path, .notATimestamp)
+                return nil
+            case .value(.seconds(let seconds)):
+                guard seconds.isFinite else {
+                    report(path, .notATimestamp)
+                    return nil
+                }
+                if !ConnectorBatch.plausible.contains(seconds),
+                   ConnectorBatch.plausible.contains(seconds / 1_000) {
+                    report(path, .timestampInMilliseconds)
+                    return nil
+                }
+                date = Date(timeIntervalSince1970: seconds)
+            case .value(.text(let text)):
+                guard let parsed = ConnectorBatch.iso8601(text) else {
+                    report(path, .notATimestamp)
+                    return nil
+                }
+                date = parsed
+            }
+            guard ConnectorBatch.plausible.contains(date.timeIntervalSince1970) else {
+                report(path, .timestampOutOfRange)
+                return nil
+            }
+            return date
+        }
+    }
+
+    /// 2000-01-01T00:00:00Z ..< 2100-01-01T00:00:00Z: chats are from this century; anything else
+    /// is a unit mix-up (milliseconds, microseconds) or an uninitialised value.
+    static let plausible: Range<TimeInterval> = 946_684_800..<4_102_444_800
+
+    private static let iso8601Styles = [
+        Date.ISO8601FormatStyle(),
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+    ]
+
+    /// An ISO-8601 date and time with `Z` or an offset; a time without one names no instant.
+    static func iso8601(_ text: String) -> Date? {
+        for style in iso8601Styles {
+            if let date = try? style.parse(text) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,311 @@
+/// Follows a conversation message by message and keeps the plans in it: who proposed what,
+/// which were accepted, refused, countered or called off. The last word decides the state.
+struct ConversationTracker {
+    struct Plan {
+        enum Status { case open, agreed, refused, cancelled }
+
+        var status: Status = .open
+        /// Whoever last set the plan's when: the other person's yes is what agrees it.
+        var proposer: String
+        var days: [LocalDateTime] = []
+        var daysAreAlternatives = false
+        var lastDay: LocalDateTime?
+        var isVague = false
+        var clock: SpokenClock?
+        var endClock: SpokenClock?
+        var durationMinutes: Int?
+        var anchor: PrayerAnchor?
+        var prayerAsPartOfDay: PrayerAnchor?
+        var partOfDay: PartOfDay?
+        var activity: Activity?
+        var location: String?
+        var isArabic: Bool
+        /// "ok, what time?": the day is fine, the time is open.
+        var timeAsked = false
+        /// When this plan last changed, for "the most recent proposal decides".
+        var touched: Int
+
+        /// The one day of the plan, if it has exactly one.
+        var day: LocalDateTime? { days.count == 1 && !daysAreAlternatives ? days[0] : nil }
+    }
+
+    private(set) var plans: [Plan] = []
+    private var step = 0
+    /// The day of the message being read: a time said with no day is on it.
+    private var today = LocalDateTime(daysSinceEpoch: 0)
+
+    mutating func take(_ reading: MessageReading, from sender: String) {
+        step += 1
+        if reading.isForwarded { return }
+        var fragments = reading.fragments
+        if reading.isPast || reading.isHypothetical { fragments = [] }
+        let today = reading.sentAt.midnight
+        self.today = today
+
+        if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
+        if reading.denies, deny(reading, fragments, sender: sender) { return }
+        if reading.isTentative || reading.isConditional, hasOpenPlan(notBy: sender) {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer != sender {
+                plans[index].touched = step
+            }
+            return
+        }
+        var unused = fragments
+        if reading.accepts { unused = accept(reading, fragments, sender: sender) }
+        for fragment in unused {
+            add(fragment, reading: reading, sender: sender, today: today)
+        }
+    }
+
+    // MARK: acts
+
+    private func hasOpenPlan(notBy sender: String) -> Bool {
+        plans.contains { $0.status == .open && $0.proposer != sender }
+    }
+
+    /// An agreed plan called off, or put off to a new proposed time.
+    private mutating func cancel(_ reading: MessageReading, _ fragments: [PlanFragment], sender: String, today: LocalDateTime) -> Bool {
+        let fragment = fragments.first
+        let candidates = plans.indices.filter { plans[$0].status == .agreed } + plans.indices.filter { plans[$0].status == .open }
+        let chosen = fragment.flatMap { self.target(for: $0, among: candidates) } ?? candidates.max { plans[$0].touched < plans[$1].touched }
+        guard let target = chosen else {
+            // "Can we postpone our meeting today at 3 to tomorrow, same time?": a plan both knew.
+            if var fragment, fragment.hasWhen, reading.isQuestion || reading.invites {
+                if let last = fragment.days.last { fragment.days = [last] }
+                plans.append(newPlan(fragment, reading: reading, sender: sender, today: today))
+                return true
+            }
+            return false
+        }
+        let oldDay = plans[target].day
+        let newDays = fragment?.days.filter { $0 != oldDay } ?? []
+        if var fragment, !newDays.isEmpty, reading.isQuestion || reading.invites {
+            fragment.days = [newDays[newDays.count - 1]]
+            plans[target].status = .open
+            merge(fragment, into: target, sender: sender)
+        } else {
+            plans[target].status = .cancelled
+        }
+        plans[target].touched = step
+        return true
+    }
+
+    /// A refusal of the other person's plan, possibly with a counter-proposal in the same message.
+    private mutating func deny(_ reading: MessageReading, _ fragments: [PlanFragment], sender: String) -> Bool {
+        let open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
+        let fragment = fragments.first
+        var targets = open
+        if let fragment, let specific = self.target(for: fragment, among: open), fragment.activity != nil { targets = [specific] }
+        if targets.isEmpty {
+            // "Tonight I can't" about a plan already agreed: it is off.
+            guard let fragment, fragment.hasDay else { return false }
+            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { fragment.days.contains($0) } == true }
+            guard let last = agreed.last else { return false }
+            plans[last].status = .cancelled
+            plans[last].touched = step
+            return true
+        }
+        for target in targets {
+            let oldDay = plans[target].day
+            let counterDays = fragment?.days.filter { $0 != oldDay } ?? []
+            let proposesAgain = reading.isQuestion || reading.invites
+            if var fragment, proposesAgain, !counterDays.isEmpty || (!fragment.hasDay && fragment.hasTime) {
+                if !counterDays.isEmpty { fragment.days = counterDays }
+                merge(fragment, into: target, sender: sender)
+            } else {
+                plans[target].status = .refused
+            }
+            plans[target].touched = step
+        }
+        return true
+    }
+
+    /// The other person's yes. Returns the fragments it did not use, for `add`.
+    private mutating func accept(_ reading: MessageReading, _ fragments: [PlanFragment], sender: String) -> [PlanFragment] {
+        let open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
+        guard !open.isEmpty else { return fragments }
+        var unused = fragments
+        var targeted: [Int: PlanFragment] = [:]
+        for fragment in fragments {
+            if let index = target(for: fragment, among: open) {
+                targeted[index] = fragment
+                unused.removeAll { $0.isSame(as: fragment) }
+            }
+        }
+        for index in open {
+            if let fragment = targeted[index], changesWhen(fragment, of: index) {
+                merge(fragment, into: index, sender: sender)
+                if reading.isQuestion {
+                    // "Monday works. 8?": a refined proposal, for the other to accept.
+                    plans[index].touched = step
+                    continue
+                }
+            } else if let fragment = targeted[index] {
+                mergeDetails(fragment, into: index)
+            }
+            if reading.asksTime, plans[index].clock == nil, plans[index].anchor == nil, targeted.isEmpty || targeted[index] != nil {
+                plans[index].timeAsked = true
+                plans[index].touched = step
+                continue
+            }
+            if plans[index].day != nil, !plans[index].timeAsked || plans[index].clock != nil || plans[index].anchor != nil {
+                plans[index].status = .agreed
+            }
+            plans[index].touched = step
+        }
+        return unused
+    }
+
+    // MARK: details and new plans
+
+    private mutating func add(_ fragment: PlanFragment, reading: MessageReading, sender: String, today: LocalDateTime) {
+        // "What time is the match Thursday?" with nothing arranged yet asks about something else.
+        let asksAbout = (reading.asksTime || reading.asksWhen) && plans.isEmpty && !reading.invites
+        let vetoed = (reading.isVetoed && !reading.invites) || asksAbout
+        if let index = target(for: fragment, among: Array(plans.indices)) {
+            switch plans[index].status {
+            case .open:
+                guard !vetoed || fragment.hasTime else { return }
+                if changesWhen(fragment, of: index) {
+                    merge(fragment, into: index, sender: sender)
+                } else {
+                    mergeDetails(fragment, into: index)
+                }
+                plans[index].touched = step
+                return
+            case .agreed:
+                if changesWhen(fragment, of: index), !vetoed {
+                    plans[index].status = .open
+                    merge(fragment, into: index, sender: sender)
+                    plans[index].touched = step
+                } else {
+                    mergeDetails(fragment, into: index)
+                }
+                return
+            case .refused, .cancelled:
+                if fragment.hasWhen, reading.isQuestion || reading.invites, !vetoed, changesWhen(fragment, of: index) {
+                    plans[index].status = .open
+                    merge(fragment, into: index, sender: sender)
+                    plans[index].touched = step
+                    return
+                }
+                if fragment.activity == nil { return }
+            }
+        }
+        guard fragment.hasWhen, !vetoed else { return }
+        // A statement with no invitation and no question is a plan only with a time to it
+        // ("الليلة الساعة ٧ الا ربع عند باب المول"), not a bare day ("Thursday: my cousin's wedding").
+        guard reading.invites || reading.isQuestion
+            || ((fragment.activity != nil || fragment.location != nil) && (fragment.hasTime || fragment.partOfDay != nil)) else { return }
+        plans.append(newPlan(fragment, reading: reading, sender: sender, today: today))
+    }
+
+    private func newPlan(_ fragment: PlanFragment, reading: MessageReading, sender: String, today: LocalDateTime) -> Plan {
+        var plan = Plan(proposer: sender, isArabic: reading.isArabic, touched: step)
+        plan.days = fragment.days
+        plan.daysAreAlternatives = fragment.daysAreAlternatives
+        plan.lastDay = fragment.lastDay
+        plan.isVague = fragment.isVague && fragment.days.isEmpty
+        plan.clock = fragment.clock
+        plan.endClock = fragment.endClock
+        plan.durationMinutes = fragment.durationMinutes
+        plan.anchor = fragment.anchor
+        plan.prayerAsPartOfDay = fragment.prayerAsPartOfDay
+        plan.partOfDay = fragment.partOfDay
+        plan.activity = fragment.activity
+        plan.location = fragment.location
+        // A time with no day is today's ("let's meet after Maghrib").
+        if plan.days.isEmpty, !plan.isVague, fragment.hasTime || fragment.partOfDay != nil { plan.days = [today] }
+        return plan
+    }
+
+    /// The plan a fragment is about: the one with the same activity, else the most recent one.
+    private func target(for fragment: PlanFragment, among candidates: [Int]) -> Int? {
+        guard !candidates.isEmpty else { return nil }
+        if let activity = fragment.activity {
+            if let same = candidates.last(where: { plans[$0].activity?.english == activity.english }) { return same }
+            // "والمعرض الساعة ٥؟" names another plan than these.
+            if plans.contains(where: { $0.activity?.english == activity.english }) { return nil }
+            // A different activity on a day of its own is a new plan ("and brunch Sunday at 11").
+            if fragment.hasDay, !candidates.contains(where: { plans[$0].days == fragment.days }) { return nil }
+        }
+        let open = candidates.filter { plans[$0].status == .open }
+        if !fragment.hasDay, fragment.hasTime, let waiting = open.last(where: { plans[$0].timeAsked }) { return waiting }
+        return (open.isEmpty ? candidates : open).max { plans[$0].touched < plans[$1].touched }
+    }
+
+    private func changesWhen(_ fragment: PlanFragment, of index: Int) -> Bool {
+        let plan = plans[index]
+        if fragment.hasDay, fragment.days != plan.days { return true }
+        if fragment.isVague, plan.days.isEmpty, !plan.isVague { return true }
+        if let clock = fragment.clock {
+            guard let current = plan.clock else { return true }
+            let carried = carryHalfOfDay(clock, from: current)
+            if carried.hour != current.hour || carried.minute != current.minute { return !(current.isPM == nil && clock.hour == current.hour && clock.minute == current.minute) }
+            return false
+        }
+        if let anchor = fragment.anchor, anchor != plan.anchor { return true }
+        return false
+    }
+
+    /// A refined "10:15" after "10 tonight" keeps the evening.
+    private func carryHalfOfDay(_ clock: SpokenClock, from current: SpokenClock) -> SpokenClock {
+        guard clock.isPM == nil, !clock.isTwentyFourHour else { return clock }
+        var result = clock
+        if current.isTwentyFourHour, clock.hour == current.hour - 12 { result.hour = current.hour }
+        if current.isPM != nil, clock.hour == current.hour { result.isPM = current.isPM }
+        return result
+    }
+
+    private mutating func merge(_ fragment: PlanFragment, into index: Int, sender: String) {
+        var plan = plans[index]
+        if fragment.hasDay {
+            plan.days = fragment.days
+            plan.daysAreAlternatives = fragment.daysAreAlternatives
+            plan.lastDay = fragment.lastDay
+            plan.isVague = false
+        } else if fragment.isVague, plan.days.isEmpty {
+            plan.isVague = true
+        }
+        if let clock = fragment.clock {
+            plan.clock = plan.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
+            plan.endClock = fragment.endClock
+            plan.anchor = nil
+            plan.timeAsked = false
+        } else if let anchor = fragment.anchor {
+            plan.anchor = anchor
+            plan.clock = nil
+            plan.endClock = nil
+            plan.timeAsked = false
+        } else if fragment.hasDay, !fragment.sameTime, fragment.partOfDay != nil {
+            // "Saturday evening?" instead of "Friday at 7": a new part of the day, no clock said.
+            plan.clock = nil
+            plan.anchor = nil
+        }
+        if plan.days.isEmpty, !plan.isVague, plan.clock != nil || plan.anchor != nil {
+            plan.days = [today]
+        }
+        if let partOfDay = fragment.partOfDay { plan.partOfDay = partOfDay }
+        if let prayer = fragment.prayerAsPartOfDay { plan.prayerAsPartOfDay = prayer }
+        if let duration = fragment.durationMinutes { plan.durationMinutes = duration }
+        plan.proposer = sender
+        plans[index] = plan
+        mergeDetails(fragment, into: index)
+    }
+
+    private mutating func mergeDetails(_ fragment: PlanFragment, into index: Int) {
+        if let activity = fragment.activity, activity.weight > (plans[index].activity?.weight ?? 0) {
+            plans[index].activity = activity
+        }
+        if let location = fragment.location { plans[index].location = location }
+        if plans[index].durationMinutes == nil, let duration = fragment.durationMinutes { plans[index].durationMinutes = duration }
+        if plans[index].partOfDay == nil, let part = fragment.partOfDay { plans[index].partOfDay = part }
+    }
+}
+
+extension PlanFragment {
+    func isSame(as other: PlanFragment) -> Bool {
+        days == other.days && clock == other.clock && anchor == other.anchor && activity == other.activity && location == other.location
+            && isVague == other.isVague
+    }
+}

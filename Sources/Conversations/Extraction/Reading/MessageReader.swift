@@ -1,0 +1,637 @@
+/// Reads one message: its dialogue acts, its vetoes, and the days, times, prayers, activities and
+/// places it names, resolved against the moment it was sent.
+struct MessageReader {
+    /// Month/day order of numeric dates ("2/20"): true where the zone writes the month first.
+    var monthFirst: Bool
+    /// Whether a local date falls in Ramadan ("بعد الفطور" then means after iftar).
+    var isRamadan: (LocalDateTime) -> Bool
+
+    /// A token or a lexicon phrase, with its meanings.
+    private struct Item {
+        var first: Int
+        var last: Int
+        var cues: [Cue]
+        var token: ChatText.Token
+
+        func has(_ cue: Cue) -> Bool { cues.contains(cue) }
+        var isNumber: Bool { cues.isEmpty && token.kind == .number }
+        var isPunctuation: Bool { token.kind == .punctuation && cues.isEmpty }
+        var text: String { token.text }
+    }
+
+    private static let negations: Set<String> = ["ما", "مو", "مب", "مش", "ma", "mo", "mob", "msh", "mesh", "not", "don't", "dont", "never"]
+    /// Words that sit between a number and what it belongs to without changing it.
+    private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "at", "@", "this", "الساعه", "sa3a"]
+    private static let ordinalSuffixes: Set<String> = ["th", "st", "nd", "rd"]
+    private static let meridiemWords: [String: Bool] = [
+        "am": false, "a": false, "a.m": false, "ص": false, "صباحا": false, "pm": true, "p": true, "p.m": true, "م": true, "مساء": true, "مساءا": true,
+    ]
+    private static let ramadanOnlyIftar: Set<String> = ["الفطور", "فطور", "نفطر", "فطورنا", "ftoor", "fitoor", "el fitoor", "el ftoor"]
+    /// After a negation these say no: "مش هينفع", "ما بقدر", "not free".
+    private static let negatableYes: Set<String> = [
+        "ينفع", "هينفع", "حينفع", "بينفع", "يناسب", "يناسبني", "يناسبنا", "يصير", "بصير", "اقدر", "بقدر", "هقدر", "حقدر", "نقدر", "فاضي",
+        "فاضيه", "مناسب", "ينفعني", "يزبط", "بيزبط", "بزبط", "يمديني", "able", "free", "possible", "available", "going", "coming",
+    ]
+
+    /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
+    private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "cancel", "postpon", "reschedul"]
+    /// A first-person plural verb ("we'll go") in Levantine (منروح), Egyptian (هنروح) or Gulf (بنروح) form.
+    private static let pluralPrefixes: Set<Character> = ["م", "ه", "ب", "ح"]
+
+    func read(_ raw: String, sentAt: LocalDateTime) -> MessageReading {
+        let text = ChatText(raw)
+        var reading = MessageReading(sentAt: sentAt)
+        let items = Self.items(of: text)
+        readActs(items, into: &reading)
+        reading.isArabic = Self.isMostlyArabic(text)
+        for segment in Self.segments(items) {
+            let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
+            if fragment.hasWhen || fragment.activity != nil || fragment.location != nil {
+                reading.fragments.append(fragment)
+            }
+        }
+        return reading
+    }
+
+    // MARK: items
+
+    private static func items(of text: ChatText) -> [Item] {
+        let matches = Lexicon.shared.matches(in: text)
+        var items: [Item] = []
+        items.reserveCapacity(text.tokens.count)
+        var next = 0
+        var index = 0
+        while index < text.tokens.count {
+            if next < matches.count, matches[next].first == index {
+                let match = matches[next]
+                items.append(Item(first: match.first, last: match.last, cues: match.cues, token: text.tokens[index]))
+                index = match.last + 1
+                next += 1
+            } else {
+                items.append(Item(first: index, last: index, cues: [], token: text.tokens[index]))
+                index += 1
+            }
+        }
+        return items
+    }
+
+    private static func isMostlyArabic(_ text: ChatText) -> Bool {
+        var arabic = 0, latin = 0
+        for char in text.folded {
+            guard let scalar = char.unicodeScalars.first else { continue }
+            if (0x0600...0x06FF).contains(scalar.value) { arabic += 1 } else if char.isLetter, char.isASCII { latin += 1 }
+        }
+        return arabic > latin
+    }
+
+    // MARK: acts
+
+    private func readActs(_ items: [Item], into reading: inout MessageReading) {
+        for (position, item) in items.enumerated() {
+            if item.text == "?" { reading.isQuestion = true }
+            let negated = position > 0 && items[position - 1].cues.isEmpty && Self.negations.contains(items[position - 1].text)
+            if item.cues.isEmpty, position > 0, Self.negations.contains(items[position - 1].text), Self.negatableYes.contains(item.text) {
+                reading.denies = true
+            }
+            if item.cues.isEmpty, item.token.kind == .word {
+                if Self.cancelStems.contains(where: { item.text.hasPrefix($0) }) { reading.cancels = true }
+                if let first = item.text.first, Self.pluralPrefixes.contains(first), item.text.count >= 5,
+                   Lexicon.shared.isInvitation(String(item.text.dropFirst())) {
+                    reading.invites = true
+                }
+            }
+            for cue in item.cues {
+                switch cue {
+                case .accept:
+                    if negated { reading.denies = true } else { reading.accepts = true }
+                case .invite:
+                    if negated { reading.denies = true } else { reading.invites = true }
+                case .deny: reading.denies = true
+                case .tentative: reading.isTentative = true
+                case .conditional: reading.isConditional = true
+                case .cancel: reading.cancels = true
+                case .askTime: reading.asksTime = true
+                case .askWhen: reading.asksWhen = true
+                case .either: reading.leavesChoiceOpen = true
+                case .past: reading.isPast = true
+                case .ownPlan: reading.isOwnPlan = true
+                case .thirdParty: reading.isThirdParty = true
+                case .inquiry: reading.isInquiry = true
+                case .notAMeeting: reading.isNotAMeeting = true
+                case .hypothetical: reading.isHypothetical = true
+                case .forwarded: reading.isForwarded = true
+                case .noTimeFrame: reading.hasNoTimeFrame = true
+                default: break
+                }
+            }
+        }
+        // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
+        if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
+    }
+
+    // MARK: segments
+
+    /// Splits a message that proposes several plans ("cinema Friday 8pm, and brunch Sunday at 11?")
+    /// into one range of items per plan. A single plan, or alternatives of one plan, stay whole.
+    private static func segments(_ items: [Item]) -> [Range<Int>] {
+        let whole = [0..<items.count]
+        let activities = items.indices.filter { items[$0].cues.contains { if case .activity = $0 { true } else { false } } }
+        let days = items.indices.filter { isDayItem(items[$0]) }
+        guard activities.count >= 2, days.count >= 2,
+              !items.contains(where: { $0.has(.or) }) else { return whole }
+        let firstGroupEnd = max(days[0], activities[0])
+        guard let secondStart = (days.dropFirst() + activities.dropFirst()).filter({ $0 > firstGroupEnd }).min() else { return whole }
+        var split: Int?
+        for index in stride(from: secondStart, to: firstGroupEnd, by: -1) where isSeparator(items[index]) {
+            split = index
+            break
+        }
+        guard let split, split > 0 else { return whole }
+        return [0..<split, split..<items.count]
+    }
+
+    private static func isDayItem(_ item: Item) -> Bool {
+        item.cues.contains {
+            switch $0 {
+            case .relativeDay, .tonight, .weekday: true
+            default: false
+            }
+        } || item.token.kind == .slashed
+    }
+
+    private static func isSeparator(_ item: Item) -> Bool {
+        if item.token.kind == .punctuation, [",", ";", "."].contains(item.text) { return true }
+        if ["and", "then", "also", "plus", "وبعدها", "وبعدين", "بعدها", "w", "wba3dain"].contains(item.text) { return true }
+        return item.has(.rangeTo) && item.text == "and"
+    }
+
+    // MARK: one plan
+
+    private func readFragment(_ items: [Item], text: ChatText, sentAt: LocalDateTime) -> PlanFragment {
+        var fragment = PlanFragment()
+        let today = sentAt.midnight
+        var usedAsDayOfMonth = Set<Int>()
+        var past = false
+
+        // Days.
+        for (index, item) in items.enumerated() {
+            for cue in item.cues {
+                switch cue {
+                case .relativeDay(let offset):
+                    fragment.days.append(today.adding(days: offset))
+                case .tonight:
+                    fragment.days.append(today)
+                    fragment.partOfDay = fragment.partOfDay ?? .night
+                case .weekday(let weekday):
+                    if let date = resolveWeekday(weekday, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                        fragment.days.append(date)
+                    }
+                case .month(let month):
+                    if let (first, last) = resolveMonthDate(month, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth) {
+                        fragment.days.append(first)
+                        fragment.lastDay = last
+                    } else if isMonthWordContext(index, items) {
+                        fragment.isVague = true
+                    }
+                case .weekend, .vagueFrame:
+                    fragment.isVague = true
+                case .week:
+                    if Self.neighbours(index, items, within: 2).contains(where: { $0.has(.next) || $0.has(.this) }) {
+                        fragment.isVague = true
+                    }
+                case .dayUnit:
+                    if index + 2 < items.count, items[index + 1].isNumber,
+                       ["days", "day", "ايام", "يوم"].contains(items[index + 2].text) {
+                        fragment.days.append(today.adding(days: items[index + 1].token.number))
+                        usedAsDayOfMonth.insert(index + 1)
+                    }
+                case .wholeDay:
+                    fragment.wholeDay = true
+                case .sameTime:
+                    fragment.sameTime = true
+                default:
+                    break
+                }
+            }
+            if item.token.kind == .slashed, item.cues.isEmpty, let date = resolveSlashed(item.token, today: today) {
+                fragment.days.append(date)
+            }
+            if item.isNumber, item.token.minute == nil, (1...31).contains(item.token.number), !usedAsDayOfMonth.contains(index),
+               index + 1 < items.count, Self.ordinalSuffixes.contains(items[index + 1].text),
+               let date = nextDayOfMonth(item.token.number, after: today) {
+                fragment.days.append(date)
+                usedAsDayOfMonth.insert(index)
+            }
+        }
+        if past { fragment.days.removeAll() }
+        if fragment.days.count > 1, items.contains(where: { $0.has(.or) }) {
+            fragment.daysAreAlternatives = Set(fragment.days).count > 1
+        }
+        // Keep distinct days in order of mention.
+        var seen = Set<LocalDateTime>()
+        fragment.days = fragment.days.filter { seen.insert($0).inserted }
+        if !fragment.days.isEmpty { fragment.isVague = false }
+
+        readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, into: &fragment)
+        readPrayers(items, today: today, into: &fragment)
+        let place = readLocation(items, text: text)
+        fragment.location = place?.text
+        readActivity(items, skipping: place?.items ?? 0..<0, into: &fragment)
+        return fragment
+    }
+
+    /// Items within `distance` of `index` on either side.
+    private static func neighbours(_ index: Int, _ items: [Item], within distance: Int) -> [Item] {
+        let lower = max(0, index - distance), upper = min(items.count - 1, index + distance)
+        guard lower <= upper else { return [] }
+        return (lower...upper).filter { $0 != index }.map { items[$0] }
+    }
+
+    private func resolveWeekday(
+        _ weekday: Int, at index: Int, in items: [Item], today: LocalDateTime, usedAsDayOfMonth: inout Set<Int>, past: inout Bool
+    ) -> LocalDateTime? {
+        let before = items[max(0, index - 2)..<index]
+        if before.contains(where: { $0.has(.last) }) {
+            past = true
+            return nil
+        }
+        // "Saturday the 12th", "الثلاثاء 22": the number is the day of the month. "Tuesday 6" is a time.
+        var cursor = index + 1
+        var sawThe = false
+        while cursor < items.count, Self.fillers.contains(items[cursor].text), items[cursor].text != "at", items[cursor].text != "@" {
+            if items[cursor].text == "the" { sawThe = true }
+            cursor += 1
+        }
+        let hasOrdinal = cursor + 1 < items.count && Self.ordinalSuffixes.contains(items[cursor + 1].text)
+        if cursor < items.count, items[cursor].isNumber, items[cursor].token.minute == nil,
+           (1...31).contains(items[cursor].token.number), !looksLikeClock(cursor, items),
+           sawThe || hasOrdinal || items[cursor].token.number > 12,
+           let date = dayOfMonth(items[cursor].token.number, weekday: weekday, after: today) {
+            usedAsDayOfMonth.insert(cursor)
+            return date
+        }
+        // "next week Monday", "الاسبوع الجاي يوم الاثنين": that day of the following calendar week.
+        let around = Self.neighbours(index, items, within: 4)
+        if around.contains(where: { $0.has(.week) }), around.contains(where: { $0.has(.next) }) {
+            let mondayOffset = (today.weekday + 5) % 7 // days since this week's Monday
+            let nextMonday = today.adding(days: 7 - mondayOffset)
+            return nextMonday.adding(days: (weekday + 5) % 7)
+        }
+        // A weekday is the first such day strictly after the message's day.
+        var delta = (weekday - today.weekday + 7) % 7
+        if delta == 0 { delta = 7 }
+        return today.adding(days: delta)
+    }
+
+    /// The next date with this day of the month (and, if given, weekday), from today on.
+    private func dayOfMonth(_ day: Int, weekday: Int?, after today: LocalDateTime) -> LocalDateTime? {
+        var candidate: LocalDateTime?
+        for monthOffset in 0..<14 {
+            var year = today.year, month = today.month + monthOffset
+            while month > 12 { month -= 12; year += 1 }
+            guard let date = LocalDateTime(year: year, month: month, day: day), date >= today else { continue }
+            if weekday == nil || date.weekday == weekday { return date }
+            if candidate == nil { candidate = date }
+        }
+        return candidate
+    }
+
+    private func nextDayOfMonth(_ day: Int, after today: LocalDateTime) -> LocalDateTime? {
+        dayOfMonth(day, weekday: nil, after: today)
+    }
+
+    /// "Jan 1", "1st of January", "١٠ ديسمبر", "Feb 26 to 28", "من ٢٦ الى ٢٨ فبراير".
+    private func resolveMonthDate(
+        _ month: Int, at index: Int, in items: [Item], today: LocalDateTime, usedAsDayOfMonth: inout Set<Int>
+    ) -> (LocalDateTime, LocalDateTime?)? {
+        func dayNumber(_ position: Int) -> Int? {
+            guard position >= 0, position < items.count, items[position].isNumber, items[position].token.minute == nil,
+                  (1...31).contains(items[position].token.number) else { return nil }
+            return items[position].token.number
+        }
+        var firstDay: Int?, lastDay: Int?
+        // After the month: "Jan 1", "January 1st", "Feb 26 to 28".
+        var cursor = index + 1
+        if cursor < items.count, items[cursor].text == "the" { cursor += 1 }
+        if let day = dayNumber(cursor), !looksLikeClock(cursor, items) {
+            firstDay = day
+            usedAsDayOfMonth.insert(cursor)
+            var after = cursor + 1
+            if after < items.count, Self.ordinalSuffixes.contains(items[after].text) { after += 1 }
+            if after + 1 < items.count, items[after].has(.rangeTo), let end = dayNumber(after + 1) {
+                lastDay = end
+                usedAsDayOfMonth.insert(after + 1)
+            }
+        } else {
+            // Before the month: "10 ديسمبر", "1st of January", "26 to 28 Feb".
+            var back = index - 1
+            if back >= 0, items[back].text == "of" { back -= 1 }
+            if back >= 0, Self.ordinalSuffixes.contains(items[back].text) { back -= 1 }
+            if let day = dayNumber(back) {
+                firstDay = day
+                usedAsDayOfMonth.insert(back)
+                if back >= 2, items[back - 1].has(.rangeTo), let start = dayNumber(back - 2) {
+                    firstDay = start
+                    lastDay = day
+                    usedAsDayOfMonth.insert(back - 2)
+                }
+            }
+        }
+        guard let firstDay else { return nil }
+        var year = today.year
+        guard var start = LocalDateTime(year: year, month: month, day: firstDay) else { return nil }
+        // A date well in the past means next year ("Friday Jan 1" said on Dec 30).
+        if start.daysSinceEpoch < today.daysSinceEpoch - 31 {
+            year += 1
+            guard let next = LocalDateTime(year: year, month: month, day: firstDay) else { return nil }
+            start = next
+        }
+        var end: LocalDateTime?
+        if let lastDay, lastDay > firstDay { end = LocalDateTime(year: year, month: month, day: lastDay) }
+        return (start, end)
+    }
+
+    /// A month name standing alone ("late Feb", "in March") is a vague frame; "may" rarely is.
+    private func isMonthWordContext(_ index: Int, _ items: [Item]) -> Bool {
+        guard items[index].text != "may", items[index].text != "mar", items[index].text != "sat" else { return false }
+        return index > 0 && ["late", "early", "mid", "in", "end", "اخر", "بدايه", "نص", "في"].contains(items[index - 1].text)
+    }
+
+    private func resolveSlashed(_ token: ChatText.Token, today: LocalDateTime) -> LocalDateTime? {
+        var (month, day) = monthFirst ? (token.number, token.second) : (token.second, token.number)
+        if month > 12, day <= 12 { swap(&month, &day) }
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard var date = LocalDateTime(year: today.year, month: month, day: day) else { return nil }
+        if date.daysSinceEpoch < today.daysSinceEpoch - 31, let next = LocalDateTime(year: today.year + 1, month: month, day: day) {
+            date = next
+        }
+        return date
+    }
+
+    // MARK: times
+
+    /// Whether the number at `index` is read as a time of day by its own neighbours.
+    private func looksLikeClock(_ index: Int, _ items: [Item]) -> Bool {
+        if items[index].token.minute != nil { return true }
+        if index + 1 < items.count {
+            let next = items[index + 1]
+            if Self.meridiemWords[next.text] != nil || next.has(.oClock) || next.has(.approximately)
+                || next.has(.halfPast) || next.has(.quarterPast) || next.has(.quarterTo) || next.has(.thirdPast) || next.has(.thirdTo) {
+                return true
+            }
+        }
+        if index > 0 {
+            let previous = items[index - 1]
+            if previous.has(.clockLead) && previous.text != "at" && previous.text != "@" && previous.text != "by" { return true }
+        }
+        return false
+    }
+
+    private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, into fragment: inout PlanFragment) {
+        let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
+        let hasDayMention = fragment.hasDay
+        var index = 0
+        while index < items.count {
+            let item = items[index]
+            if let duration = durationAt(index, items) {
+                fragment.durationMinutes = fragment.durationMinutes ?? duration.minutes
+                index = duration.next
+                continue
+            }
+            guard !usedAsDayOfMonth.contains(index), let value = clockValue(item) else {
+                index += 1
+                continue
+            }
+            let isTime = isClock(at: index, items, hasDayMention: hasDayMention, wordCount: wordCount)
+            guard isTime, var clock = spokenClock(at: index, value: value, items) else {
+                index += 1
+                continue
+            }
+            if clock.hour > 24 { index += 1; continue }
+            if clock.hour == 24 { clock.hour = 0 }
+            if fragment.clock == nil {
+                fragment.clock = clock
+                // A range: "from 5 to 7", "٤ الى ٦", "between 10 and 12", "9 till 1".
+                var cursor = index + 1
+                while cursor < items.count, items[cursor].token.kind == .word, !items[cursor].has(.rangeTo),
+                      Self.meridiemWords[items[cursor].text] != nil || items[cursor].has(.halfPast) || items[cursor].has(.quarterPast)
+                      || items[cursor].has(.approximately) || items[cursor].has(.oClock) {
+                    cursor += 1
+                }
+                if cursor + 1 < items.count, items[cursor].has(.rangeTo) {
+                    var endIndex = cursor + 1
+                    if endIndex < items.count, items[endIndex].has(.clockLead) { endIndex += 1 }
+                    if endIndex < items.count, let endValue = clockValue(items[endIndex]),
+                       let end = spokenClock(at: endIndex, value: endValue, items), end.hour <= 24 {
+                        fragment.endClock = end
+                        index = endIndex + 1
+                        continue
+                    }
+                }
+            }
+            index += 1
+        }
+        if fragment.clock == nil, items.contains(where: { $0.has(.partOfDay(.noon)) && ["noon", "midday"].contains($0.text) }) {
+            fragment.clock = SpokenClock(hour: 12, minute: 0, isPM: true)
+        }
+        for item in items {
+            for cue in item.cues {
+                if case .partOfDay(let part) = cue, fragment.partOfDay == nil || part != .noon { fragment.partOfDay = part }
+            }
+        }
+    }
+
+    /// The hour (and minute) a number or number word stands for, if it can be a time.
+    private func clockValue(_ item: Item) -> (hour: Int, minute: Int)? {
+        if item.isNumber {
+            return (item.token.number, item.token.minute ?? 0)
+        }
+        for cue in item.cues {
+            if case .numberWord(let value) = cue { return (value, 0) }
+        }
+        return nil
+    }
+
+    private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
+        let item = items[index]
+        if index > 0, items[index - 1].has(.numberLabel) { return false }
+        if index + 1 < items.count {
+            let next = items[index + 1]
+            if next.has(.quantityUnit) || Self.ordinalSuffixes.contains(next.text) { return false }
+            if case .durationUnit = next.cues.first { return false }
+            // "3-1": a score.
+            if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil,
+               !(index > 0 && (items[index - 1].has(.rangeFrom) || items[index - 1].has(.clockLead))) {
+                return false
+            }
+        }
+        if item.isNumber, item.token.number > 24 { return false }
+        if looksLikeClock(index, items) { return true }
+        if index > 0 {
+            let previous = items[index - 1]
+            if previous.has(.clockLead) || previous.has(.after) || previous.has(.before) || previous.has(.rangeFrom)
+                || previous.has(.halfBefore) || previous.has(.halfPast) || previous.has(.quarterTo) || previous.has(.quarterPast) {
+                return !item.cues.isEmpty || item.token.number <= 24
+            }
+            if previous.text == "el" || previous.text == "al" { return true }
+        }
+        // "Tuesday 6 works", "الجمعة ٩", "بكرة ٣": a small number beside a day.
+        let numberValue = clockValue(item)?.hour ?? 0
+        if hasDayMention, (1...12).contains(numberValue) {
+            let near = Self.neighbours(index, items, within: 2)
+            if near.contains(where: { Self.isDayItem($0) }) { return true }
+        }
+        // A short reply that is mostly a number: "8?", "سبع", "اوكي ٥", "8 is good".
+        if wordCount <= 4, (1...12).contains(numberValue) {
+            let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
+            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.clockLead) || $0.element.has(.sameTime)
+                || ["is", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
+                return true
+            }
+        }
+        return false
+    }
+
+    private func spokenClock(at index: Int, value: (hour: Int, minute: Int), _ items: [Item]) -> SpokenClock? {
+        var hour = value.hour, minute = value.minute
+        var isPM: Bool?
+        if index > 0 {
+            let previous = items[index - 1]
+            if previous.has(.halfBefore) || previous.has(.halfPast) { minute = 30 }
+            if previous.has(.quarterPast) { minute = 15 }
+            if previous.has(.quarterTo) { hour -= 1; minute = 45 }
+        }
+        if index + 1 < items.count {
+            let next = items[index + 1]
+            if next.has(.halfPast) { minute = 30 }
+            if next.has(.quarterPast) { minute = 15 }
+            if next.has(.thirdPast) { minute = 20 }
+            if next.has(.quarterTo) { hour -= 1; minute = 45 }
+            if next.has(.thirdTo) { hour -= 1; minute = 40 }
+            for offset in 1...2 where index + offset < items.count {
+                if let pm = Self.meridiemWords[items[index + offset].text] {
+                    isPM = pm
+                    break
+                }
+            }
+        }
+        if hour < 0 { hour += 12 }
+        guard (0...59).contains(minute) else { return nil }
+        if let pm = isPM, hour > 12 { _ = pm; isPM = nil }
+        return SpokenClock(hour: hour, minute: minute, isPM: isPM)
+    }
+
+    private func durationAt(_ index: Int, _ items: [Item]) -> (minutes: Int, next: Int)? {
+        for cue in items[index].cues {
+            if case .duration(let minutes) = cue { return (minutes, index + 1) }
+        }
+        guard index + 1 < items.count, let value = clockValue(items[index]), value.minute == 0 else { return nil }
+        for cue in items[index + 1].cues {
+            if case .durationUnit(let unit) = cue {
+                return (value.hour * unit, index + 2)
+            }
+        }
+        return nil
+    }
+
+    // MARK: prayers
+
+    private func readPrayers(_ items: [Item], today: LocalDateTime, into fragment: inout PlanFragment) {
+        for (index, item) in items.enumerated() {
+            let previous = index > 0 ? items[index - 1] : nil
+            let beforePrevious = index > 1 ? items[index - 2] : nil
+            let afterOrBefore = previous.map { $0.has(.after) || $0.has(.before) } ?? false
+            let prayerWordBefore = ["صلاه", "salat", "salah", "prayer"].contains(previous?.text ?? "")
+            let afterPrayerWord = prayerWordBefore && (beforePrevious.map { $0.has(.after) || $0.has(.before) } ?? false)
+            var anchor: PrayerAnchor?
+            for cue in item.cues {
+                switch cue {
+                case .prayer(let prayer):
+                    anchor = prayer
+                case .ishaOrDinner where afterOrBefore || prayerWordBefore || afterPrayerWord:
+                    anchor = .isha
+                case .iftar:
+                    if Self.ramadanOnlyIftar.contains(item.text) {
+                        let day = fragment.days.first ?? today
+                        if isRamadan(day) || items.contains(where: { $0.text == "رمضان" || $0.text == "ramadan" }) { anchor = .maghrib }
+                    } else {
+                        anchor = .maghrib
+                    }
+                case .fridayPrayer:
+                    anchor = .dhuhr
+                default:
+                    break
+                }
+            }
+            guard let anchor else { continue }
+            if fragment.clock != nil {
+                fragment.prayerAsPartOfDay = fragment.prayerAsPartOfDay ?? anchor
+            } else if fragment.anchor == nil {
+                fragment.anchor = anchor
+            }
+            if item.has(.fridayPrayer), fragment.days.isEmpty {
+                // "After Friday prayer" names the day too: today if it is Friday, else the next one.
+                fragment.days = [today.adding(days: (6 - today.weekday + 7) % 7)]
+            }
+        }
+    }
+
+    // MARK: what and where
+
+    /// The main activity; words inside the place's name ("Borough Market") are not one.
+    private func readActivity(_ items: [Item], skipping place: Range<Int>, into fragment: inout PlanFragment) {
+        var best: Activity?
+        for (position, item) in items.enumerated() where !place.contains(position) {
+            for cue in item.cues {
+                guard case .activity(let activity) = cue else { continue }
+                if item.has(.ishaOrDinner), fragment.anchor == .isha, best == nil { continue }
+                if best == nil || activity.weight > (best?.weight ?? 0) { best = activity }
+            }
+            if item.has(.ishaOrDinner), !(fragment.anchor == .isha && fragment.activity == nil), best == nil,
+               !(items.firstIndex(where: { $0.first == item.first }).map { $0 > 0 && (items[$0 - 1].has(.after) || items[$0 - 1].has(.before)) } ?? false) {
+                best = Activity("Dinner", "عشاء", .evening, weight: 3)
+            }
+            if item.has(.iftar), fragment.anchor == .maghrib, best == nil || (best?.weight ?? 0) < 3 {
+                best = Activity("Iftar", "إفطار", .evening, weight: 3)
+            }
+        }
+        fragment.activity = best
+    }
+
+    private func readLocation(_ items: [Item], text: ChatText) -> (text: String, items: Range<Int>)? {
+        for (index, item) in items.enumerated() where item.has(.locationLead) {
+            var cursor = index + 1
+            if cursor < items.count, ["the", "ال"].contains(items[cursor].text) { cursor += 1 }
+            guard cursor < items.count, isLocationWord(items[cursor]) else { continue }
+            let start = cursor
+            var end = cursor
+            while end + 1 < items.count, end - start < 6, isLocationWord(items[end + 1]) || isLocationJoiner(items, end + 1) {
+                end += 1
+            }
+            while end > start, isLocationJoiner(items, end) { end -= 1 }
+            let first = index + 1 < start && items[index + 1].text == "the" ? index + 1 : start
+            let place = text.originalSpan(items[first].first, items[end].last)
+            // A lone activity word after "at" ("at dinner") is not a place.
+            if place.count >= 2, !(first == end && items[first].cues.contains(where: { if case .activity = $0 { true } else { false } }) && items[first].token.text.count < 4) {
+                return (place, first..<(end + 1))
+            }
+        }
+        return nil
+    }
+
+    private func isLocationWord(_ item: Item) -> Bool {
+        guard item.token.kind == .word else { return false }
+        for cue in item.cues {
+            switch cue {
+            case .activity, .locationLead: continue
+            default: return false
+            }
+        }
+        return !["ours", "me", "you", "him", "her", "them", "us", "it", "all", "least", "first", "once", "work", "then", "there"].contains(item.text)
+    }
+
+    private func isLocationJoiner(_ items: [Item], _ index: Int) -> Bool {
+        let item = items[index]
+        return ["&", "'", "in", "on", "of", "-", "ال"].contains(item.text) || item.text == "," && index + 1 < items.count && isLocationWord(items[index + 1])
+    }
+}

@@ -1,0 +1,78 @@
+/// A clock time as said: "8", "7:30pm", "half 10", "٧ الا ربع". Which half of the day a bare
+/// "8" means is settled later, when the plan's activity and part of the day are known.
+struct SpokenClock: Hashable, Sendable {
+    var hour: Int
+    var minute: Int
+    /// Set by "pm", "am", "صباحا", "مساء" and the like; nil when the half of the day was not said.
+    var isPM: Bool?
+
+    /// Written as a 24-hour time ("19:30", "00:15"), so no half of the day is to be guessed.
+    var isTwentyFourHour: Bool { hour == 0 || hour > 12 }
+}
+
+/// The part of one message that describes one plan: when, what and where.
+struct PlanFragment: Sendable {
+    /// Resolved days (midnight, local); several when they are alternatives ("Thursday or Friday").
+    var days: [LocalDateTime] = []
+    var daysAreAlternatives = false
+    /// The last day of a multi-day event ("Feb 26 to 28").
+    var lastDay: LocalDateTime?
+    /// A frame wider than a day: "next week", "the weekend", "late Feb".
+    var isVague = false
+    var clock: SpokenClock?
+    var endClock: SpokenClock?
+    var durationMinutes: Int?
+    var anchor: PrayerAnchor?
+    /// A prayer named beside a clock time ("٣ العصر"): it only says which half of the day.
+    var prayerAsPartOfDay: PrayerAnchor?
+    var partOfDay: PartOfDay?
+    var wholeDay = false
+    /// "same time", نفس الوقت: keep the time of the plan this answers.
+    var sameTime = false
+    var activity: Activity?
+    var location: String?
+
+    var hasDay: Bool { !days.isEmpty }
+    var hasTime: Bool { clock != nil || anchor != nil }
+    var hasWhen: Bool { hasDay || hasTime || isVague }
+}
+
+/// What one message says: what it does to a plan (accepts, refuses, ...), why it might not be
+/// about a plan between the two people at all, and the plans it describes.
+struct MessageReading: Sendable {
+    var accepts = false
+    var denies = false
+    var isTentative = false
+    var isConditional = false
+    var cancels = false
+    var asksTime = false
+    var asksWhen = false
+    var invites = false
+    var leavesChoiceOpen = false
+    var isQuestion = false
+
+    var isPast = false
+    var isOwnPlan = false
+    var isThirdParty = false
+    var isInquiry = false
+    var isNotAMeeting = false
+    var isHypothetical = false
+    var isForwarded = false
+    var hasNoTimeFrame = false
+
+    var fragments: [PlanFragment] = []
+    /// Mostly Arabic script: titles are given in Arabic.
+    var isArabic = false
+    /// The message's own local time: relative days were resolved against it.
+    var sentAt: LocalDateTime
+
+    init(sentAt: LocalDateTime) {
+        self.sentAt = sentAt
+    }
+
+    /// Says why a time in this message is not a plan between the two people.
+    var isVetoed: Bool { isPast || isOwnPlan || isThirdParty || isInquiry || isNotAMeeting || isHypothetical || isForwarded }
+
+    /// The message's only fragment, or a merge of all of them when it describes one plan.
+    var mainFragment: PlanFragment? { fragments.first }
+}

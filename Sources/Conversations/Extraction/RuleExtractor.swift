@@ -1,0 +1,116 @@
+import Foundation
+
+/// The built-in extractor: offline and deterministic rules for English, Arabic (MSA and Gulf,
+/// Levantine, Egyptian everyday forms) and Arabizi. Same input, same answer.
+public struct RuleExtractor: ConversationExtractor {
+    public init() {}
+
+    public func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
+        outcomeNow(of: messages, context: context)
+    }
+
+    /// The same answer without suspending: the rules never wait on anything.
+    public func outcomeNow(of messages: [ChatMessage], context: ExtractionContext) -> ConversationOutcome {
+        let identifier = context.timeZone.identifier
+        let prayerTimes = context.prayerTimes
+        let reader = MessageReader(
+            monthFirst: identifier.hasPrefix("America/") || identifier.hasPrefix("US/"),
+            isRamadan: { prayerTimes.isRamadan($0) }
+        )
+        var tracker = ConversationTracker()
+        for message in messages {
+            guard message.kind == .text || message.kind == .media, !message.text.isEmpty else { continue }
+            let sentAt = LocalDateTime(message.timestamp, in: context.timeZone)
+            tracker.take(reader.read(message.text, sentAt: sentAt), from: message.sender ?? "")
+        }
+        return PlanOutcome(plans: tracker.plans, prayerTimes: context.prayerTimes).outcome
+    }
+}
+
+/// Turns the tracker's plans into the conversation's state and events.
+struct PlanOutcome {
+    let plans: [ConversationTracker.Plan]
+    let prayerTimes: any PrayerTimetable
+
+    var outcome: ConversationOutcome {
+        let agreed = plans.filter { $0.status == .agreed }.map(event(of:)).sorted { ($0.start ?? .distantPast) < ($1.start ?? .distantPast) }
+        if let first = agreed.first {
+            return ConversationOutcome(state: .agreed, event: first, otherEvents: Array(agreed.dropFirst()))
+        }
+        guard let latest = plans.max(by: { $0.touched < $1.touched }) else { return ConversationOutcome(state: .noEvent) }
+        let state: ConversationState = latest.status == .open ? .proposed : .denied
+        return ConversationOutcome(state: state, event: event(of: latest))
+    }
+
+    func event(of plan: ConversationTracker.Plan) -> ExtractedEvent {
+        var event = ExtractedEvent(title: title(of: plan), location: plan.location)
+        guard let day = plan.day else { return event }
+        if let clock = plan.clock {
+            let hour = ClockReading.hour(of: clock, partOfDay: plan.partOfDay, prayer: plan.prayerAsPartOfDay, bias: plan.activity?.bias ?? .none)
+            // "Tonight at 1am", suhoor "tonight at 2": after midnight, so the next day.
+            let start = day.adding(days: plan.partOfDay == .night && hour < 5 ? 1 : 0).at(hour: hour, minute: clock.minute)
+            event.start = start
+            if let endClock = plan.endClock {
+                let endHour = ClockReading.endHour(of: endClock, startHour: hour)
+                var end = day.at(hour: endHour, minute: endClock.minute)
+                if end <= start { end = end.adding(days: 1) }
+                event.end = end
+            } else if let minutes = plan.durationMinutes {
+                event.end = start.adding(minutes: minutes)
+            }
+        } else if let anchor = plan.anchor, let adhan = prayerTimes.adhan(anchor, on: day) {
+            event.start = day.at(hour: adhan.hour, minute: adhan.minute)
+            event.startRelativeTo = anchor
+            if let minutes = plan.durationMinutes, let start = event.start { event.end = start.adding(minutes: minutes) }
+        } else {
+            event.start = day
+            event.allDay = true
+            if let last = plan.lastDay, last > day { event.end = last }
+        }
+        return event
+    }
+
+    private func title(of plan: ConversationTracker.Plan) -> String? {
+        guard let activity = plan.activity else { return plan.location }
+        let name = plan.isArabic ? activity.arabic : activity.english
+        // A generic word ("outing", طلعة) says more with the place: "Boulevard outing", "طلعة البوليفارد".
+        if activity.weight <= 1, let place = plan.location {
+            return plan.isArabic ? "\(name) \(place)" : "\(place) \(name.lowercased())"
+        }
+        return name
+    }
+}
+
+extension LocalDateTime {
+    static let distantPast = LocalDateTime(daysSinceEpoch: -1_000_000)
+}
+
+/// Which half of the day a spoken clock time falls in (extraction rule 8).
+enum ClockReading {
+    static func hour(of clock: SpokenClock, partOfDay: PartOfDay?, prayer: PrayerAnchor?, bias: Activity.Bias) -> Int {
+        if clock.isTwentyFourHour { return clock.hour % 24 }
+        let hour = clock.hour % 12
+        if let isPM = clock.isPM { return isPM ? hour + 12 : hour }
+        if partOfDay == .morning || prayer == .fajr { return clock.hour == 12 ? 12 : hour }
+        if bias == .smallHours { return clock.hour <= 5 ? hour : (clock.hour == 12 ? 0 : hour + 12) }
+        if partOfDay == .night, clock.hour == 12 { return 0 }
+        if partOfDay != nil || prayer != nil { return clock.hour == 12 ? 12 : hour + 12 }
+        if clock.hour == 12 { return 12 }
+        if (1...6).contains(clock.hour) { return hour + 12 }
+        switch bias {
+        case .morning: return hour
+        case .evening, .smallHours: return hour + 12
+        case .none: return clock.hour <= 9 ? hour + 12 : hour
+        }
+    }
+
+    /// The end of a range follows its start: "from 5 to 7" pm is 17-19, "9 till 1" crosses midnight.
+    static func endHour(of clock: SpokenClock, startHour: Int) -> Int {
+        if clock.isTwentyFourHour { return clock.hour % 24 }
+        let hour = clock.hour % 12
+        if let isPM = clock.isPM { return isPM ? hour + 12 : hour }
+        if hour + 12 > startHour, startHour >= 12 { return hour + 12 }
+        if hour > startHour % 12, startHour >= 12 { return hour + 12 }
+        return hour <= startHour ? (hour + 12 > startHour ? hour + 12 : hour) : hour
+    }
+}

@@ -601,7 +601,7 @@ struct MessageReader {
     private func readLocation(_ items: [Item], text: ChatText) -> (text: String, items: Range<Int>)? {
         for (index, item) in items.enumerated() where item.has(.locationLead) {
             var cursor = index + 1
-            if cursor < items.count, ["the", "ال"].contains(items[cursor].text) { cursor += 1 }
+            while cursor < items.count, ["the", "ال", "el", "al", "il"].contains(items[cursor].text) { cursor += 1 }
             guard cursor < items.count, isLocationWord(items[cursor]) else { continue }
             let start = cursor
             var end = cursor

@@ -7,18 +7,8 @@ struct ConversationTracker {
         var status: Status = .open
         /// Whoever last set the plan's when: the other person's yes is what agrees it.
         var proposer: String
-        var days: [LocalDateTime] = []
-        var daysAreAlternatives = false
-        var lastDay: LocalDateTime?
-        var isVague = false
-        var clock: SpokenClock?
-        var endClock: SpokenClock?
-        var durationMinutes: Int?
-        var anchor: PrayerAnchor?
-        var prayerAsPartOfDay: PrayerAnchor?
-        var partOfDay: PartOfDay?
-        var activity: Activity?
-        var location: String?
+        /// When, what and where, as the messages so far have settled them.
+        var details = PlanFragment()
         var isArabic: Bool
         /// "ok, what time?": the day is fine, the time is open.
         var timeAsked = false
@@ -26,7 +16,7 @@ struct ConversationTracker {
         var touched: Int
 
         /// The one day of the plan, if it has exactly one.
-        var day: LocalDateTime? { days.count == 1 && !daysAreAlternatives ? days[0] : nil }
+        var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
     }
 
     private(set) var plans: [Plan] = []
@@ -143,12 +133,12 @@ struct ConversationTracker {
             } else if let fragment = targeted[index] {
                 mergeDetails(fragment, into: index)
             }
-            if reading.asksTime, plans[index].clock == nil, plans[index].anchor == nil, targeted.isEmpty || targeted[index] != nil {
+            if reading.asksTime, plans[index].details.clock == nil, plans[index].details.anchor == nil, targeted.isEmpty || targeted[index] != nil {
                 plans[index].timeAsked = true
                 plans[index].touched = step
                 continue
             }
-            if plans[index].day != nil, !plans[index].timeAsked || plans[index].clock != nil || plans[index].anchor != nil {
+            if plans[index].day != nil, !plans[index].timeAsked || plans[index].details.clock != nil || plans[index].details.anchor != nil {
                 plans[index].status = .agreed
             }
             plans[index].touched = step
@@ -201,21 +191,10 @@ struct ConversationTracker {
     }
 
     private func newPlan(_ fragment: PlanFragment, reading: MessageReading, sender: String, today: LocalDateTime) -> Plan {
-        var plan = Plan(proposer: sender, isArabic: reading.isArabic, touched: step)
-        plan.days = fragment.days
-        plan.daysAreAlternatives = fragment.daysAreAlternatives
-        plan.lastDay = fragment.lastDay
-        plan.isVague = fragment.isVague && fragment.days.isEmpty
-        plan.clock = fragment.clock
-        plan.endClock = fragment.endClock
-        plan.durationMinutes = fragment.durationMinutes
-        plan.anchor = fragment.anchor
-        plan.prayerAsPartOfDay = fragment.prayerAsPartOfDay
-        plan.partOfDay = fragment.partOfDay
-        plan.activity = fragment.activity
-        plan.location = fragment.location
+        var plan = Plan(proposer: sender, details: fragment, isArabic: reading.isArabic, touched: step)
+        plan.details.isVague = fragment.isVague && fragment.days.isEmpty
         // A time with no day is today's ("let's meet after Maghrib").
-        if plan.days.isEmpty, !plan.isVague, fragment.hasTime || fragment.partOfDay != nil { plan.days = [today] }
+        if plan.details.days.isEmpty, !plan.details.isVague, fragment.hasTime || fragment.partOfDay != nil { plan.details.days = [today] }
         return plan
     }
 
@@ -223,11 +202,11 @@ struct ConversationTracker {
     private func target(for fragment: PlanFragment, among candidates: [Int]) -> Int? {
         guard !candidates.isEmpty else { return nil }
         if let activity = fragment.activity {
-            if let same = candidates.last(where: { plans[$0].activity?.english == activity.english }) { return same }
+            if let same = candidates.last(where: { plans[$0].details.activity?.english == activity.english }) { return same }
             // "والمعرض الساعة ٥؟" names another plan than these.
-            if plans.contains(where: { $0.activity?.english == activity.english }) { return nil }
+            if plans.contains(where: { $0.details.activity?.english == activity.english }) { return nil }
             // A different activity on a day of its own is a new plan ("and brunch Sunday at 11").
-            if fragment.hasDay, !candidates.contains(where: { plans[$0].days == fragment.days }) { return nil }
+            if fragment.hasDay, !candidates.contains(where: { plans[$0].details.days == fragment.days }) { return nil }
         }
         let open = candidates.filter { plans[$0].status == .open }
         if !fragment.hasDay, fragment.hasTime, let waiting = open.last(where: { plans[$0].timeAsked }) { return waiting }
@@ -236,15 +215,15 @@ struct ConversationTracker {
 
     private func changesWhen(_ fragment: PlanFragment, of index: Int) -> Bool {
         let plan = plans[index]
-        if fragment.hasDay, fragment.days != plan.days { return true }
-        if fragment.isVague, plan.days.isEmpty, !plan.isVague { return true }
+        if fragment.hasDay, fragment.days != plan.details.days { return true }
+        if fragment.isVague, plan.details.days.isEmpty, !plan.details.isVague { return true }
         if let clock = fragment.clock {
-            guard let current = plan.clock else { return true }
+            guard let current = plan.details.clock else { return true }
             let carried = carryHalfOfDay(clock, from: current)
             if carried.hour != current.hour || carried.minute != current.minute { return !(current.isPM == nil && clock.hour == current.hour && clock.minute == current.minute) }
             return false
         }
-        if let anchor = fragment.anchor, anchor != plan.anchor { return true }
+        if let anchor = fragment.anchor, anchor != plan.details.anchor { return true }
         return false
     }
 
@@ -260,46 +239,46 @@ struct ConversationTracker {
     private mutating func merge(_ fragment: PlanFragment, into index: Int, sender: String) {
         var plan = plans[index]
         if fragment.hasDay {
-            plan.days = fragment.days
-            plan.daysAreAlternatives = fragment.daysAreAlternatives
-            plan.lastDay = fragment.lastDay
-            plan.isVague = false
-        } else if fragment.isVague, plan.days.isEmpty {
-            plan.isVague = true
+            plan.details.days = fragment.days
+            plan.details.daysAreAlternatives = fragment.daysAreAlternatives
+            plan.details.lastDay = fragment.lastDay
+            plan.details.isVague = false
+        } else if fragment.isVague, plan.details.days.isEmpty {
+            plan.details.isVague = true
         }
         if let clock = fragment.clock {
-            plan.clock = plan.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
-            plan.endClock = fragment.endClock
-            plan.anchor = nil
+            plan.details.clock = plan.details.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
+            plan.details.endClock = fragment.endClock
+            plan.details.anchor = nil
             plan.timeAsked = false
         } else if let anchor = fragment.anchor {
-            plan.anchor = anchor
-            plan.clock = nil
-            plan.endClock = nil
+            plan.details.anchor = anchor
+            plan.details.clock = nil
+            plan.details.endClock = nil
             plan.timeAsked = false
         } else if fragment.hasDay, !fragment.sameTime, fragment.partOfDay != nil {
             // "Saturday evening?" instead of "Friday at 7": a new part of the day, no clock said.
-            plan.clock = nil
-            plan.anchor = nil
+            plan.details.clock = nil
+            plan.details.anchor = nil
         }
-        if plan.days.isEmpty, !plan.isVague, plan.clock != nil || plan.anchor != nil {
-            plan.days = [today]
+        if plan.details.days.isEmpty, !plan.details.isVague, plan.details.clock != nil || plan.details.anchor != nil {
+            plan.details.days = [today]
         }
-        if let partOfDay = fragment.partOfDay { plan.partOfDay = partOfDay }
-        if let prayer = fragment.prayerAsPartOfDay { plan.prayerAsPartOfDay = prayer }
-        if let duration = fragment.durationMinutes { plan.durationMinutes = duration }
+        if let partOfDay = fragment.partOfDay { plan.details.partOfDay = partOfDay }
+        if let prayer = fragment.prayerAsPartOfDay { plan.details.prayerAsPartOfDay = prayer }
+        if let duration = fragment.durationMinutes { plan.details.durationMinutes = duration }
         plan.proposer = sender
         plans[index] = plan
         mergeDetails(fragment, into: index)
     }
 
     private mutating func mergeDetails(_ fragment: PlanFragment, into index: Int) {
-        if let activity = fragment.activity, activity.weight > (plans[index].activity?.weight ?? 0) {
-            plans[index].activity = activity
+        if let activity = fragment.activity, activity.weight > (plans[index].details.activity?.weight ?? 0) {
+            plans[index].details.activity = activity
         }
-        if let location = fragment.location { plans[index].location = location }
-        if plans[index].durationMinutes == nil, let duration = fragment.durationMinutes { plans[index].durationMinutes = duration }
-        if plans[index].partOfDay == nil, let part = fragment.partOfDay { plans[index].partOfDay = part }
+        if let location = fragment.location { plans[index].details.location = location }
+        if plans[index].details.durationMinutes == nil, let duration = fragment.durationMinutes { plans[index].details.durationMinutes = duration }
+        if plans[index].details.partOfDay == nil, let part = fragment.partOfDay { plans[index].details.partOfDay = part }
     }
 }
 

@@ -43,38 +43,38 @@ struct PlanOutcome {
     }
 
     func event(of plan: ConversationTracker.Plan) -> ExtractedEvent {
-        var event = ExtractedEvent(title: title(of: plan), location: plan.location)
+        var event = ExtractedEvent(title: title(of: plan), location: plan.details.location)
         guard let day = plan.day else { return event }
-        if let clock = plan.clock {
-            let hour = ClockReading.hour(of: clock, partOfDay: plan.partOfDay, prayer: plan.prayerAsPartOfDay, bias: plan.activity?.bias ?? .none)
+        if let clock = plan.details.clock {
+            let hour = ClockReading.hour(of: clock, partOfDay: plan.details.partOfDay, prayer: plan.details.prayerAsPartOfDay, bias: plan.details.activity?.bias ?? .none)
             // "Tonight at 1am", suhoor "tonight at 2": after midnight, so the next day.
-            let start = day.adding(days: plan.partOfDay == .night && hour < 5 ? 1 : 0).at(hour: hour, minute: clock.minute)
+            let start = day.adding(days: plan.details.partOfDay == .night && hour < 5 ? 1 : 0).at(hour: hour, minute: clock.minute)
             event.start = start
-            if let endClock = plan.endClock {
+            if let endClock = plan.details.endClock {
                 let endHour = ClockReading.endHour(of: endClock, startHour: hour)
                 var end = day.at(hour: endHour, minute: endClock.minute)
                 if end <= start { end = end.adding(days: 1) }
                 event.end = end
-            } else if let minutes = plan.durationMinutes {
+            } else if let minutes = plan.details.durationMinutes {
                 event.end = start.adding(minutes: minutes)
             }
-        } else if let anchor = plan.anchor, let adhan = prayerTimes.adhan(anchor, on: day) {
+        } else if let anchor = plan.details.anchor, let adhan = prayerTimes.adhan(anchor, on: day) {
             event.start = day.at(hour: adhan.hour, minute: adhan.minute)
             event.startRelativeTo = anchor
-            if let minutes = plan.durationMinutes, let start = event.start { event.end = start.adding(minutes: minutes) }
+            if let minutes = plan.details.durationMinutes, let start = event.start { event.end = start.adding(minutes: minutes) }
         } else {
             event.start = day
             event.allDay = true
-            if let last = plan.lastDay, last > day { event.end = last }
+            if let last = plan.details.lastDay, last > day { event.end = last }
         }
         return event
     }
 
     private func title(of plan: ConversationTracker.Plan) -> String? {
-        guard let activity = plan.activity else { return plan.location }
+        guard let activity = plan.details.activity else { return plan.details.location }
         let name = plan.isArabic ? activity.arabic : activity.english
         // A generic word ("outing", طلعة) says more with the place: "Boulevard outing", "طلعة البوليفارد".
-        if activity.weight <= 1, let place = plan.location {
+        if activity.weight <= 1, let place = plan.details.location {
             return plan.isArabic ? "\(name) \(place)" : "\(place) \(name.lowercased())"
         }
         return name

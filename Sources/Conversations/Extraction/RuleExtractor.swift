@@ -109,8 +109,7 @@ enum ClockReading {
         if clock.isTwentyFourHour { return clock.hour % 24 }
         let hour = clock.hour % 12
         if let isPM = clock.isPM { return isPM ? hour + 12 : hour }
-        if hour + 12 > startHour, startHour >= 12 { return hour + 12 }
-        if hour > startHour % 12, startHour >= 12 { return hour + 12 }
-        return hour <= startHour ? (hour + 12 > startHour ? hour + 12 : hour) : hour
+        if startHour >= 12 { return hour + 12 > startHour ? hour + 12 : hour }
+        return hour > startHour ? hour : hour + 12
     }
 }

@@ -20,8 +20,8 @@ struct MessageReader {
     }
 
     private static let negations: Set<String> = ["ما", "مو", "مب", "مش", "ma", "mo", "mob", "msh", "mesh", "not", "don't", "dont", "never"]
-    /// Words that sit between a number and what it belongs to without changing it.
-    private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "at", "@", "this", "الساعه", "sa3a"]
+    /// Words that sit between a weekday and its day of the month ("Saturday the 12th", "el sabt yom 12").
+    private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
     private static let ordinalSuffixes: Set<String> = ["th", "st", "nd", "rd"]
     private static let meridiemWords: [String: Bool] = [
         "am": false, "a": false, "a.m": false, "ص": false, "صباحا": false, "pm": true, "p": true, "p.m": true, "م": true, "مساء": true, "مساءا": true,
@@ -258,7 +258,7 @@ struct MessageReader {
         // "Saturday the 12th", "الثلاثاء 22": the number is the day of the month. "Tuesday 6" is a time.
         var cursor = index + 1
         var sawThe = false
-        while cursor < items.count, Self.fillers.contains(items[cursor].text), items[cursor].text != "at", items[cursor].text != "@" {
+        while cursor < items.count, Self.fillers.contains(items[cursor].text) {
             if items[cursor].text == "the" { sawThe = true }
             cursor += 1
         }

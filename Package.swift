@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // Pure modules: no I/O, no server types.
@@ -44,6 +45,7 @@ let package = Package(
             dependencies: [
                 "PrayerTimes",
                 "ICalendar",
+                "Conversations",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -52,6 +54,7 @@ let package = Package(
             name: "Storage",
             dependencies: [
                 "JadwalCore",
+                "Conversations",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -67,6 +70,7 @@ let package = Package(
             name: "JadwalServer",
             dependencies: [
                 "JadwalCore",
+                "Conversations",
                 "DAV",
                 "PrayerTimes",
                 "ICalendar",
@@ -78,6 +82,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -93,6 +98,7 @@ let package = Package(
             name: "jadwal",
             dependencies: [
                 "JadwalServer",
+                "Conversations",
                 "PrayerTimes",
                 "ICalendar",
                 "JadwalCore",
@@ -117,17 +123,18 @@ let package = Package(
             ],
             path: "Tests/JadwalTestSupport"
         ),
-        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes"]),
+        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes", "Conversations", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DAVTests", dependencies: ["DAV", "ICalendar"]),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "JadwalCore", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]
+            dependencies: ["Storage", "JadwalCore", "Conversations", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]
         ),
         .testTarget(
             name: "JadwalServerTests",
             dependencies: [
                 "JadwalServer",
                 "JadwalCore",
+                "Conversations",
                 "DAV",
                 "Storage",
                 "JadwalTestSupport",

@@ -7,10 +7,27 @@ import Testing
 /// `jadwal import-chat` as an operator runs it: the real binary, its own process.
 @Suite("jadwal import-chat", .serialized)
 struct ChatCommandTests {
-    static let export = """
-        21/09/2026, 16:01 - Sara Ahmed: Dinner tomorrow at 8pm at Nando's?
-        21/09/2026, 16:02 - Omar: Deal 👍
+    /// The CLI runs on the real clock: the chat is from today (in Riyadh), so "tomorrow" is ahead.
+    static let riyadh: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Asia/Riyadh")!
+        return calendar
+    }()
+
+    static func day(_ offset: Int, _ format: String) -> String {
+        let date = riyadh.date(byAdding: .day, value: offset, to: Date())!
+        let parts = riyadh.dateComponents([.year, .month, .day], from: date)
+        let (y, m, d) = (parts.year!, parts.month!, parts.day!)
+        func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return format == "export" ? "\(pad(d))/\(pad(m))/\(y)" : "\(y)\(pad(m))\(pad(d))"
+    }
+
+    static var export: String {
         """
+        \(day(0, "export")), 00:01 - Sara Ahmed: Dinner tomorrow at 8pm at Nando's?
+        \(day(0, "export")), 00:02 - Omar: Deal 👍
+        """
+    }
 
     func run(_ arguments: [String], in dir: URL, expectSuccess: Bool = true) async throws -> String {
         let child = try ProcessTests.Child(ProcessTests.binary, arguments + ["--data-dir", dir.path])
@@ -46,8 +63,20 @@ struct ChatCommandTests {
             guard let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.chatEventsSlug) else { return [] }
             return try await tx.calendarObjects(calendarID: calendar.id)
         }
-        #expect(events.count == 1 && events.first?.icalendar.contains("DTSTART;TZID=Asia/Riyadh:20260922T200000") == true)
+        #expect(events.count == 1 && events.first?.icalendar.contains("DTSTART;TZID=Asia/Riyadh:\(Self.day(1, "ical"))T200000") == true)
         try await store.shutdown()
+
+        // On a terminal (util-linux `script` gives the command one), a progress bar on standard error.
+        let longer = dir.appendingPathComponent("longer.txt")
+        try Data((Self.export + "\n\(Self.day(0, "export")), 00:05 - Sara Ahmed: Sorry, I have to cancel dinner tomorrow").utf8).write(to: longer)
+        let command = [ProcessTests.binary.path, "import-chat", longer.path, "--user", "omar@example.com", "--data-dir", dir.path]
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let terminal = try ProcessTests.Child(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"])
+        terminal.process.waitUntilExit()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(terminal.process.terminationStatus == 0, "\(terminal.text)")
+        #expect(terminal.text.contains("storing messages") && terminal.text.contains("[##############################] 100%"), "\(terminal.text)")
+        #expect(terminal.text.contains("1 new, 2 already imported") && terminal.text.contains("event cancelled: Dinner"), "\(terminal.text)")
 
         let bad = dir.appendingPathComponent("notes.txt")
         try Data("Shopping list\n- milk\n".utf8).write(to: bad)

@@ -236,9 +236,19 @@ public struct ChatInbox: Sendable {
 
         let prayer = try await tx.prayerSettings(accountID: account.id)
         let context = ExtractionContext(timeZone: zone, now: now, prayerTimes: AccountPrayerTimetable(settings: prayer, conversationZone: zone))
+        let reconciler = ChatPlanReconciler(now: now, zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
+        // The events that still stand are retold first: the words that agreed on them are gone.
+        let standing = reconciler.standing(conversation.events)
+        var retold: ConversationOutcome?
+        if !standing.isEmpty, let first = messages.first {
+            let replay = ChatPlanReplay(partner: conversation.partnerName, me: me).messages(for: standing, before: first.timestamp, zone: zone)
+            retold = await extractor.outcome(of: replay, context: context)
+            messages = replay + messages
+        }
         let outcome = await extractor.outcome(of: messages, context: context)
-        let decision = ChatPlanReconciler(now: now, zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc).decide(
-            previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, outcome: outcome)
+        let decision = reconciler.decide(
+            previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, retold: retold,
+            outcome: outcome)
 
         try await act(on: decision.actions, in: &conversation, account: account, now: now, tx: tx, report: &report)
 

@@ -240,8 +240,12 @@ struct ChatAPITests {
                 {"messages": [
                   {"chatId": "966500000001@c.us", "messageId": "3EB0A1", "sender": "Sara", "fromMe": false, "timestamp": 1789999200,
                    "text": "Dinner tomorrow at 8pm at Nando's?", "isGroup": false},
-                  {"chatId": "966500000001@c.us", "messageId": "3EB0A2", "fromMe": true, "timestamp": "2026-09-21T14:01:00Z", "text": "Deal 👍"},
-                  {"chatId": "120363012345@g.us", "messageId": "G1", "sender": "Khalid", "fromMe": false, "timestamp": 1789999300, "text": "Lunch tomorrow?"}
+                  {"chatId": "966500000001@c.us", "messageId": "3EB0A2", "sender": "Omar", "fromMe": true, "timestamp": "2026-09-21T17:01:00+03:00",
+                   "text": "Deal 👍", "isGroup": false},
+                  {"chatId": "966500000001@c.us", "messageId": "3EB0A3", "sender": "Sara", "fromMe": false, "timestamp": 1789999270, "text": null,
+                   "isGroup": false},
+                  {"chatId": "120363012345@g.us", "messageId": "G1", "sender": "Khalid", "fromMe": false, "timestamp": 1789999300, "text": "Lunch tomorrow?",
+                   "isGroup": true}
                 ]}
                 """
             func deliver(_ body: String, with bearer: String?) async throws -> TestResponse {
@@ -258,11 +262,15 @@ struct ChatAPITests {
                 let response = try await deliver(batch, with: bearer)
                 #expect(response.status == .unauthorized && response.errorCode == code, "\(response.text)")
             }
+            let good = #""chatId": "c", "messageId": "m", "sender": "S", "fromMe": false, "isGroup": false, "text": "hi""#
             for (body, fragment) in [
-                (#"{"messages": [{"chatId": "c", "sender": "Sara", "fromMe": false, "timestamp": 1789999200, "text": "hi"}]}"#, "messageId"),
-                (#"{"messages": [{"chatId": "c", "messageId": "m", "fromMe": false, "timestamp": 1789999200, "text": "hi"}]}"#, "messages[0].sender"),
-                (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": "S", "fromMe": false, "timestamp": "yesterday", "text": "hi"}]}"#, "timestamp"),
-                (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": "S", "fromMe": false, "timestamp": 99, "text": "hi"}]}"#, "timestamp"),
+                (#"{"messages": [{"chatId": "c", "sender": "Sara", "fromMe": false, "isGroup": false, "timestamp": 1789999200, "text": "hi"}]}"#, "messageId"),
+                (#"{"messages": [{"chatId": "c", "messageId": "m", "fromMe": true, "isGroup": false, "timestamp": 1789999200, "text": "hi"}]}"#, "sender"),
+                (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": "S", "fromMe": false, "timestamp": 1789999200, "text": "hi"}]}"#, "isGroup"),
+                (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": " ", "fromMe": false, "isGroup": false, "timestamp": 1789999200}]}"#, "messages[0].sender"),
+                ("{\"messages\": [{\(good), \"timestamp\": \"yesterday\"}]}", "messages[0].timestamp"),
+                ("{\"messages\": [{\(good), \"timestamp\": 99}]}", "messages[0].timestamp"),
+                ("{\"messages\": [{\(good), \"timestamp\": 1789999200000}]}", "milliseconds"),
                 (#"{"messages": []}"#, "'messages'"),
                 (#"{"messages": "#, "not valid JSON"),
             ] {
@@ -280,7 +288,7 @@ struct ChatAPITests {
                 let skippedGroupChats: Int
             }
             let report = try delivered.json(Delivery.self)
-            #expect(report.messages.new == 2 && report.messages.skipped == 1 && report.skippedGroupChats == 1, "groups are off by default")
+            #expect(report.messages.new == 2 && report.messages.skipped == 2 && report.skippedGroupChats == 1, "no words, and groups are off by default")
             #expect(report.conversations.map(\.state) == ["HAS_EVENT_AGREED"] && report.events.map(\.change) == ["created"])
             let event = try #require(report.events.first)
             #expect(try await client.dav(.get, user.calendar("whatsapp-events") + event.name, as: user).text.contains("DTSTART;TZID=Asia/Riyadh:20260922T200000"))

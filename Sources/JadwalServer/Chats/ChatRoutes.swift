@@ -140,14 +140,15 @@ struct ChatConnectorRoutes: Sendable {
     func addRoutes(to router: Router<JadwalRequestContext>) {
         router.post("api/v1/chats/messages") { request, context in
             let (token, account) = try await authenticate(request)
-            let batch = try await request.decodeJSON(as: ConnectorBatch.self, limit: Self.bodyLimit)
-            let messages = try batch.incomingMessages(now: clock.now)
+            let batch = try await request.decodeJSON(as: ConnectorBatchRequest.self, limit: Self.bodyLimit)
+            let messages = try batch.incomingMessages()
             let report = try await deliver(messages, token: token, account: account)
             return JSONResponse(DeliveryView(report))
         }
     }
 
-    /// Stores a validated batch for the token's account and reads its conversations.
+    /// Stores a validated batch for the token's account and reads its conversations: where a
+    /// decoded batch goes, whatever decoded it.
     func deliver(_ messages: [IncomingChatMessage], token: ChatConnectorToken, account: Account) async throws -> ChatInbox.Report {
         let report: ChatInbox.Report
         do {

@@ -116,6 +116,26 @@ struct ChatInboxTests {
         try await f.store.shutdown()
     }
 
+    @Test("a new plan proposed beside a standing event keeps its text until answered, then becomes its own event", arguments: TestEnvironment.engines)
+    func secondPlan(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        _ = try await f.inbox.receive(Self.agreement, source: .connector, accountID: f.account.id)
+        let proposed = try await f.inbox.receive(
+            [Self.message("m3", "Also, coffee on Thursday at 10am?", fromMe: false, minutes: 20)], source: .connector, accountID: f.account.id)
+        #expect(proposed.events.isEmpty && proposed.conversations.map(\.state) == [.agreed], "the dinner still stands")
+        let conversation = try #require(try await f.conversations().first)
+        #expect(try await f.counts(conversation.id) == (3, 1), "the open proposal's text is kept for its answer")
+
+        let answered = try await f.inbox.receive(
+            [Self.message("m4", "Sure, see you there", fromMe: true, minutes: 19)], source: .connector, accountID: f.account.id)
+        #expect(answered.events.map(\.change) == [.created] && answered.events.first?.start == "2026-09-24T10:00", "\(answered)")
+        let events = try await f.chatEvents()
+        #expect(events.count == 2 && events.allSatisfy { !$0.icalendar.contains("STATUS:CANCELLED") })
+        #expect(try await f.conversations().first?.events.map(\.status) == [.active, .active])
+        #expect(try await f.counts(conversation.id) == (4, 0))
+        try await f.store.shutdown()
+    }
+
     @Test("group chats only when allowed; while paused messages wait and are read on resuming", arguments: TestEnvironment.engines)
     func groupsAndPause(engine: TestEngine) async throws {
         let f = try await Self.fixture(engine)

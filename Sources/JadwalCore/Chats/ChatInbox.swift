@@ -240,12 +240,17 @@ public struct ChatInbox: Sendable {
         // The events that still stand are retold first: the words that agreed on them are gone.
         let standing = reconciler.standing(conversation.events)
         var retold: ConversationOutcome?
+        var opensNewPlan = false
+        let outcome: ConversationOutcome
         if !standing.isEmpty, let first = messages.first {
             let replay = ChatPlanReplay(partner: conversation.partnerName, me: me).messages(for: standing, before: first.timestamp, zone: zone)
             retold = await extractor.outcome(of: replay, context: context)
-            messages = replay + messages
+            // Beside a standing event the outcome stays agreed; a new proposal shows in the new messages alone.
+            opensNewPlan = await extractor.outcome(of: messages, context: context).state == .proposed
+            outcome = await extractor.outcome(of: replay + messages, context: context)
+        } else {
+            outcome = await extractor.outcome(of: messages, context: context)
         }
-        let outcome = await extractor.outcome(of: messages, context: context)
         let decision = reconciler.decide(
             previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, retold: retold,
             outcome: outcome)
@@ -257,8 +262,9 @@ public struct ChatInbox: Sendable {
         conversation.proposal = decision.proposal.map(ChatPlan.init)
         if decision.state.isResolved {
             if !wasResolved || !decision.actions.isEmpty || conversation.resolvedAt == nil { conversation.resolvedAt = now }
-            // Settled: the words are no longer needed, only what was agreed.
-            _ = try await tx.forgetChatMessageText(conversationID: conversation.id)
+            // Settled: the words are no longer needed, only what was agreed; unless they open a new
+            // plan beside the standing one, which its answer will need.
+            if !opensNewPlan { _ = try await tx.forgetChatMessageText(conversationID: conversation.id) }
         } else {
             conversation.resolvedAt = nil
         }

@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // Pure modules: no I/O, no server types.
@@ -52,6 +53,7 @@ let package = Package(
             dependencies: [
                 "PrayerTimes",
                 "ICalendar",
+                "Conversations",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,6 +62,7 @@ let package = Package(
             name: "Storage",
             dependencies: [
                 "JadwalCore",
+                "Conversations",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -75,6 +78,7 @@ let package = Package(
             name: "JadwalServer",
             dependencies: [
                 "JadwalCore",
+                "Conversations",
                 "DAV",
                 "PrayerTimes",
                 "ICalendar",
@@ -86,6 +90,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -130,17 +135,18 @@ let package = Package(
             ],
             path: "Tests/JadwalTestSupport"
         ),
-        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes"]),
+        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes", "Conversations", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DAVTests", dependencies: ["DAV", "ICalendar"]),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "JadwalCore", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]
+            dependencies: ["Storage", "JadwalCore", "Conversations", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]
         ),
         .testTarget(
             name: "JadwalServerTests",
             dependencies: [
                 "JadwalServer",
                 "JadwalCore",
+                "Conversations",
                 "DAV",
                 "Storage",
                 "JadwalTestSupport",

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -126,4 +126,49 @@ public protocol SetupTokenStore: Sendable {
     func setupToken(digest: TokenDigest) async throws -> SetupToken?
     /// Marks it used only if it was unused; false when it had been used already.
     func markSetupTokenUsed(digest: TokenDigest, at: Date) async throws -> Bool
+}
+
+public protocol ChatStore: Sendable {
+    /// The account's chat settings; the defaults when it never saved any.
+    func chatSettings(accountID: UUID) async throws -> ChatSettings
+    func saveChatSettings(_ settings: ChatSettings, accountID: UUID, at: Date) async throws
+
+    /// The conversation for this chat, created from `candidate` if there is none yet, and held
+    /// for the rest of the transaction so concurrent deliveries to one chat take turns.
+    func lockChatConversation(_ candidate: ChatConversation) async throws -> ChatConversation
+    func chatConversation(id: UUID, accountID: UUID) async throws -> ChatConversation?
+    /// The account's conversations, most recently active first.
+    func chatConversations(accountID: UUID) async throws -> [ChatConversation]
+    /// Conversations that got messages while extraction was paused.
+    func chatConversationsAwaitingExtraction(accountID: UUID) async throws -> [ChatConversation]
+    /// Saves state, plan, events, counters and times.
+    func updateChatConversation(_ conversation: ChatConversation) async throws
+    /// Deletes the conversation and all its messages. False when the account has no such conversation.
+    func deleteChatConversation(id: UUID, accountID: UUID) async throws -> Bool
+
+    /// Stores the messages not stored yet (a message is known by its conversation and external
+    /// id) and returns the external ids it stored; the others were duplicates.
+    func insertChatMessages(_ messages: [ChatMessageRecord]) async throws -> Set<String>
+    /// The conversation's messages whose text is still held, in the order they were sent.
+    func heldChatMessages(conversationID: UUID) async throws -> [ChatMessageRecord]
+    /// How many messages the conversation has, and how many still hold their text.
+    func chatMessageCounts(conversationID: UUID) async throws -> (stored: Int, holdingText: Int)
+    /// Drops the text of all the conversation's messages; returns how many lost it.
+    func forgetChatMessageText(conversationID: UUID) async throws -> Int
+    /// Drops the text of every message sent longer ago than its account's retention period;
+    /// returns how many lost it.
+    func forgetExpiredChatMessageText(now: Date) async throws -> Int
+    /// The keys (`MessageCipher.keyID`) that sealed the text still held.
+    func chatMessageKeyIDs() async throws -> [String]
+}
+
+public protocol ChatConnectorTokenStore: Sendable {
+    func insertChatConnectorToken(_ token: ChatConnectorToken) async throws
+    /// The account's tokens that are not revoked, newest first.
+    func chatConnectorTokens(accountID: UUID) async throws -> [ChatConnectorToken]
+    /// The active token with this digest and its account, in one query: what every delivery checks.
+    func chatConnectorToken(digest: TokenDigest) async throws -> (ChatConnectorToken, Account)?
+    /// Revokes it if it belongs to the account and is active; false otherwise.
+    func revokeChatConnectorToken(id: UUID, accountID: UUID, at: Date) async throws -> Bool
+    func touchChatConnectorToken(id: UUID, at: Date) async throws
 }

@@ -1,3 +1,4 @@
+import Conversations
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -29,6 +30,8 @@ public struct JadwalServerInstance: Sendable {
     public let application: Application<RouterResponder<JadwalRequestContext>>
     public let store: SQLStore
     public let workers: JobWorkers
+    /// Where chat messages come in: imports, the connector API, the CLI.
+    public let chatInbox: ChatInbox
     let appPasswords: AppPasswords
     public let configuration: ServerConfiguration
 }
@@ -86,10 +89,23 @@ public func buildApplication(
         secret = try ServerSecret.loadOrCreate(at: configuration.secretKeyPath, random: dependencies.random)
     }
 
+    let chatCipher: MessageCipher
+    do {
+        chatCipher = try ChatKey.cipher(configuration, random: dependencies.random)
+    } catch {
+        throw ServerStartupError.configuration("\(error)")
+    }
+
     let store = try openStore(configuration, logger: logger)
     do {
         try await store.migrate(now: dependencies.clock.now)
-        return try await assemble(configuration, store: store, server: server, secret: secret, dependencies: dependencies, logger: logger)
+        do {
+            try await ChatKey.check(chatCipher, against: store)
+        } catch let problem as MessageCipher.Problem {
+            throw ServerStartupError.configuration("\(problem)")
+        }
+        return try await assemble(
+            configuration, store: store, server: server, secret: secret, chatCipher: chatCipher, dependencies: dependencies, logger: logger)
     } catch {
         try? await store.shutdown()
         throw error
@@ -98,7 +114,7 @@ public func buildApplication(
 
 /// The routes, middleware and workers around an open, migrated store.
 private func assemble(
-    _ configuration: ServerConfiguration, store: SQLStore, server: HTTPServerBuilder, secret: ServerSecret,
+    _ configuration: ServerConfiguration, store: SQLStore, server: HTTPServerBuilder, secret: ServerSecret, chatCipher: MessageCipher,
     dependencies: ServerDependencies, logger: Logger
 ) async throws -> JadwalServerInstance {
 
@@ -173,12 +189,20 @@ private func assemble(
         publicURL: configuration.effectivePublicURL)
     setup.addRoutes(to: signedIn)
     setup.addProfileRoute(to: router)
+    // Events link back to their conversation; absolute only when the address is known before listening.
+    let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
+    let chatInbox = ChatInbox(store: store, clock: dependencies.clock, cipher: chatCipher, extractor: RuleExtractor(), publicURL: chatLinkBase)
+    ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
+        .addRoutes(to: signedIn)
+    ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)
+    let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)
 
     let serverLogger = logger
     let application = Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "jadwal"),
-        services: [StoreLifecycle(store: store), workers],
+        // Background work, the retention sweep included, runs where job workers run.
+        services: configuration.workers > 0 ? [StoreLifecycle(store: store), workers, retention] : [StoreLifecycle(store: store), workers],
         onServerRunning: { channel in
             var listening = configuration
             listening.port = channel.localAddress?.port ?? configuration.port
@@ -188,7 +212,7 @@ private func assemble(
         logger: logger
     )
     return JadwalServerInstance(
-        application: application, store: store, workers: workers, appPasswords: appPasswords, configuration: configuration)
+        application: application, store: store, workers: workers, chatInbox: chatInbox, appPasswords: appPasswords, configuration: configuration)
 }
 
 func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {

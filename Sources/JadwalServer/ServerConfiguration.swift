@@ -15,6 +15,13 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// Base64 of 32 bytes; nil means `<dataDirectory>/secret.key`, created on first start.
     public var secretKey: String?
+    /// Base64 of the 32-byte key that encrypts chat messages; nil means `<dataDirectory>/chat.key`,
+    /// created on first start. Instances sharing a database must share it.
+    public var chatKey: String?
+    /// The largest chat export `POST /api/v1/chats/import` accepts.
+    public var chatImportLimit = 64 * 1024 * 1024
+    /// How often message text past its retention period is deleted.
+    public var chatRetentionSweepInterval: Duration = .seconds(3600)
     public var smtp: SMTPConfiguration?
     public var mailFrom = MailAddress("jadwal@localhost", name: "Jadwal")
     public var googleClientID: String?
@@ -38,4 +45,5 @@ public struct ServerConfiguration: Sendable {
 
     public var sqlitePath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("jadwal.sqlite").path }
     public var secretKeyPath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("secret.key").path }
+    public var chatKeyPath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("chat.key").path }
 }

@@ -78,6 +78,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = smtpURL ?? env["JADWAL_SMTP_URL"], !value.isEmpty { configuration.smtp = try ConfigurationValue.smtp(url: value) }
         if let value = mailFrom ?? env["JADWAL_MAIL_FROM"] { configuration.mailFrom = try ConfigurationValue.mailAddress(value) }
         configuration.secretKey = env["JADWAL_SECRET_KEY"]
+        configuration.chatKey = env["JADWAL_CHAT_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let text = env["JADWAL_CHAT_IMPORT_MAX_MB"] {
+            guard let megabytes = Int(text), (1...4096).contains(megabytes) else {
+                throw OperatorError("JADWAL_CHAT_IMPORT_MAX_MB must be a number of megabytes from 1 to 4096, not \(text)")
+            }
+            configuration.chatImportLimit = megabytes * 1024 * 1024
+        }
         configuration.googleClientID = googleClientID ?? env["JADWAL_GOOGLE_CLIENT_ID"]
         if let value = googleJWKSURL ?? env["JADWAL_GOOGLE_JWKS_URL"] { configuration.googleJWKSURL = value }
         if let value = workers {

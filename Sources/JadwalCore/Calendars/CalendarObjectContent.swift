@@ -115,24 +115,34 @@ public struct CalendarWrites: Sendable {
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
-        let now = clock.now
         return try await store.transaction { tx in
-            // One query answers both checks; a write is a handful of statements, so each counts.
-            let found = try await tx.calendarObjects(calendarID: calendar.id, name: name, orUID: content.uid)
-            let existing = found.first { $0.name == name }
-            if ifNoneMatch, existing != nil { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
-            if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing?.etag) {
-                throw Refusal.preconditionFailed(currentETag: existing?.etag)
-            }
-            if let sameUID = found.first(where: { $0.uid == content.uid && $0.name != name }) {
-                throw Refusal.uidConflict(existingName: sameUID.name)
-            }
-            let object = CalendarObject(
-                calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
-                etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: now
-            )
-            return (try await tx.putCalendarObject(object), existing == nil)
+            try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, transaction: tx)
         }
+    }
+
+    /// The same write inside the caller's transaction, for a change that writes other data with
+    /// it (a chat's event and the conversation that caused it commit together).
+    public func put(
+        _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
+        transaction tx: any StoreTransaction
+    ) async throws -> (object: CalendarObject, created: Bool) {
+        guard Self.isValidName(name) else { throw Refusal.invalidName }
+        guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
+        // One query answers both checks; a write is a handful of statements, so each counts.
+        let found = try await tx.calendarObjects(calendarID: calendar.id, name: name, orUID: content.uid)
+        let existing = found.first { $0.name == name }
+        if ifNoneMatch, existing != nil { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
+        if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing?.etag) {
+            throw Refusal.preconditionFailed(currentETag: existing?.etag)
+        }
+        if let sameUID = found.first(where: { $0.uid == content.uid && $0.name != name }) {
+            throw Refusal.uidConflict(existingName: sameUID.name)
+        }
+        let object = CalendarObject(
+            calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
+            etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: clock.now
+        )
+        return (try await tx.putCalendarObject(object), existing == nil)
     }
 
     /// Moves an object to another name, in the same calendar or another of the account's (WebDAV

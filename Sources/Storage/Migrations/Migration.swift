@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -224,6 +224,83 @@ extension Migrations {
             "DROP INDEX calendar_objects_time",
             // What a setup link's profile holds: the CalDAV account, or only the prayer subscription.
             "ALTER TABLE setup_tokens ADD COLUMN kind TEXT NOT NULL DEFAULT 'caldav'",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Chats: conversations with their state, plan and the events Jadwal created from them;
+    /// messages with their text encrypted (and dropped once the conversation is resolved or the
+    /// retention period is over, the row kept so a second delivery is recognised); connector
+    /// tokens (stored as digests); per-account chat settings.
+    static let v9Chats = Migration(version: 9, name: "chats") { _ in
+        [
+            """
+            CREATE TABLE chat_conversations (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                source TEXT NOT NULL,
+                chat_key TEXT NOT NULL,
+                partner_name TEXT NOT NULL,
+                is_group BOOLEAN NOT NULL DEFAULT FALSE,
+                state TEXT NOT NULL,
+                proposal TEXT,
+                events TEXT NOT NULL DEFAULT '[]',
+                follow_ups_due_at BIGINT,
+                awaiting_extraction BOOLEAN NOT NULL DEFAULT FALSE,
+                message_count BIGINT NOT NULL DEFAULT 0,
+                last_activity_at BIGINT NOT NULL,
+                resolved_at BIGINT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                UNIQUE (account_id, source, chat_key)
+            )
+            """,
+            "CREATE INDEX chat_conversations_activity ON chat_conversations (account_id, last_activity_at)",
+            // What the conflict-check and notification features will look for.
+            "CREATE INDEX chat_conversations_follow_ups ON chat_conversations (follow_ups_due_at) WHERE follow_ups_due_at IS NOT NULL",
+            "CREATE INDEX chat_conversations_awaiting ON chat_conversations (account_id) WHERE awaiting_extraction",
+            """
+            CREATE TABLE chat_messages (
+                conversation_id TEXT NOT NULL REFERENCES chat_conversations (id) ON DELETE CASCADE,
+                external_id TEXT NOT NULL,
+                position BIGINT NOT NULL,
+                sender TEXT,
+                from_me BOOLEAN NOT NULL,
+                kind TEXT NOT NULL,
+                sent_at BIGINT NOT NULL,
+                ciphertext TEXT,
+                nonce TEXT,
+                key_id TEXT,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (conversation_id, external_id)
+            )
+            """,
+            // Only messages that still hold text are ever read back or swept.
+            "CREATE INDEX chat_messages_held ON chat_messages (conversation_id, sent_at, position) WHERE ciphertext IS NOT NULL",
+            "CREATE INDEX chat_messages_held_age ON chat_messages (sent_at) WHERE ciphertext IS NOT NULL",
+            """
+            CREATE TABLE chat_connector_tokens (
+                id TEXT PRIMARY KEY,
+                token_digest TEXT NOT NULL UNIQUE,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT,
+                revoked_at BIGINT
+            )
+            """,
+            "CREATE INDEX chat_connector_tokens_account ON chat_connector_tokens (account_id)",
+            """
+            CREATE TABLE chat_settings (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                extraction_paused BOOLEAN NOT NULL DEFAULT FALSE,
+                allow_groups BOOLEAN NOT NULL DEFAULT FALSE,
+                retention_days BIGINT NOT NULL,
+                me_name TEXT,
+                updated_at BIGINT NOT NULL
+            )
+            """,
         ]
     }
 }

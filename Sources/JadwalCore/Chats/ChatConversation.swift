@@ -1,0 +1,201 @@
+import Conversations
+import Foundation
+
+/// Where a chat's messages came from.
+public enum ChatSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// WhatsApp's "Export chat" file, uploaded or imported with `jadwal import-chat`.
+    case export
+    /// The WhatsApp Business Cloud API webhook.
+    case cloudAPI = "cloud-api"
+    /// A bridge on the user's side posting to `/api/v1/chats/messages` with a connector token.
+    case connector
+}
+
+/// One chat Jadwal follows for an account: who it is with, where it stands, the plan read from
+/// it and the events Jadwal put on the calendar because of it. Its messages live beside it
+/// (`ChatMessageRecord`); their text is kept only while the conversation is open.
+public struct ChatConversation: Sendable, Hashable {
+    public var id: UUID
+    public var accountID: UUID
+    public var source: ChatSource
+    /// The chat's identity within the source: the connector's or Cloud API's chat id, or for an
+    /// export the other participants' names.
+    public var chatKey: String
+    /// Who the chat is with, as people read it (a contact name, a group's name, a number).
+    public var partnerName: String
+    public var isGroup: Bool
+    public var state: ConversationState
+    /// The plan behind the state: the agreed, proposed, refused or cancelled event; nil for no event.
+    public var proposal: ChatPlan?
+    /// Every event Jadwal created from this chat, with what still has to follow from it.
+    public var events: [ChatEventLink]
+    /// New messages arrived while extraction was paused; they are read when it resumes.
+    public var awaitingExtraction: Bool
+    /// How many messages were ever stored: the next message's position.
+    public var messageCount: Int64
+    /// When the newest message was sent.
+    public var lastActivityAt: Date
+    /// When the conversation last became agreed or denied; nil while it is open.
+    public var resolvedAt: Date?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: UUID, accountID: UUID, source: ChatSource, chatKey: String, partnerName: String, isGroup: Bool,
+        state: ConversationState = .noEvent, proposal: ChatPlan? = nil, events: [ChatEventLink] = [], awaitingExtraction: Bool = false,
+        messageCount: Int64 = 0, lastActivityAt: Date, resolvedAt: Date? = nil, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.source = source
+        self.chatKey = chatKey
+        self.partnerName = partnerName
+        self.isGroup = isGroup
+        self.state = state
+        self.proposal = proposal
+        self.events = events
+        self.awaitingExtraction = awaitingExtraction
+        self.messageCount = messageCount
+        self.lastActivityAt = lastActivityAt
+        self.resolvedAt = resolvedAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The earliest time a follow-up of one of its events is waiting since; nil when none waits.
+    /// Stored as its own indexed column, so the features that carry follow-ups out find them fast.
+    public var followUpsDueAt: Date? {
+        events.flatMap(\.pendingFollowUps).map(\.since).min()
+    }
+
+    /// The path of the conversation in the JSON API (the link events carry back to it).
+    public var apiPath: String { "/api/v1/chats/\(id.uuidString.lowercased())" }
+}
+
+/// A plan as Jadwal keeps and shows it: `ExtractedEvent` with the dates written the way the
+/// extraction contract writes them (`2026-11-23T18:34`, or `2026-11-23` for all-day; for all-day
+/// events `end` is the last day, inclusive).
+public struct ChatPlan: Sendable, Hashable, Codable {
+    public var title: String?
+    public var start: String?
+    public var end: String?
+    public var allDay: Bool
+    public var location: String?
+    public var startRelativeTo: PrayerAnchor?
+
+    public init(_ event: ExtractedEvent) {
+        title = event.title
+        start = event.start.map { Self.text($0, allDay: event.allDay) }
+        end = event.end.map { Self.text($0, allDay: event.allDay) }
+        allDay = event.allDay
+        location = event.location
+        startRelativeTo = event.startRelativeTo
+    }
+
+    /// The plan as the extractor's type again (dates that do not read back are dropped).
+    public var event: ExtractedEvent {
+        ExtractedEvent(
+            title: title, start: start.flatMap(Self.local), end: end.flatMap(Self.local), allDay: allDay, location: location,
+            startRelativeTo: startRelativeTo)
+    }
+
+    static func text(_ value: Conversations.LocalDateTime, allDay: Bool) -> String {
+        let full = value.description  // YYYY-MM-DDTHH:MM:SS
+        return allDay ? String(full.prefix(10)) : String(full.prefix(16))
+    }
+
+    static func local(_ text: String) -> Conversations.LocalDateTime? {
+        let digits = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard digits.count == 3 || digits.count >= 5 else { return nil }
+        return Conversations.LocalDateTime(
+            year: digits[0], month: digits[1], day: digits[2], hour: digits.count >= 5 ? digits[3] : 0, minute: digits.count >= 5 ? digits[4] : 0)
+    }
+}
+
+/// An event Jadwal wrote to the "WhatsApp Events" calendar because a chat agreed on it.
+public struct ChatEventLink: Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// On the calendar as agreed (possibly moved since).
+        case active
+        /// The chat cancelled it: it stays on the calendar with STATUS:CANCELLED.
+        case cancelled
+        /// Someone deleted it from the calendar; Jadwal does not bring it back.
+        case removed
+    }
+
+    public var uid: String
+    /// The resource name in the calendar (`<name>.ics`).
+    public var objectName: String
+    public var calendarID: UUID
+    /// What the event says now.
+    public var plan: ChatPlan
+    public var status: Status
+    /// Work that must follow from the last change (a conflict check, a notification) and has
+    /// not been done yet.
+    public var pendingFollowUps: [ChatFollowUp]
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        uid: String, objectName: String, calendarID: UUID, plan: ChatPlan, status: Status = .active, pendingFollowUps: [ChatFollowUp] = [],
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.uid = uid
+        self.objectName = objectName
+        self.calendarID = calendarID
+        self.plan = plan
+        self.status = status
+        self.pendingFollowUps = pendingFollowUps
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Something that has to happen after Jadwal changed an event from a chat. Recorded in the
+/// conversation (not queued as a job) until the feature that does it exists: a job of a kind no
+/// worker handles would go straight to the dead letters.
+public struct ChatFollowUp: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Check the event against the rest of the person's time (prayers, other events).
+        case conflictCheck = "conflict-check"
+        /// Tell the person what Jadwal did.
+        case notify
+    }
+
+    /// What happened to the event.
+    public enum Change: String, Sendable, Hashable, Codable {
+        case created, moved, cancelled
+    }
+
+    public var kind: Kind
+    public var change: Change
+    public var since: Date
+
+    public init(kind: Kind, change: Change, since: Date) {
+        self.kind = kind
+        self.change = change
+        self.since = since
+    }
+
+    /// What a change needs: a new or moved event is checked for conflicts and announced; a
+    /// cancelled one is only announced.
+    static func needed(after change: Change, at now: Date) -> [ChatFollowUp] {
+        switch change {
+        case .created, .moved: [ChatFollowUp(kind: .conflictCheck, change: change, since: now), ChatFollowUp(kind: .notify, change: change, since: now)]
+        case .cancelled: [ChatFollowUp(kind: .notify, change: change, since: now)]
+        }
+    }
+}
+
+extension ChatEventLink {
+    /// Records a change's follow-ups; a newer one of a kind replaces an older one still waiting
+    /// (the notification then tells the latest state).
+    public mutating func recordFollowUps(after change: Change, at now: Date) {
+        let needed = ChatFollowUp.needed(after: change, at: now)
+        // A cancelled event needs no conflict check any more.
+        pendingFollowUps.removeAll { old in needed.contains { $0.kind == old.kind } || change == .cancelled }
+        pendingFollowUps += needed
+    }
+
+    public typealias Change = ChatFollowUp.Change
+}

@@ -1,0 +1,413 @@
+import Conversations
+import Foundation
+import ICalendar
+
+/// Where chat messages come in, whatever delivered them (an export, the connector API, the
+/// Cloud API webhook). A batch is handled in one transaction: new messages are stored encrypted
+/// (a message delivered twice is stored once), each conversation that got new messages is read
+/// by the extractor, and what it agreed, moved or cancelled is written to the "WhatsApp Events"
+/// calendar through the CalDAV write path. Either all of it commits or none of it does.
+public struct ChatInbox: Sendable {
+    let store: any Store
+    let clock: Clock
+    let cipher: MessageCipher
+    let extractor: any ConversationExtractor
+    let writes: CalendarWrites
+    /// Put before a conversation's API path in the links events carry (`https://jadwal.example`);
+    /// empty for a server-relative link.
+    let publicURL: String
+
+    /// Rows per INSERT: well under both engines' limits on bound parameters.
+    static let insertChunk = 500
+
+    public init(store: any Store, clock: Clock, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "") {
+        self.store = store
+        self.clock = clock
+        self.cipher = cipher
+        self.extractor = extractor
+        writes = CalendarWrites(store: store, clock: clock)
+        self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+    }
+
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        case unknownAccount
+
+        public var description: String {
+            switch self {
+            case .unknownAccount: "there is no such account"
+            }
+        }
+    }
+
+    /// How far a long batch has come, for progress bars.
+    public enum Progress: Sendable, Hashable {
+        /// Messages encrypted and stored, of all in the batch.
+        case storing(done: Int, total: Int)
+        /// Conversations read by the extractor, of all that got new messages.
+        case reading(done: Int, total: Int)
+    }
+
+    public typealias ProgressHandler = @Sendable (Progress) -> Void
+
+    // MARK: Reports
+
+    /// What a batch did.
+    public struct Report: Sendable, Hashable, Codable {
+        public struct Messages: Sendable, Hashable, Codable {
+            /// Messages in the batch.
+            public var read = 0
+            /// Stored now.
+            public var new = 0
+            /// Already stored (delivered before).
+            public var duplicates = 0
+            /// Not stored: no words (media without caption, deleted, system notices) or a group
+            /// chat while group chats are off.
+            public var skipped = 0
+        }
+
+        public struct Conversation: Sendable, Hashable, Codable {
+            public var id: UUID
+            public var partner: String
+            public var source: ChatSource
+            public var isGroup: Bool
+            public var state: ConversationState
+            public var proposal: ChatPlan?
+            public var newMessages: Int
+            /// Extraction is paused: the messages wait until it resumes.
+            public var awaitingExtraction: Bool
+        }
+
+        public struct Event: Sendable, Hashable, Codable {
+            public var conversationID: UUID
+            public var uid: String
+            public var objectName: String
+            public var change: ChatFollowUp.Change
+            public var title: String?
+            public var start: String?
+        }
+
+        public var messages = Messages()
+        /// Conversations that got new messages.
+        public var conversations: [Conversation] = []
+        /// Events created, moved or cancelled.
+        public var events: [Event] = []
+        /// Group chats left out because group chats are off.
+        public var skippedGroupChats = 0
+
+        public init() {}
+    }
+
+    // MARK: Receiving
+
+    /// Stores a batch for an account and acts on what the conversations now say.
+    public func receive(
+        _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, progress: ProgressHandler? = nil
+    ) async throws -> Report {
+        let now = clock.now
+        return try await store.transaction { tx in
+            guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
+            let settings = try await tx.chatSettings(accountID: accountID)
+            var report = Report()
+            report.messages.read = messages.count
+
+            var chatOrder: [String] = []
+            var byChat: [String: [IncomingChatMessage]] = [:]
+            for message in messages {
+                if byChat[message.chatKey] == nil { chatOrder.append(message.chatKey) }
+                byChat[message.chatKey, default: []].append(message)
+            }
+
+            var touched: [(conversation: ChatConversation, new: Int)] = []
+            var handled = 0
+            for key in chatOrder {
+                let chat = byChat[key] ?? []
+                defer {
+                    handled += chat.count
+                    progress?(.storing(done: handled, total: messages.count))
+                }
+                let isGroup = chat.contains(where: \.isGroup)
+                if isGroup, !settings.allowGroups {
+                    report.messages.skipped += chat.count
+                    report.skippedGroupChats += 1
+                    continue
+                }
+                let worded = chat.filter(\.carriesText)
+                report.messages.skipped += chat.count - worded.count
+                guard let newest = worded.map(\.sentAt).max() else { continue }
+
+                let partner = Self.partnerName(of: chat, key: key)
+                var conversation = try await tx.lockChatConversation(ChatConversation(
+                    id: UUID(), accountID: accountID, source: source, chatKey: key, partnerName: partner, isGroup: isGroup,
+                    lastActivityAt: newest, createdAt: now, updatedAt: now))
+
+                var seen: Set<String> = []
+                var records: [ChatMessageRecord] = []
+                records.reserveCapacity(worded.count)
+                for message in worded where seen.insert(message.externalID).inserted {
+                    records.append(ChatMessageRecord(
+                        conversationID: conversation.id, externalID: message.externalID,
+                        position: conversation.messageCount + Int64(records.count), sender: message.sender, fromMe: message.fromMe,
+                        kind: message.kind, sentAt: message.sentAt,
+                        sealedText: cipher.seal(message.text, conversationID: conversation.id, messageID: message.externalID), createdAt: now))
+                }
+                var inserted: Set<String> = []
+                var start = 0
+                while start < records.count {
+                    let end = min(start + Self.insertChunk, records.count)
+                    inserted.formUnion(try await tx.insertChatMessages(Array(records[start..<end])))
+                    start = end
+                    progress?(.storing(done: handled + end, total: messages.count))
+                }
+                report.messages.new += inserted.count
+                report.messages.duplicates += worded.count - inserted.count
+                guard !inserted.isEmpty else { continue }
+
+                conversation.messageCount += Int64(records.count)
+                // A chat first seen through the owner's own messages gets its partner's name when they write.
+                if conversation.partnerName == key, partner != key { conversation.partnerName = partner }
+                let newestStored = records.lazy.filter { inserted.contains($0.externalID) }.map(\.sentAt).max() ?? newest
+                conversation.lastActivityAt = max(conversation.lastActivityAt, newestStored)
+                if isGroup { conversation.isGroup = true }
+                touched.append((conversation, inserted.count))
+            }
+
+            for (index, item) in touched.enumerated() {
+                var conversation = item.conversation
+                if settings.extractionPaused {
+                    conversation.awaitingExtraction = true
+                    conversation.updatedAt = now
+                    try await tx.updateChatConversation(conversation)
+                } else {
+                    try await read(&conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+                }
+                report.conversations.append(Self.summary(conversation, newMessages: item.new))
+                progress?(.reading(done: index + 1, total: touched.count))
+            }
+            return report
+        }
+    }
+
+    /// Reads the conversations that got messages while extraction was paused (after it resumes).
+    public func readAwaitingConversations(accountID: UUID) async throws -> Report {
+        let now = clock.now
+        return try await store.transaction { tx in
+            guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
+            let settings = try await tx.chatSettings(accountID: accountID)
+            var report = Report()
+            guard !settings.extractionPaused else { return report }
+            for var conversation in try await tx.chatConversationsAwaitingExtraction(accountID: accountID) {
+                try await read(&conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+                report.conversations.append(Self.summary(conversation, newMessages: 0))
+            }
+            return report
+        }
+    }
+
+    /// Deletes the text of messages older than their account's retention period; returns how many.
+    public func forgetExpiredText() async throws -> Int {
+        let now = clock.now
+        return try await store.transaction { tx in try await tx.forgetExpiredChatMessageText(now: now) }
+    }
+
+    // MARK: Reading a conversation
+
+    /// Runs the extractor over the text still held, acts on the outcome, and forgets the text
+    /// once the conversation is resolved.
+    private func read(
+        _ conversation: inout ChatConversation, account: Account, settings: ChatSettings, now: Date, tx: any StoreTransaction,
+        report: inout Report
+    ) async throws {
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let held = try await tx.heldChatMessages(conversationID: conversation.id)
+        // The extractor tells the two sides apart by name: the owner's messages carry one name.
+        let me = held.first(where: \.fromMe)?.sender ?? settings.meName ?? account.displayName
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var messages: [ChatMessage] = []
+        messages.reserveCapacity(held.count)
+        for record in held {
+            guard let sealed = record.sealedText,
+                  let local = Self.localTime(record.sentAt, calendar: calendar) else { continue }
+            let text = try cipher.open(sealed, conversationID: conversation.id, messageID: record.externalID)
+            messages.append(ChatMessage(
+                sender: record.fromMe ? me : (record.sender ?? conversation.partnerName), localTime: local, timestamp: record.sentAt,
+                kind: record.kind, text: text))
+        }
+
+        let prayer = try await tx.prayerSettings(accountID: account.id)
+        let context = ExtractionContext(timeZone: zone, now: now, prayerTimes: AccountPrayerTimetable(settings: prayer, conversationZone: zone))
+        let reconciler = ChatPlanReconciler(now: now, zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
+        // The events that still stand are retold first: the words that agreed on them are gone.
+        let standing = reconciler.standing(conversation.events)
+        var retold: ConversationOutcome?
+        var opensNewPlan = false
+        let outcome: ConversationOutcome
+        if !standing.isEmpty, let first = messages.first {
+            let replay = ChatPlanReplay(partner: conversation.partnerName, me: me).messages(for: standing, before: first.timestamp, zone: zone)
+            retold = await extractor.outcome(of: replay, context: context)
+            // Beside a standing event the outcome stays agreed; a new proposal shows in the new messages alone.
+            opensNewPlan = await extractor.outcome(of: messages, context: context).state == .proposed
+            outcome = await extractor.outcome(of: replay + messages, context: context)
+        } else {
+            outcome = await extractor.outcome(of: messages, context: context)
+        }
+        let decision = reconciler.decide(
+            previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, retold: retold,
+            outcome: outcome)
+
+        try await act(on: decision.actions, in: &conversation, account: account, now: now, tx: tx, report: &report)
+
+        let wasResolved = conversation.state.isResolved
+        conversation.state = decision.state
+        conversation.proposal = decision.proposal.map(ChatPlan.init)
+        if decision.state.isResolved {
+            if !wasResolved || !decision.actions.isEmpty || conversation.resolvedAt == nil { conversation.resolvedAt = now }
+            // Settled: the words are no longer needed, only what was agreed; unless they open a new
+            // plan beside the standing one, which its answer will need.
+            if !opensNewPlan { _ = try await tx.forgetChatMessageText(conversationID: conversation.id) }
+        } else {
+            conversation.resolvedAt = nil
+        }
+        conversation.awaitingExtraction = false
+        conversation.updatedAt = now
+        try await tx.updateChatConversation(conversation)
+    }
+
+    /// Writes the decided changes to the calendar, in the batch's transaction.
+    private func act(
+        on actions: [ChatPlanReconciler.Action], in conversation: inout ChatConversation, account: Account, now: Date,
+        tx: any StoreTransaction, report: inout Report
+    ) async throws {
+        guard !actions.isEmpty else { return }
+        let document = ChatEventDocument(timeZone: account.timeZone, language: account.language, now: now)
+        let link = publicURL + conversation.apiPath
+        for action in actions {
+            switch action {
+            case .create(let plan):
+                let uid = Self.eventUID(conversation, plan)
+                let name = String(uid.prefix { $0 != "@" }) + ".ics"
+                guard let calendar = try await chatCalendar(for: account, now: now, tx: tx),
+                      let text = document.created(uid: uid, plan: plan, partner: conversation.partnerName, conversationID: conversation.id, link: link),
+                      try await write(text, name: name, in: calendar, tx: tx)
+                else { continue }
+                var created = ChatEventLink(uid: uid, objectName: name, calendarID: calendar.id, plan: ChatPlan(plan), createdAt: now, updatedAt: now)
+                if let index = conversation.events.firstIndex(where: { $0.uid == uid }) {
+                    // Agreed again after it was cancelled: the same event, confirmed again.
+                    created = conversation.events[index]
+                    created.plan = ChatPlan(plan)
+                    created.status = .active
+                    created.calendarID = calendar.id
+                    created.objectName = name
+                    created.updatedAt = now
+                    created.recordFollowUps(after: .created, at: now)
+                    conversation.events[index] = created
+                } else {
+                    created.recordFollowUps(after: .created, at: now)
+                    conversation.events.append(created)
+                }
+                report.events.append(Self.eventReport(conversation, created, change: .created))
+
+            case .move(let uid, let plan):
+                guard let index = conversation.events.firstIndex(where: { $0.uid == uid }) else { continue }
+                var moved = conversation.events[index]
+                guard let (calendar, stored) = try await storedEvent(moved, tx: tx) else {
+                    conversation.events[index].status = .removed
+                    continue
+                }
+                if let text = document.moved(stored.icalendar, from: moved.plan, to: plan, partner: conversation.partnerName), text != stored.icalendar {
+                    guard try await write(text, name: moved.objectName, in: calendar, tx: tx) else { continue }
+                }
+                moved.plan = ChatPlan(plan)
+                moved.updatedAt = now
+                moved.recordFollowUps(after: .moved, at: now)
+                conversation.events[index] = moved
+                report.events.append(Self.eventReport(conversation, moved, change: .moved))
+
+            case .cancel(let uid):
+                guard let index = conversation.events.firstIndex(where: { $0.uid == uid }) else { continue }
+                var cancelled = conversation.events[index]
+                guard let (calendar, stored) = try await storedEvent(cancelled, tx: tx) else {
+                    conversation.events[index].status = .removed
+                    continue
+                }
+                if let text = document.cancelled(stored.icalendar), text != stored.icalendar {
+                    guard try await write(text, name: cancelled.objectName, in: calendar, tx: tx) else { continue }
+                }
+                cancelled.status = .cancelled
+                cancelled.updatedAt = now
+                cancelled.recordFollowUps(after: .cancelled, at: now)
+                conversation.events[index] = cancelled
+                report.events.append(Self.eventReport(conversation, cancelled, change: .cancelled))
+            }
+        }
+    }
+
+    /// Writes an event through the CalDAV write path. False when the calendar refuses it (the
+    /// person moved another object with its UID there): the rest of the batch goes on without it.
+    private func write(_ text: String, name: String, in calendar: CalendarCollection, tx: any StoreTransaction) async throws -> Bool {
+        guard let content = try? CalendarObjectContent(text: text) else { return false }
+        do {
+            _ = try await writes.put(content, name: name, in: calendar, transaction: tx)
+            return true
+        } catch is CalendarWrites.Refusal {
+            return false
+        }
+    }
+
+    /// The account's "WhatsApp Events" calendar, made again if the person deleted it.
+    private func chatCalendar(for account: Account, now: Date, tx: any StoreTransaction) async throws -> CalendarCollection? {
+        if let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.chatEventsSlug) { return calendar }
+        guard let calendar = DefaultCalendars.make(for: account, now: now).first(where: { $0.slug == DefaultCalendars.chatEventsSlug }) else {
+            return nil
+        }
+        try await tx.insertCalendar(calendar)
+        return calendar
+    }
+
+    /// The calendar and stored object of an event Jadwal created; nil when someone deleted it.
+    private func storedEvent(_ link: ChatEventLink, tx: any StoreTransaction) async throws -> (CalendarCollection, CalendarObject)? {
+        guard let calendar = try await tx.calendar(id: link.calendarID),
+              let object = try await tx.calendarObject(calendarID: calendar.id, name: link.objectName)
+        else { return nil }
+        return (calendar, object)
+    }
+
+    // MARK: Helpers
+
+    /// Stable for a chat and a plan: the same agreement handled twice (a retry, a re-import after
+    /// the chat was forgotten) names the same event instead of adding a second one.
+    static func eventUID(_ conversation: ChatConversation, _ plan: ExtractedEvent) -> String {
+        let key = [
+            conversation.accountID.uuidString.lowercased(), conversation.source.rawValue, conversation.chatKey,
+            ChatPlan(plan).start ?? "", plan.allDay ? "all-day" : "timed",
+        ].joined(separator: "\u{1F}")
+        return "chat-" + key.sha256Hex.prefix(32) + "@jadwal"
+    }
+
+    /// The name the source gave the chat, else the first other sender, else its key.
+    static func partnerName(of chat: [IncomingChatMessage], key: String) -> String {
+        if let name = chat.lazy.compactMap(\.chatName).first(where: { !$0.isEmpty }) { return name }
+        if let sender = chat.lazy.filter({ !$0.fromMe }).compactMap(\.sender).first(where: { !$0.isEmpty }) { return sender }
+        return key
+    }
+
+    static func localTime(_ date: Date, calendar: Foundation.Calendar) -> Conversations.LocalDateTime? {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+        return Conversations.LocalDateTime(
+            year: year, month: month, day: day, hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0)
+    }
+
+    static func summary(_ conversation: ChatConversation, newMessages: Int) -> Report.Conversation {
+        Report.Conversation(
+            id: conversation.id, partner: conversation.partnerName, source: conversation.source, isGroup: conversation.isGroup,
+            state: conversation.state, proposal: conversation.proposal, newMessages: newMessages,
+            awaitingExtraction: conversation.awaitingExtraction)
+    }
+
+    static func eventReport(_ conversation: ChatConversation, _ link: ChatEventLink, change: ChatFollowUp.Change) -> Report.Event {
+        Report.Event(
+            conversationID: conversation.id, uid: link.uid, objectName: link.objectName, change: change, title: link.plan.title,
+            start: link.plan.start)
+    }
+}

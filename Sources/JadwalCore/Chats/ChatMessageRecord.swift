@@ -1,0 +1,73 @@
+import Conversations
+import Foundation
+
+/// A chat message as it arrives, from any source, before it is stored.
+public struct IncomingChatMessage: Sendable, Hashable {
+    /// The chat's identity within the source (see `ChatConversation.chatKey`).
+    public var chatKey: String
+    /// The chat's name, when the source says it (a contact or group name).
+    public var chatName: String?
+    public var isGroup: Bool
+    /// The source's id of the message: what makes a second delivery a duplicate.
+    public var externalID: String
+    /// The sender's name or number as the source gives it.
+    public var sender: String?
+    /// Written by the account's owner.
+    public var fromMe: Bool
+    public var sentAt: Date
+    /// `text`, or `media` with a caption; other kinds carry no words and are not stored.
+    public var kind: ChatMessage.Kind
+    public var text: String
+
+    public init(
+        chatKey: String, chatName: String? = nil, isGroup: Bool = false, externalID: String, sender: String?, fromMe: Bool, sentAt: Date,
+        kind: ChatMessage.Kind = .text, text: String
+    ) {
+        self.chatKey = chatKey
+        self.chatName = chatName
+        self.isGroup = isGroup
+        self.externalID = externalID
+        self.sender = sender
+        self.fromMe = fromMe
+        self.sentAt = sentAt
+        self.kind = kind
+        self.text = text
+    }
+
+    /// Worth storing: a message with words in it.
+    var carriesText: Bool {
+        (kind == .text || kind == .media) && !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+}
+
+/// A stored chat message. Its row outlives its text: once the conversation is resolved, or the
+/// retention period is over, `sealedText` is dropped and the row stays only so the same message
+/// delivered again is recognised and ignored.
+public struct ChatMessageRecord: Sendable, Hashable {
+    public var conversationID: UUID
+    public var externalID: String
+    /// Order of storing within the conversation (breaks ties between equal send times).
+    public var position: Int64
+    public var sender: String?
+    public var fromMe: Bool
+    public var kind: ChatMessage.Kind
+    public var sentAt: Date
+    /// The encrypted text; nil once forgotten.
+    public var sealedText: SealedText?
+    public var createdAt: Date
+
+    public init(
+        conversationID: UUID, externalID: String, position: Int64, sender: String?, fromMe: Bool, kind: ChatMessage.Kind, sentAt: Date,
+        sealedText: SealedText?, createdAt: Date
+    ) {
+        self.conversationID = conversationID
+        self.externalID = externalID
+        self.position = position
+        self.sender = sender
+        self.fromMe = fromMe
+        self.kind = kind
+        self.sentAt = sentAt
+        self.sealedText = sealedText
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// How Jadwal treats a person's chats.
+public struct ChatSettings: Sendable, Hashable, Codable {
+    /// Messages are still stored, but not read for plans, until extraction resumes.
+    public var extractionPaused: Bool
+    /// Group chats are ignored unless this is on.
+    public var allowGroups: Bool
+    /// Days message text is kept at most, counted from when it was sent, even in open conversations.
+    public var retentionDays: Int
+    /// The person's name as chats show it, when it differs from the account's name (which
+    /// participant of an export is the account's owner).
+    public var meName: String?
+
+    public static let defaultRetentionDays = 14
+    public static let retentionLimit = 1...365
+    public static let meNameLimit = 200
+
+    public init(extractionPaused: Bool = false, allowGroups: Bool = false, retentionDays: Int = Self.defaultRetentionDays, meName: String? = nil) {
+        self.extractionPaused = extractionPaused
+        self.allowGroups = allowGroups
+        self.retentionDays = retentionDays
+        self.meName = meName
+    }
+}
+
+/// A change to chat settings; anything not given keeps its value.
+public struct ChatSettingsChange: Sendable, Codable {
+    public var extractionPaused: Bool?
+    public var allowGroups: Bool?
+    public var retentionDays: Int?
+    /// An empty string clears the name.
+    public var meName: String?
+
+    public init(extractionPaused: Bool? = nil, allowGroups: Bool? = nil, retentionDays: Int? = nil, meName: String? = nil) {
+        self.extractionPaused = extractionPaused
+        self.allowGroups = allowGroups
+        self.retentionDays = retentionDays
+        self.meName = meName
+    }
+
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case retentionDays
+        case meName
+
+        public var description: String {
+            switch self {
+            case .retentionDays:
+                "'retentionDays' must be between \(ChatSettings.retentionLimit.lowerBound) and \(ChatSettings.retentionLimit.upperBound)"
+            case .meName: "'meName' must be at most \(ChatSettings.meNameLimit) characters without control characters"
+            }
+        }
+    }
+
+    public func applied(to settings: ChatSettings) throws(Problem) -> ChatSettings {
+        var updated = settings
+        if let extractionPaused { updated.extractionPaused = extractionPaused }
+        if let allowGroups { updated.allowGroups = allowGroups }
+        if let retentionDays {
+            guard ChatSettings.retentionLimit.contains(retentionDays) else { throw .retentionDays }
+            updated.retentionDays = retentionDays
+        }
+        if let meName {
+            let trimmed = meName.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.count <= ChatSettings.meNameLimit, !trimmed.containsControlCharacters else { throw .meName }
+            updated.meName = trimmed.isEmpty ? nil : trimmed
+        }
+        return updated
+    }
+}
+
+/// A per-person token a chat bridge (a whatsapp-web.js or whatsmeow script) posts messages
+/// with. Only its SHA-256 digest is stored; it can do nothing but deliver messages.
+public struct ChatConnectorToken: Sendable, Hashable {
+    public var id: UUID
+    public var accountID: UUID
+    public var name: String
+    public var digest: TokenDigest
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    public var revokedAt: Date?
+
+    /// Tokens start with this, so a leaked one is recognisable (and searchable in logs).
+    public static let prefix = "jadwal_ct_"
+    public static let nameLimit = 100
+
+    public init(id: UUID, accountID: UUID, name: String, digest: TokenDigest, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil) {
+        self.id = id
+        self.accountID = accountID
+        self.name = name
+        self.digest = digest
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
+
+    /// A new token's secret value: the prefix and 32 random bytes.
+    public static func newSecret(random: RandomSource) -> String {
+        prefix + SecretToken(random: random).value
+    }
+
+    /// A name as given, trimmed; nil when empty, too long or with control characters.
+    public static func validName(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= nameLimit, !trimmed.containsControlCharacters else { return nil }
+        return trimmed
+    }
+}

@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+import JadwalCore
+
+/// Where the key that encrypts chat messages comes from: `JADWAL_CHAT_KEY` (base64 of 32 bytes;
+/// what several instances on one PostgreSQL database must share), else `<data dir>/chat.key`,
+/// created with mode 0600 on first start.
+public enum ChatKey {
+    public enum Problem: Error, CustomStringConvertible {
+        case invalidValue
+        case unreadableFile(String, reason: String)
+        case wrongLength(String)
+
+        public var description: String {
+            switch self {
+            case .invalidValue:
+                "JADWAL_CHAT_KEY must be 32 bytes in base64 (make one with: openssl rand -base64 32)"
+            case .unreadableFile(let path, let reason):
+                "cannot read or create the chat key file \(path): \(reason)"
+            case .wrongLength(let path):
+                "the chat key file \(path) must hold exactly 32 bytes; restore it from a backup (messages sealed with it cannot be read without it)"
+            }
+        }
+    }
+
+    /// The cipher the configuration names.
+    public static func cipher(_ configuration: ServerConfiguration, random: RandomSource = .system) throws -> MessageCipher {
+        if let value = configuration.chatKey {
+            do {
+                return try MessageCipher(base64: value)
+            } catch {
+                throw Problem.invalidValue
+            }
+        }
+        return try loadOrCreate(at: configuration.chatKeyPath, random: random)
+    }
+
+    /// From `path`, creating it with 32 random bytes and mode 0600 when it does not exist.
+    public static func loadOrCreate(at path: String, random: RandomSource = .system) throws -> MessageCipher {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) {
+            guard let data = manager.contents(atPath: path) else { throw Problem.unreadableFile(path, reason: "permission denied") }
+            guard data.count == MessageCipher.keyByteCount else { throw Problem.wrongLength(path) }
+            return MessageCipher(key: SymmetricKey(data: data))
+        }
+        let bytes = Data(random.bytes(MessageCipher.keyByteCount))
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw Problem.unreadableFile(path, reason: "cannot create \(directory)")
+        }
+        guard manager.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw Problem.unreadableFile(path, reason: "cannot create the file")
+        }
+        return MessageCipher(key: SymmetricKey(data: bytes))
+    }
+
+    /// Refuses a key that cannot read the message text the database holds: starting would only
+    /// fail later, one conversation at a time.
+    public static func check(_ cipher: MessageCipher, against store: any Store) async throws {
+        let keyIDs = try await store.read { tx in try await tx.chatMessageKeyIDs() }
+        if let other = keyIDs.first(where: { $0 != cipher.keyID }) {
+            throw MessageCipher.Problem.wrongKey(sealedWith: other, configured: cipher.keyID)
+        }
+    }
+}

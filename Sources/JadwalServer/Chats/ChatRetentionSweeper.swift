@@ -1,0 +1,36 @@
+import Foundation
+import JadwalCore
+import Logging
+import ServiceLifecycle
+
+/// Deletes message text past each account's retention period: at start, then every `interval`.
+/// Any number of instances may run it; the sweep is one idempotent statement.
+struct ChatRetentionSweeper: Service {
+    let inbox: ChatInbox
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    await sweep()
+                    try await Task.sleep(for: interval)
+                }
+            }
+        } catch is CancellationError {
+            // Shutting down.
+        }
+    }
+
+    func sweep() async {
+        do {
+            let forgotten = try await inbox.forgetExpiredText()
+            if forgotten > 0 { logger.info("deleted the text of chat messages past their retention period", metadata: ["messages": "\(forgotten)"]) }
+        } catch {
+            // Stopping: the sweep was cut short, the next start sweeps again.
+            if Task.isCancelled || Task.isShuttingDownGracefully { return }
+            logger.error("chat retention sweep failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Conversations
+import Crypto
+import Foundation
+import ICalendar
+import JadwalCore
+import JadwalTestSupport
+import Storage
+import Testing
+
+/// The ingestion service on a real store and the rule-based extractor: messages in, events on
+/// the "WhatsApp Events" calendar, text gone once settled.
+@Suite("Chat inbox on every engine")
+struct ChatInboxTests {
+    /// 2026-09-21 17:13 in Riyadh.
+    static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    static let key = MessageCipher(key: SymmetricKey(data: Data(repeating: 5, count: 32)))
+
+    struct Fixture {
+        let store: SQLStore
+        let clock: TestClock
+        let account: Account
+        let inbox: ChatInbox
+
+        func inbox(cipher: MessageCipher) -> ChatInbox {
+            ChatInbox(store: store, clock: clock.clock, cipher: cipher, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
+        }
+
+        func chatEvents() async throws -> [CalendarObject] {
+            try await store.read { tx in
+                guard let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.chatEventsSlug) else { return [] }
+                return try await tx.calendarObjects(calendarID: calendar.id)
+            }
+        }
+
+        func conversations() async throws -> [ChatConversation] {
+            try await store.read { tx in try await tx.chatConversations(accountID: account.id) }
+        }
+
+        func counts(_ id: UUID) async throws -> (stored: Int, holdingText: Int) {
+            try await store.read { tx in try await tx.chatMessageCounts(conversationID: id) }
+        }
+    }
+
+    static func fixture(_ engine: TestEngine) async throws -> Fixture {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock(t0)
+        let account = Account(id: UUID(), email: try EmailAddress("omar@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: t0)
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0) }
+        let inbox = ChatInbox(store: store, clock: clock.clock, cipher: key, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
+        return Fixture(store: store, clock: clock, account: account, inbox: inbox)
+    }
+
+    /// A connector message in the chat with Sara, `minutes` before t0.
+    static func message(_ id: String, _ text: String, fromMe: Bool, minutes: Int, chat: String = "966500000001@c.us", group: Bool = false)
+        -> IncomingChatMessage {
+        IncomingChatMessage(
+            chatKey: chat, chatName: group ? "Family" : nil, isGroup: group, externalID: id, sender: fromMe ? nil : "Sara", fromMe: fromMe,
+            sentAt: t0 - TimeInterval(minutes * 60), text: text)
+    }
+
+    static let agreement = [
+        message("m1", "Dinner tomorrow at 8pm at Nando's?", fromMe: false, minutes: 30),
+        message("m2", "Deal 👍", fromMe: true, minutes: 29),
+    ]
+
+    @Test("an agreement becomes one event; the text goes; delivering it again changes nothing", arguments: TestEnvironment.engines)
+    func agreementOnce(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        let report = try await f.inbox.receive(Self.agreement, source: .connector, accountID: f.account.id)
+        #expect(report.messages.new == 2 && report.messages.duplicates == 0)
+        #expect(report.conversations.map(\.state) == [.agreed] && report.events.map(\.change) == [.created])
+        let events = try await f.chatEvents()
+        try #require(events.count == 1)
+        let event = try Event(component: try #require(try ICalendarParser().parseCalendar(events[0].icalendar).components.first { $0.name == "VEVENT" }))
+        #expect(event.start == .dateTime(ICalendar.LocalDateTime(year: 2026, month: 9, day: 22, hour: 20), .zone("Asia/Riyadh")))
+        #expect(event.end == nil && event.status == .confirmed)
+        let conversation = try #require(try await f.conversations().first)
+        #expect(event.description?.contains("Managed by Jadwal") == true && event.description?.contains("Sara") == true)
+        #expect(event.description?.contains("https://jadwal.example/api/v1/chats/\(conversation.id.uuidString.lowercased())") == true)
+        #expect(conversation.state == .agreed && conversation.resolvedAt == Self.t0 && conversation.events.map(\.uid) == [event.uid])
+        #expect(conversation.followUpsDueAt == Self.t0 && conversation.partnerName == "Sara")
+        #expect(try await f.counts(conversation.id) == (2, 0), "resolved: the rows stay, the text is gone")
+
+        f.clock.advance(by: 60)
+        let again = try await f.inbox.receive(Self.agreement, source: .connector, accountID: f.account.id)
+        #expect(again.messages.new == 0 && again.messages.duplicates == 2 && again.events.isEmpty && again.conversations.isEmpty)
+        #expect(try await f.chatEvents().count == 1)
+        #expect(try await f.conversations().first == conversation)
+        try await f.store.shutdown()
+    }
+
+    @Test("a later new time moves the event; a later cancellation cancels it", arguments: TestEnvironment.engines)
+    func moveThenCancel(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        _ = try await f.inbox.receive(Self.agreement, source: .connector, accountID: f.account.id)
+        let created = try #require(try await f.chatEvents().first)
+
+        let moved = try await f.inbox.receive([
+            Self.message("m3", "Can we make it 9pm tomorrow instead?", fromMe: false, minutes: 20),
+            Self.message("m4", "Sure", fromMe: true, minutes: 19),
+        ], source: .connector, accountID: f.account.id)
+        #expect(moved.events.map(\.change) == [.moved], "\(moved)")
+        let afterMove = try #require(try await f.chatEvents().first)
+        #expect(afterMove.uid == created.uid && afterMove.icalendar.contains("DTSTART;TZID=Asia/Riyadh:20260922T210000"))
+        #expect(afterMove.icalendar.contains("SEQUENCE:1"))
+
+        let cancelled = try await f.inbox.receive(
+            [Self.message("m5", "Sorry, I have to cancel dinner tomorrow 😞", fromMe: false, minutes: 10)], source: .connector, accountID: f.account.id)
+        #expect(cancelled.events.map(\.change) == [.cancelled], "\(cancelled)")
+        let afterCancel = try #require(try await f.chatEvents().first)
+        #expect(afterCancel.icalendar.contains("STATUS:CANCELLED") && afterCancel.icalendar.contains("SEQUENCE:2"))
+        let conversation = try #require(try await f.conversations().first)
+        #expect(conversation.state == .denied && conversation.events.map(\.status) == [.cancelled])
+        #expect(conversation.events.first?.pendingFollowUps.map(\.kind) == [.notify], "a cancelled event needs no conflict check")
+        #expect(try await f.counts(conversation.id) == (5, 0))
+        try await f.store.shutdown()
+    }
+
+    @Test("a new plan proposed beside a standing event keeps its text until answered, then becomes its own event", arguments: TestEnvironment.engines)
+    func secondPlan(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        _ = try await f.inbox.receive(Self.agreement, source: .connector, accountID: f.account.id)
+        let proposed = try await f.inbox.receive(
+            [Self.message("m3", "Also, coffee on Thursday at 10am?", fromMe: false, minutes: 20)], source: .connector, accountID: f.account.id)
+        #expect(proposed.events.isEmpty && proposed.conversations.map(\.state) == [.agreed], "the dinner still stands")
+        let conversation = try #require(try await f.conversations().first)
+        #expect(try await f.counts(conversation.id) == (3, 1), "the open proposal's text is kept for its answer")
+
+        let answered = try await f.inbox.receive(
+            [Self.message("m4", "Sure, see you there", fromMe: true, minutes: 19)], source: .connector, accountID: f.account.id)
+        #expect(answered.events.map(\.change) == [.created] && answered.events.first?.start == "2026-09-24T10:00", "\(answered)")
+        let events = try await f.chatEvents()
+        #expect(events.count == 2 && events.allSatisfy { !$0.icalendar.contains("STATUS:CANCELLED") })
+        #expect(try await f.conversations().first?.events.map(\.status) == [.active, .active])
+        #expect(try await f.counts(conversation.id) == (4, 0))
+        try await f.store.shutdown()
+    }
+
+    @Test("group chats only when allowed; while paused messages wait and are read on resuming", arguments: TestEnvironment.engines)
+    func groupsAndPause(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        let group = [
+            Self.message("g1", "Dinner tomorrow at 8pm at Nando's?", fromMe: false, minutes: 30, chat: "family@g.us", group: true),
+            Self.message("g2", "Deal 👍", fromMe: true, minutes: 29, chat: "family@g.us", group: true),
+        ]
+        let skipped = try await f.inbox.receive(group, source: .connector, accountID: f.account.id)
+        #expect(skipped.skippedGroupChats == 1 && skipped.messages.skipped == 2 && skipped.messages.new == 0)
+        #expect(try await f.conversations().isEmpty)
+
+        try await f.store.transaction { tx in
+            try await tx.saveChatSettings(ChatSettings(extractionPaused: true, allowGroups: true), accountID: f.account.id, at: Self.t0)
+        }
+        let paused = try await f.inbox.receive(group + Self.agreement, source: .connector, accountID: f.account.id)
+        #expect(paused.messages.new == 4 && paused.events.isEmpty && paused.conversations.allSatisfy(\.awaitingExtraction))
+        #expect(try await f.chatEvents().isEmpty)
+        #expect(try await f.conversations().allSatisfy { $0.state == .noEvent && $0.awaitingExtraction })
+
+        try await f.store.transaction { tx in
+            try await tx.saveChatSettings(ChatSettings(extractionPaused: false, allowGroups: true), accountID: f.account.id, at: Self.t0)
+        }
+        let resumed = try await f.inbox.readAwaitingConversations(accountID: f.account.id)
+        #expect(resumed.events.count == 2 && resumed.conversations.count == 2)
+        #expect(try await f.conversations().allSatisfy { $0.state == .agreed && !$0.awaitingExtraction })
+        #expect(try await f.conversations().contains { $0.isGroup && $0.partnerName == "Family" })
+        try await f.store.shutdown()
+    }
+
+    @Test("with the wrong key the batch fails whole, with a clear error, and stores nothing", arguments: TestEnvironment.engines)
+    func wrongKey(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        // An open conversation: its text is held.
+        _ = try await f.inbox.receive([Self.agreement[0]], source: .connector, accountID: f.account.id)
+        let conversation = try #require(try await f.conversations().first)
+        #expect(conversation.state == .proposed)
+        #expect(try await f.counts(conversation.id) == (1, 1))
+
+        let other = MessageCipher(key: SymmetricKey(data: Data(repeating: 6, count: 32)))
+        await #expect(throws: MessageCipher.Problem.wrongKey(sealedWith: Self.key.keyID, configured: other.keyID)) {
+            try await f.inbox(cipher: other).receive([Self.agreement[1]], source: .connector, accountID: f.account.id)
+        }
+        #expect(try await f.counts(conversation.id) == (1, 1), "the new message was rolled back with the rest")
+        #expect(try await f.chatEvents().isEmpty)
+        #expect(try await f.conversations().first == conversation)
+        try await f.store.shutdown()
+    }
+
+    @Test("the retention sweep deletes text of open conversations once it is old enough", arguments: TestEnvironment.engines)
+    func retention(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        _ = try await f.inbox.receive([Self.agreement[0]], source: .connector, accountID: f.account.id)
+        let conversation = try #require(try await f.conversations().first)
+        f.clock.advance(by: 13 * 86_400)
+        #expect(try await f.inbox.forgetExpiredText() == 0)
+        f.clock.advance(by: 2 * 86_400)
+        #expect(try await f.inbox.forgetExpiredText() == 1)
+        #expect(try await f.counts(conversation.id) == (1, 0))
+        try await f.store.shutdown()
+    }
+}

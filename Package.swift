@@ -150,6 +150,7 @@ let package = Package(
                 "DAV",
                 "Storage",
                 "JadwalTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

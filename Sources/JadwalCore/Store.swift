@@ -132,6 +132,8 @@ public protocol ChatStore: Sendable {
     /// The account's chat settings; the defaults when it never saved any.
     func chatSettings(accountID: UUID) async throws -> ChatSettings
     func saveChatSettings(_ settings: ChatSettings, accountID: UUID, at: Date) async throws
+    /// The account a WhatsApp Business number's webhook deliveries belong to.
+    func chatAccountID(cloudAPIPhoneNumberID: String) async throws -> UUID?
 
     /// The conversation for this chat, created from `candidate` if there is none yet, and held
     /// for the rest of the transaction so concurrent deliveries to one chat take turns.

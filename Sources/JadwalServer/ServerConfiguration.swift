@@ -22,6 +22,11 @@ public struct ServerConfiguration: Sendable {
     public var chatImportLimit = 64 * 1024 * 1024
     /// How often message text past its retention period is deleted.
     public var chatRetentionSweepInterval: Duration = .seconds(3600)
+    /// The App Secret of the Meta app whose WhatsApp Cloud API webhook posts to
+    /// `/webhooks/whatsapp`; nil leaves the webhook off.
+    public var whatsAppAppSecret: String?
+    /// The Verify Token typed into the Meta App Dashboard for that webhook.
+    public var whatsAppVerifyToken: String?
     public var smtp: SMTPConfiguration?
     public var mailFrom = MailAddress("jadwal@localhost", name: "Jadwal")
     public var googleClientID: String?

@@ -14,22 +14,32 @@ extension SQLRepository: ChatStore {
 
     func chatSettings(accountID: UUID) async throws -> ChatSettings {
         guard let row = try await db.raw("""
-            SELECT extraction_paused, allow_groups, retention_days, me_name FROM chat_settings WHERE account_id = \(bind: accountID.uuidString)
+            SELECT extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id FROM chat_settings
+            WHERE account_id = \(bind: accountID.uuidString)
             """).first()
         else { return ChatSettings() }
         return ChatSettings(
             extractionPaused: try row.decode(column: "extraction_paused", as: Bool.self), allowGroups: try row.decode(column: "allow_groups", as: Bool.self),
-            retentionDays: try row.decode(column: "retention_days", as: Int.self), meName: try row.decode(column: "me_name", as: String?.self))
+            retentionDays: try row.decode(column: "retention_days", as: Int.self), meName: try row.decode(column: "me_name", as: String?.self),
+            cloudAPIPhoneNumberID: try row.decode(column: "cloud_api_phone_number_id", as: String?.self))
+    }
+
+    func chatAccountID(cloudAPIPhoneNumberID: String) async throws -> UUID? {
+        guard let row = try await db.raw("""
+            SELECT account_id FROM chat_settings WHERE cloud_api_phone_number_id = \(bind: cloudAPIPhoneNumberID)
+            """).first()
+        else { return nil }
+        return try Self.uuid(row, "account_id")
     }
 
     func saveChatSettings(_ settings: ChatSettings, accountID: UUID, at: Date) async throws {
         try await db.raw("""
-            INSERT INTO chat_settings (account_id, extraction_paused, allow_groups, retention_days, me_name, updated_at)
+            INSERT INTO chat_settings (account_id, extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, updated_at)
             VALUES (\(bind: accountID.uuidString), \(bind: settings.extractionPaused), \(bind: settings.allowGroups), \(bind: settings.retentionDays),
-                    \(bind: settings.meName), \(bind: at.unixMilliseconds))
+                    \(bind: settings.meName), \(bind: settings.cloudAPIPhoneNumberID), \(bind: at.unixMilliseconds))
             ON CONFLICT (account_id) DO UPDATE SET
                 extraction_paused = excluded.extraction_paused, allow_groups = excluded.allow_groups, retention_days = excluded.retention_days,
-                me_name = excluded.me_name, updated_at = excluded.updated_at
+                me_name = excluded.me_name, cloud_api_phone_number_id = excluded.cloud_api_phone_number_id, updated_at = excluded.updated_at
             """).run()
     }
 

@@ -59,6 +59,10 @@ struct ImportChatCommand: AsyncParsableCommand {
                 switch problem {
                 case .unreadable(let error):
                     throw OperatorError("\(file)\(error.line.map { ":\($0)" } ?? ""): \(error.message)")
+                case .archive(.export(let name, let error)):
+                    throw OperatorError("\(file), \(name)\(error.line.map { ":\($0)" } ?? ""): \(error.message)")
+                case .archive(let error):
+                    throw OperatorError("\(file): \(error)")
                 case .whoIsMe, .notAParticipant:
                     throw OperatorError("\(file): \(problem); pass --me NAME")
                 case .nobodyElse:

@@ -85,6 +85,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.chatImportLimit = megabytes * 1024 * 1024
         }
+        configuration.whatsAppAppSecret = env["JADWAL_WHATSAPP_APP_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.whatsAppVerifyToken = env["JADWAL_WHATSAPP_VERIFY_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if (configuration.whatsAppAppSecret == nil) != (configuration.whatsAppVerifyToken == nil) {
+            throw OperatorError("set both JADWAL_WHATSAPP_APP_SECRET and JADWAL_WHATSAPP_VERIFY_TOKEN for the WhatsApp webhook, or neither")
+        }
         configuration.googleClientID = googleClientID ?? env["JADWAL_GOOGLE_CLIENT_ID"]
         if let value = googleJWKSURL ?? env["JADWAL_GOOGLE_JWKS_URL"] { configuration.googleJWKSURL = value }
         if let value = workers {

@@ -71,6 +71,24 @@ private let goodText = #"{"from":"966500000001","id":"wamid.A","timestamp":"1795
         #expect(webhook.statusCount == 1)
     }
 
+    @Test func anEchoIsTheOwnersSideOfTheCustomersChat() throws {
+        // On a number shared with the WhatsApp Business app, what the owner types on the phone
+        // comes back as `smb_message_echoes`: from the business, to the customer.
+        let body = #"{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"smb_message_echoes","value":{"#
+            + #""messaging_product":"whatsapp","metadata":{"display_phone_number":"15550783881","phone_number_id":"106540352242922"},"#
+            + #""message_echoes":[{"from":"15550783881","to":"966501234567","id":"wamid.E1","timestamp":"1795266100","type":"text","#
+            + #""text":{"body":"Deal, see you there"}}]}}]}]}"#
+        let webhook = try read(Data(body.utf8))
+        let echo = try #require(webhook.messages.first)
+        #expect(webhook.messages.count == 1 && echo.sentByBusiness && echo.customer == "966501234567" && echo.from == "15550783881")
+        #expect(echo.text == "Deal, see you there" && echo.senderName == nil)
+        let incoming = try #require(try read(CloudAPISamples.body("text_message_en")).messages.first)
+        #expect(!incoming.sentByBusiness && incoming.customer == incoming.from, "the same chat key as the customer's own messages")
+
+        let noRecipient = body.replacingOccurrences(of: #""to":"966501234567","#, with: "")
+        #expect(readError(noRecipient) == CloudAPIWebhookError(path: "entry[0].changes[0].value.message_echoes[0].to", reason: .missing))
+    }
+
     @Test(arguments: CloudAPISamples.rawNames)
     func thePrettyCopyReadsTheSame(_ name: String) throws {
         #expect(try read(CloudAPISamples.body(name + ".pretty")) == read(CloudAPISamples.body(name)))

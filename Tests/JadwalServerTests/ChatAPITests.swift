@@ -1,3 +1,4 @@
+import Conversations
 import Crypto
 import DAV
 import Foundation
@@ -9,6 +10,7 @@ import JadwalTestSupport
 import NIOCore
 import Storage
 import Testing
+import ZIPFoundation
 
 /// Chats end to end over HTTP on loopback: exports and connector messages in, events on the
 /// "WhatsApp Events" calendar as CalDAV clients see them, the text gone from the database.
@@ -53,7 +55,8 @@ struct ChatAPITests {
     }
 
     struct ChatErrorBody: Decodable {
-        struct Detail: Decodable { let code: String; let message: String; let line: Int?; let participants: [String]? }
+        struct Problem: Decodable { let path: String?; let message: String }
+        struct Detail: Decodable { let code: String; let message: String; let line: Int?; let participants: [String]?; let problems: [Problem]? }
         let error: Detail
     }
 
@@ -164,6 +167,37 @@ struct ChatAPITests {
         }
     }
 
+    /// A zip archive of `files` (name, bytes), as WhatsApp's "Export chat" with media makes.
+    static func zip(_ files: [(String, Data)]) throws -> Data {
+        let archive = try Archive(accessMode: .create)
+        for (name, bytes) in files {
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate,
+                provider: { position, size in bytes.subdata(in: Int(position)..<Int(position) + size) })
+        }
+        return try #require(archive.data)
+    }
+
+    @Test("the .zip WhatsApp makes with media imports like its .txt, and the .txt after it adds nothing", arguments: TestEnvironment.engines)
+    func zipExport(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let (user, token) = try await Self.omar(harness, client)
+            let archive = try Self.zip([
+                ("IMG-20260921-WA0003.jpg", Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })),
+                ("_chat.txt", Data(Self.dinner.utf8)),
+            ])
+            let imported = try await Self.importRaw(client, archive, token: token)
+            try #require(imported.status == .ok, "\(imported.text)")
+            let report = try imported.json(Import.self)
+            #expect(report.file?.me == "Omar" && report.messages.new == 3 && report.conversations.map(\.state) == ["HAS_EVENT_AGREED"])
+            let event = try #require(report.events.first)
+            #expect(try await client.dav(.get, user.calendar("whatsapp-events") + event.name, as: user).text.contains("DTSTART;TZID=Asia/Riyadh:20260922T200000"))
+
+            let text = try await Self.importRaw(client, Array(Self.dinner.utf8), token: token).json(Import.self)
+            #expect(text.messages.new == 0 && text.messages.duplicates == 3 && text.events.isEmpty)
+        }
+    }
+
     @Test("bad imports are clear 4xx answers and store nothing", arguments: TestEnvironment.engines)
     func badImports(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine, configure: { $0.chatImportLimit = 4096 }) { harness, client in
@@ -189,7 +223,18 @@ struct ChatAPITests {
             #expect(tooLarge.message.contains("larger than"))
             let largeForm = try await Self.importMultipart(client, file: String(repeating: "x", count: 5000), fields: [:], token: token)
             _ = try refused(largeForm, .contentTooLarge, "file_too_large")
-            _ = try refused(try await Self.importRaw(client, [0x50, 0x4B, 0x03, 0x04, 0, 0], token: token), .unsupportedMediaType, "zip_not_supported")
+            let cut = try refused(try await Self.importRaw(client, [0x50, 0x4B, 0x03, 0x04, 0, 0], token: token), .unprocessableContent, "incomplete_zip")
+            #expect(cut.message.contains("not a complete zip"))
+            let photosOnly = try Self.zip([("IMG-20260921-WA0001.jpg", Data(repeating: 0xFF, count: 300))])
+            let noChat = try refused(try await Self.importRaw(client, photosOnly, token: token), .unprocessableContent, "no_chat_in_zip")
+            #expect(noChat.message.contains("IMG-20260921-WA0001.jpg"))
+            let diary = try Self.zip([("_chat.txt", Data("Dear diary,\nwe agreed on dinner.".utf8))])
+            let notChat = try refused(try await Self.importRaw(client, diary, token: token), .unprocessableContent, "not_a_whatsapp_export")
+            #expect(notChat.line == 1 && notChat.message.hasPrefix("_chat.txt"))
+
+            // A server without the Cloud API set up has no webhook.
+            let webhook = try await client.execute(uri: "/webhooks/whatsapp", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { $0 }
+            #expect(webhook.status == .notFound && webhook.errorCode == "webhook_not_configured")
 
             let asked = try refused(try await Self.importRaw(client, Array(Self.arabic.utf8), token: token), .conflict, "me_required")
             #expect(asked.participants == ["أبو فهد", "عمر"] && asked.message.contains("me="))
@@ -267,16 +312,23 @@ struct ChatAPITests {
                 (#"{"messages": [{"chatId": "c", "sender": "Sara", "fromMe": false, "isGroup": false, "timestamp": 1789999200, "text": "hi"}]}"#, "messageId"),
                 (#"{"messages": [{"chatId": "c", "messageId": "m", "fromMe": true, "isGroup": false, "timestamp": 1789999200, "text": "hi"}]}"#, "sender"),
                 (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": "S", "fromMe": false, "timestamp": 1789999200, "text": "hi"}]}"#, "isGroup"),
-                (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": " ", "fromMe": false, "isGroup": false, "timestamp": 1789999200}]}"#, "messages[0].sender"),
+                (#"{"messages": [{"chatId": "c", "messageId": "m", "sender": " ", "fromMe": false, "isGroup": false, "timestamp": 1789999200}]}"#, "messages[0].sender is empty"),
                 ("{\"messages\": [{\(good), \"timestamp\": \"yesterday\"}]}", "messages[0].timestamp"),
                 ("{\"messages\": [{\(good), \"timestamp\": 99}]}", "messages[0].timestamp"),
                 ("{\"messages\": [{\(good), \"timestamp\": 1789999200000}]}", "milliseconds"),
-                (#"{"messages": []}"#, "'messages'"),
-                (#"{"messages": "#, "not valid JSON"),
+                (#"{"messages": "#, "the body is not JSON"),
             ] {
                 let response = try await deliver(body, with: secret)
-                #expect(response.status == .badRequest && response.text.contains(fragment), "\(body): \(response.text)")
+                #expect(response.status == .badRequest && response.errorCode == "invalid_batch" && response.text.contains(fragment), "\(body): \(response.text)")
             }
+            // Every problem of a batch at once, each with its path.
+            let twoWrong = try await deliver(#"{"messages": [{"chatId": "", "messageId": "m", "sender": "S", "fromMe": "no", "isGroup": false, "timestamp": 1789999200}]}"#, with: secret)
+            let problems = try twoWrong.json(ChatErrorBody.self).error.problems ?? []
+            #expect(problems.map(\.path) == ["messages[0].chatId", "messages[0].fromMe"], "\(twoWrong.text)")
+            try await nothingStored()
+            // A bridge's empty heartbeat is fine.
+            let empty = try await deliver(#"{"messages": []}"#, with: secret)
+            #expect(empty.status == .ok && empty.text.contains(#""new":0"#), "\(empty.text)")
             try await nothingStored()
 
             let delivered = try await deliver(batch, with: secret)
@@ -400,6 +452,97 @@ struct ChatAPITests {
             Issue.record("a server with a malformed chat key started")
         } catch {
             #expect("\(error)".contains("JADWAL_CHAT_KEY must be 32 bytes"), "\(error)")
+        }
+    }
+
+    /// The Cloud API fixtures, kept once beside the parser's tests.
+    static func cloudAPIFixture(_ name: String) throws -> Data {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ConversationsTests/Fixtures/cloud-api/\(name).json")
+        return try Data(contentsOf: url)
+    }
+
+    @Test("the WhatsApp Cloud API webhook: handshake, signed deliveries only, stored once, the owner's echoes complete the chat",
+          arguments: TestEnvironment.engines)
+    func cloudAPIWebhook(engine: TestEngine) async throws {
+        let secret = "jadwal-test-app-secret"
+        try await ServerHarness.run(engine: engine, configure: {
+            $0.whatsAppAppSecret = secret
+            $0.whatsAppVerifyToken = "meatyhamhock"
+        }) { harness, client in
+            let (user, token) = try await Self.omar(harness, client)
+            let handshake = try await client.execute(
+                uri: "/webhooks/whatsapp?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=meatyhamhock", method: .get) { $0 }
+            #expect(handshake.status == .ok && handshake.text == "1158201444")
+            let wrongToken = try await client.execute(
+                uri: "/webhooks/whatsapp?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=guess", method: .get) { $0 }
+            #expect(wrongToken.status == .forbidden && !wrongToken.text.contains("1158201444"))
+
+            struct Receipt: Decodable { let messages: Int; let stored: Int; let duplicates: Int; let statuses: Int; let unrouted: Int }
+            func post(_ body: Data, signature: String?) async throws -> TestResponse {
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if let signature { headers[HTTPField.Name("X-Hub-Signature-256")!] = signature }
+                return try await client.execute(uri: "/webhooks/whatsapp", method: .post, headers: headers, body: ByteBuffer(bytes: Array(body))) { $0 }
+            }
+            struct Signatures: Decodable { let signatures: [String: String] }
+            let signatures = try JSONDecoder().decode(Signatures.self, from: Self.cloudAPIFixture("signatures")).signatures
+            let english = try Self.cloudAPIFixture("text_message_en")
+            let englishSignature = try #require(signatures["text_message_en.json"])
+
+            // No account has claimed the number yet: taken, and dropped.
+            let unclaimed = try await post(english, signature: englishSignature)
+            #expect(try unclaimed.status == .ok && unclaimed.json(Receipt.self).unrouted == 1, "\(unclaimed.text)")
+            #expect(try await Self.chats(client, token: token).isEmpty)
+
+            for (body, code) in [(#"{"cloudAPIPhoneNumberID": "+1 555"}"#, "invalid_field"), (#"{"cloudAPIPhoneNumberID": "12a"}"#, "invalid_field")] {
+                let refused = try await client.send(.put, "/api/v1/chats/settings", json: body, token: token)
+                #expect(refused.status == .badRequest && refused.errorCode == code, "\(refused.text)")
+            }
+            let claimed = try await client.send(.put, "/api/v1/chats/settings", json: #"{"cloudAPIPhoneNumberID": "106540352242922"}"#, token: token)
+            #expect(claimed.status == .ok && claimed.text.contains("106540352242922"), "\(claimed.text)")
+            let (_, otherToken) = try await Self.omar(harness, client, email: "someone@example.com")
+            let taken = try await client.send(.put, "/api/v1/chats/settings", json: #"{"cloudAPIPhoneNumberID": "106540352242922"}"#, token: otherToken)
+            #expect(taken.status == .conflict && taken.errorCode == "phone_number_id_taken", "\(taken.text)")
+
+            // Unsigned, wrongly signed, or one byte changed: 401, nothing stored.
+            var tampered = english
+            tampered[tampered.startIndex + 200] ^= 0x01
+            for (body, signature) in [(english, nil), (english, "sha256=" + String(repeating: "0", count: 64)), (tampered, englishSignature),
+                                      (english, "sha1=abc")] as [(Data, String?)] {
+                let response = try await post(body, signature: signature)
+                #expect(response.status == .unauthorized && response.errorCode == "invalid_signature", "\(response.text)")
+            }
+            #expect(try await Self.chats(client, token: token).isEmpty)
+
+            let delivered = try await post(english, signature: englishSignature)
+            try #require(delivered.status == .ok, "\(delivered.text)")
+            #expect(try delivered.json(Receipt.self).stored == 1)
+            let redelivered = try await post(english, signature: englishSignature).json(Receipt.self)
+            #expect(redelivered.stored == 0 && redelivered.duplicates == 1, "Meta's retries are stored once")
+            let status = try await post(try Self.cloudAPIFixture("status_delivered"), signature: signatures["status_delivered.json"])
+            #expect(try status.status == .ok && status.json(Receipt.self).statuses == 1)
+            let signer = CloudAPISignature(appSecret: secret)
+            let page = Data(#"{"object":"page","entry":[]}"#.utf8)
+            let wrongShape = try await post(page, signature: signer.headerValue(for: page))
+            #expect(wrongShape.status == .badRequest && wrongShape.errorCode == "invalid_delivery" && wrongShape.text.contains("whatsapp_business_account"))
+
+            var chats = try await Self.chats(client, token: token)
+            #expect(chats.map(\.source) == ["cloud-api"] && chats.map(\.partner) == ["Sara Al-Harbi"] && chats.map(\.state) == ["HAS_EVENT_BUT_NOT_CONFIRMED"])
+
+            // The owner answers from the WhatsApp Business app on the shared number: an echo.
+            let echo = Data((#"{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"smb_message_echoes","value":{"#
+                + #""messaging_product":"whatsapp","metadata":{"display_phone_number":"15550783881","phone_number_id":"106540352242922"},"#
+                + #""message_echoes":[{"from":"15550783881","to":"966501234567","id":"wamid.E1","timestamp":"1795266100","type":"text","#
+                + #""text":{"body":"Deal, see you there"}}]}}]}]}"#).utf8)
+            let answered = try await post(echo, signature: signer.headerValue(for: echo))
+            #expect(try answered.status == .ok && answered.json(Receipt.self).stored == 1, "\(answered.text)")
+            chats = try await Self.chats(client, token: token)
+            #expect(chats.map(\.state) == ["HAS_EVENT_AGREED"])
+            let event = try #require(chats.first?.events.first)
+            #expect(event.start == "2026-11-25T20:00")
+            let ics = try await client.dav(.get, user.calendar("whatsapp-events") + event.name, as: user).text.replacingOccurrences(of: "\r\n ", with: "")
+            #expect(ics.contains("SUMMARY:Dinner") && ics.contains("DTSTART;TZID=Asia/Riyadh:20261125T200000") && ics.contains("Sara Al-Harbi"), "\(ics)")
+            try await Self.expectNoText("Kingdom Centre", in: harness)
         }
     }
 

@@ -10,7 +10,11 @@ public struct CloudAPIWebhook: Sendable, Hashable {
     /// The `object` of every WhatsApp Business Account webhook.
     public static let businessAccountObject = "whatsapp_business_account"
 
-    /// The incoming messages, in the order of `entry[]`, `changes[]`, `messages[]`.
+    /// The `changes[].field`s that carry chat messages: what customers wrote, and (on a number
+    /// shared with the WhatsApp Business app) echoes of what the owner wrote from the app.
+    static let chatFields: Set<String> = ["messages", "smb_message_echoes"]
+
+    /// The messages, in the order of `entry[]`, `changes[]`, `messages[]` (or `message_echoes[]`).
     public var messages: [CloudAPIMessage]
     /// How many `statuses[]` items (sent, delivered, read, failed) the delivery held.
     public var statusCount: Int
@@ -49,18 +53,20 @@ public struct CloudAPIWebhook: Sendable, Hashable {
                     throw CloudAPIWebhookError(path: changePath + ".field", reason: .missing)
                 }
                 // Other fields (account_update, message_template_status_update, ...) carry no chat.
-                guard field == "messages" else { continue }
+                guard Self.chatFields.contains(field) else { continue }
                 guard let value = change.value else {
                     throw CloudAPIWebhookError(path: changePath + ".value", reason: .missing)
                 }
                 statusCount += value.statuses?.count ?? 0
-                guard let incoming = value.messages, !incoming.isEmpty else { continue }
+                let echoes = field == "smb_message_echoes"
+                guard let items = echoes ? value.messageEchoes : value.messages, !items.isEmpty else { continue }
                 let valuePath = changePath + ".value"
+                let listPath = valuePath + (echoes ? ".message_echoes" : ".messages")
                 let phoneNumberID = try Self.required(
                     value.metadata?.phoneNumberID, at: valuePath + ".metadata.phone_number_id")
-                for (messageIndex, message) in incoming.enumerated() {
+                for (messageIndex, message) in items.enumerated() {
                     messages.append(try Self.message(
-                        message, at: "\(valuePath).messages[\(messageIndex)]",
+                        message, at: "\(listPath)[\(messageIndex)]", echo: echoes,
                         phoneNumberID: phoneNumberID, contacts: value.contacts ?? []))
                 }
             }
@@ -71,9 +77,10 @@ public struct CloudAPIWebhook: Sendable, Hashable {
     // MARK: the work
 
     private static func message(
-        _ message: CloudAPIWire.Message, at path: String, phoneNumberID: String, contacts: [CloudAPIWire.Contact]
+        _ message: CloudAPIWire.Message, at path: String, echo: Bool, phoneNumberID: String, contacts: [CloudAPIWire.Contact]
     ) throws(CloudAPIWebhookError) -> CloudAPIMessage {
         let from = try required(message.from, at: path + ".from")
+        let customer = echo ? try required(message.to, at: path + ".to") : from
         let id = try required(message.id, at: path + ".id")
         let timestampText = try required(message.timestamp, at: path + ".timestamp")
         guard let seconds = unixSeconds(timestampText) else {
@@ -91,9 +98,10 @@ public struct CloudAPIWebhook: Sendable, Hashable {
         case "document": text = message.document?.caption
         default: text = nil
         }
-        let senderName = contacts.first(where: { $0.waID == from })?.profile?.name
+        // An echo's contacts, when present, name the customer, not the sender.
+        let senderName = echo ? nil : contacts.first(where: { $0.waID == from })?.profile?.name
         return CloudAPIMessage(
-            phoneNumberID: phoneNumberID, from: from, senderName: senderName, id: id,
+            phoneNumberID: phoneNumberID, from: from, customer: customer, sentByBusiness: echo, senderName: senderName, id: id,
             timestamp: Date(timeIntervalSince1970: TimeInterval(seconds)), type: type, text: text,
             contextMessageID: message.context?.id)
     }

@@ -32,7 +32,7 @@ enum CloudAPIWire {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             field = try container.decodeIfPresent(String.self, forKey: .field)
             // The values of other fields (account_update, templates, ...) have shapes of their own.
-            value = field == "messages" ? try container.decodeIfPresent(Value.self, forKey: .value) : nil
+            value = CloudAPIWebhook.chatFields.contains(field ?? "") ? try container.decodeIfPresent(Value.self, forKey: .value) : nil
         }
     }
 
@@ -40,8 +40,15 @@ enum CloudAPIWire {
         let metadata: Metadata?
         let contacts: [Contact]?
         let messages: [Message]?
+        /// What the owner sent from the WhatsApp Business app (`smb_message_echoes`).
+        let messageEchoes: [Message]?
         /// Only counted: the statuses of messages the business sent.
         let statuses: [Ignored]?
+
+        private enum CodingKeys: String, CodingKey {
+            case metadata, contacts, messages, statuses
+            case messageEchoes = "message_echoes"
+        }
     }
 
     struct Metadata: Decodable {
@@ -66,6 +73,8 @@ enum CloudAPIWire {
 
     struct Message: Decodable {
         let from: String?
+        /// Only in echoes: the customer the business wrote to.
+        let to: String?
         let id: String?
         let timestamp: String?
         let type: String?

@@ -87,7 +87,8 @@ public struct ConnectorBatch: Sendable, Hashable {
                 report(path, .missing)
             case .wrongType:
                 report(path, .wrongType(expected: "a string"))
-            case .value(let value) where value.isEmpty:
+            case .value(let value) where value.allSatisfy(\.isWhitespace):
+                // Blank names nothing: two blank chat ids would merge strangers' chats.
                 report(path, .empty)
             case .value(let value):
                 // Unicode scalars, not Characters: one "character" can hide any number of

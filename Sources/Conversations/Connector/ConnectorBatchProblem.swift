@@ -7,7 +7,7 @@ public struct ConnectorBatchProblem: Sendable, Hashable, CustomStringConvertible
         case notAnObject
         /// The field is absent or null.
         case missing
-        /// The field is an empty string.
+        /// The field is an empty string, or only spaces.
         case empty
         /// The field has the wrong JSON type; `expected` is "a string", "true or false", ...
         case wrongType(expected: String)

@@ -5,6 +5,8 @@ import Foundation
 public enum ChatImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is not a readable WhatsApp export (with the line, when there is one).
     case unreadable(WhatsAppExportError)
+    /// The file is a `.zip` whose chat text cannot be found or read.
+    case archive(WhatsAppExportArchiveError)
     /// Nobody in the chat matches the account's name: which participant is the account's owner?
     case whoIsMe(participants: [String])
     /// The name given as `me` is not among the chat's participants.
@@ -15,6 +17,8 @@ public enum ChatImportProblem: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .unreadable(let error):
+            return error.description
+        case .archive(let error):
             return error.description
         case .whoIsMe(let participants):
             return "which participant are you? None of \(Self.list(participants)) matches your account's name; "
@@ -103,8 +107,9 @@ public struct ChatExportImport: Sendable {
 }
 
 extension ChatInbox {
-    /// Reads a WhatsApp export (its times in the account's zone), works out which participant is
-    /// the account's owner, and receives its messages.
+    /// Reads a WhatsApp export, the `.txt` or the `.zip` WhatsApp makes with media (its times in
+    /// the account's zone), works out which participant is the account's owner, and receives its
+    /// messages.
     public func importWhatsAppExport(
         _ data: Data, accountID: UUID, me requestedMe: String?, progress: ProgressHandler? = nil
     ) async throws -> (import: ChatExportImport, report: Report) {
@@ -112,11 +117,21 @@ extension ChatInbox {
             guard let account = try await tx.account(id: accountID) else { return nil }
             return (account, try await tx.chatSettings(accountID: accountID))
         }) else { throw Failure.unknownAccount }
+        // The export is read in the exporter's zone, which is the account's.
+        let parser = WhatsAppExportParser(timeZone: TimeZone(identifier: account.timeZone) ?? .gmt)
         let export: WhatsAppExport
-        do throws(WhatsAppExportError) {
-            export = try WhatsAppExportParser(timeZone: TimeZone(identifier: account.timeZone) ?? .gmt).parse(data)
-        } catch {
-            throw ChatImportProblem.unreadable(error)
+        if WhatsAppExportArchive.isZip(data) {
+            do throws(WhatsAppExportArchiveError) {
+                export = try parser.parse(zip: data)
+            } catch {
+                throw ChatImportProblem.archive(error)
+            }
+        } else {
+            do throws(WhatsAppExportError) {
+                export = try parser.parse(data)
+            } catch {
+                throw ChatImportProblem.unreadable(error)
+            }
         }
         let chat = try ChatExportImport(export: export, requestedMe: requestedMe, settingsName: settings.meName, accountName: account.displayName)
         let report = try await receive(chat.messages, source: .export, accountID: accountID, progress: progress)

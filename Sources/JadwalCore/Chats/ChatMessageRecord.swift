@@ -40,6 +40,26 @@ public struct IncomingChatMessage: Sendable, Hashable {
     }
 }
 
+extension IncomingChatMessage {
+    /// A message a chat bridge delivered.
+    public init(_ message: ConnectorMessage) {
+        self.init(
+            chatKey: message.chatID, isGroup: message.isGroup, externalID: message.messageID,
+            sender: message.sender.trimmingCharacters(in: .whitespacesAndNewlines), fromMe: message.fromMe, sentAt: message.timestamp,
+            text: message.text ?? "")
+    }
+
+    /// A message the Cloud API webhook delivered. The chat is the business number and the person
+    /// on the other side; the owner's own side only arrives as echoes, from a number shared with
+    /// the WhatsApp Business app.
+    public init(_ message: CloudAPIMessage) {
+        self.init(
+            chatKey: message.phoneNumberID + ":" + message.customer, chatName: message.senderName, externalID: message.id,
+            sender: message.senderName ?? message.from, fromMe: message.sentByBusiness, sentAt: message.timestamp,
+            kind: message.type == "text" ? .text : .media, text: message.text ?? "")
+    }
+}
+
 /// A stored chat message. Its row outlives its text: once the conversation is resolved, or the
 /// retention period is over, `sealedText` is dropped and the row stays only so the same message
 /// delivered again is recognised and ignored.

@@ -11,16 +11,25 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     /// The person's name as chats show it, when it differs from the account's name (which
     /// participant of an export is the account's owner).
     public var meName: String?
+    /// The WhatsApp Business phone number ID (Meta's `phone_number_id`, not the phone number)
+    /// whose Cloud API webhook deliveries belong to this account; one account per number.
+    public var cloudAPIPhoneNumberID: String?
 
     public static let defaultRetentionDays = 14
     public static let retentionLimit = 1...365
     public static let meNameLimit = 200
+    /// Meta's phone number IDs are 15 or so digits; the limit only bounds what is stored.
+    public static let phoneNumberIDLimit = 1...64
 
-    public init(extractionPaused: Bool = false, allowGroups: Bool = false, retentionDays: Int = Self.defaultRetentionDays, meName: String? = nil) {
+    public init(
+        extractionPaused: Bool = false, allowGroups: Bool = false, retentionDays: Int = Self.defaultRetentionDays, meName: String? = nil,
+        cloudAPIPhoneNumberID: String? = nil
+    ) {
         self.extractionPaused = extractionPaused
         self.allowGroups = allowGroups
         self.retentionDays = retentionDays
         self.meName = meName
+        self.cloudAPIPhoneNumberID = cloudAPIPhoneNumberID
     }
 }
 
@@ -31,23 +40,31 @@ public struct ChatSettingsChange: Sendable, Codable {
     public var retentionDays: Int?
     /// An empty string clears the name.
     public var meName: String?
+    /// An empty string unlinks the number.
+    public var cloudAPIPhoneNumberID: String?
 
-    public init(extractionPaused: Bool? = nil, allowGroups: Bool? = nil, retentionDays: Int? = nil, meName: String? = nil) {
+    public init(
+        extractionPaused: Bool? = nil, allowGroups: Bool? = nil, retentionDays: Int? = nil, meName: String? = nil, cloudAPIPhoneNumberID: String? = nil
+    ) {
         self.extractionPaused = extractionPaused
         self.allowGroups = allowGroups
         self.retentionDays = retentionDays
         self.meName = meName
+        self.cloudAPIPhoneNumberID = cloudAPIPhoneNumberID
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case retentionDays
         case meName
+        case cloudAPIPhoneNumberID
 
         public var description: String {
             switch self {
             case .retentionDays:
                 "'retentionDays' must be between \(ChatSettings.retentionLimit.lowerBound) and \(ChatSettings.retentionLimit.upperBound)"
             case .meName: "'meName' must be at most \(ChatSettings.meNameLimit) characters without control characters"
+            case .cloudAPIPhoneNumberID:
+                "'cloudAPIPhoneNumberID' must be the Phone number ID from Meta's WhatsApp API Setup page: digits only, at most \(ChatSettings.phoneNumberIDLimit.upperBound)"
             }
         }
     }
@@ -64,6 +81,15 @@ public struct ChatSettingsChange: Sendable, Codable {
             let trimmed = meName.trimmingCharacters(in: .whitespacesAndNewlines)
             guard trimmed.count <= ChatSettings.meNameLimit, !trimmed.containsControlCharacters else { throw .meName }
             updated.meName = trimmed.isEmpty ? nil : trimmed
+        }
+        if let cloudAPIPhoneNumberID {
+            let trimmed = cloudAPIPhoneNumberID.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty {
+                updated.cloudAPIPhoneNumberID = nil
+            } else {
+                guard ChatSettings.phoneNumberIDLimit.contains(trimmed.count), trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .cloudAPIPhoneNumberID }
+                updated.cloudAPIPhoneNumberID = trimmed
+            }
         }
         return updated
     }

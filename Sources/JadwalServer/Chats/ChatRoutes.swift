@@ -19,11 +19,6 @@ struct ChatRoutes: Sendable {
             let upload = try await ChatUpload.read(request, limit: importLimit)
             let me = request.uri.queryParameters.get("me") ?? upload.fields["me"]
             let data = Data(buffer: upload.file)
-            if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-                throw APIError(
-                    .unsupportedMediaType, code: "zip_not_supported",
-                    message: "This is a .zip file. Upload the .txt chat file inside it (WhatsApp's \"Export chat\" without media gives the .txt alone).")
-            }
             let (chat, report): (ChatExportImport, ChatInbox.Report)
             do {
                 (chat, report) = try await inbox.importWhatsAppExport(data, accountID: account.id, me: me)
@@ -59,6 +54,12 @@ struct ChatRoutes: Sendable {
                     updated = try change.applied(to: current)
                 } catch {
                     throw APIError.badRequest("invalid_field", "Field \(error.description).")
+                }
+                if let number = updated.cloudAPIPhoneNumberID, number != current.cloudAPIPhoneNumberID,
+                   let holder = try await tx.chatAccountID(cloudAPIPhoneNumberID: number), holder != accountID {
+                    throw APIError(
+                        .conflict, code: "phone_number_id_taken",
+                        message: "Another account already receives this business number's WhatsApp messages; one number belongs to one account.")
                 }
                 try await tx.saveChatSettings(updated, accountID: accountID, at: now)
                 return (current, updated)
@@ -135,14 +136,20 @@ struct ChatConnectorRoutes: Sendable {
     let store: any Store
     let clock: Clock
 
+    /// 1,000 messages of everyday length fit well under it.
     static let bodyLimit = 4 * 1024 * 1024
 
     func addRoutes(to router: Router<JadwalRequestContext>) {
         router.post("api/v1/chats/messages") { request, context in
             let (token, account) = try await authenticate(request)
-            let batch = try await request.decodeJSON(as: ConnectorBatchRequest.self, limit: Self.bodyLimit)
-            let messages = try batch.incomingMessages()
-            let report = try await deliver(messages, token: token, account: account)
+            let body = try await request.jsonBody(limit: Self.bodyLimit)
+            let batch: ConnectorBatch
+            do throws(ConnectorBatchError) {
+                batch = try ConnectorBatch(json: body)
+            } catch {
+                throw ChatAPIError(error)
+            }
+            let report = try await deliver(batch.messages.map(IncomingChatMessage.init), token: token, account: account)
             return JSONResponse(DeliveryView(report))
         }
     }
@@ -193,22 +200,44 @@ struct ChatAPIError: Error, HTTPResponseError, Sendable {
     var message: String
     var line: Int?
     var participants: [String]?
+    /// Every problem of a refused connector batch, so its author fixes them in one round.
+    var problems: [BatchProblem]?
+
+    struct BatchProblem: Encodable, Sendable {
+        let path: String?
+        let message: String
+    }
 
     var headers: HTTPFields { [:] }
 
     init(_ problem: ChatImportProblem) {
         participants = problem.participants
         switch problem {
-        case .unreadable(let error):
+        case .unreadable(let error), .archive(.export(_, let error)):
             status = .unprocessableContent
             line = error.line
-            message = error.description.prefix(1).uppercased() + error.description.dropFirst() + "."
-            switch error.reason {
-            case .invalidUTF8: code = "invalid_utf8"
-            case .empty: code = "empty_export"
-            case .notAnExport: code = "not_a_whatsapp_export"
-            case .impossibleDate: code = "impossible_date"
-            case .inconsistentDateOrder: code = "inconsistent_date_order"
+            message = Self.sentence(problem.description)
+            code = switch error.reason {
+            case .invalidUTF8: "invalid_utf8"
+            case .empty: "empty_export"
+            case .notAnExport: "not_a_whatsapp_export"
+            case .impossibleDate: "impossible_date"
+            case .inconsistentDateOrder: "inconsistent_date_order"
+            }
+        case .archive(let error):
+            status = .unprocessableContent
+            message = Self.sentence(error.description)
+            switch error {
+            case .notACompleteZip: code = "incomplete_zip"
+            case .zip64: code = "zip64_not_supported"
+            case .damagedEntry: code = "damaged_zip"
+            case .unsupportedCompression: code = "unsupported_zip_compression"
+            case .noChatText: code = "no_chat_in_zip"
+            case .ambiguousChatText: code = "ambiguous_chat_in_zip"
+            case .chatTextTooLarge:
+                status = .contentTooLarge
+                code = "chat_too_large"
+            case .export: code = "not_a_whatsapp_export"  // read above
             }
         case .whoIsMe:
             status = .conflict
@@ -221,8 +250,20 @@ struct ChatAPIError: Error, HTTPResponseError, Sendable {
         case .nobodyElse:
             status = .unprocessableContent
             code = "no_other_participant"
-            message = problem.description.prefix(1).uppercased() + problem.description.dropFirst() + "."
+            message = Self.sentence(problem.description)
         }
+    }
+
+    /// A description as a sentence: capitalised, with a full stop.
+    static func sentence(_ description: String) -> String {
+        description.prefix(1).uppercased() + description.dropFirst() + "."
+    }
+
+    init(_ error: ConnectorBatchError) {
+        status = .badRequest
+        code = "invalid_batch"
+        message = Self.sentence(error.description)
+        problems = error.problems.map { BatchProblem(path: $0.path, message: $0.description) }
     }
 
     /// The server's chat key cannot read the stored messages: an operator's problem, said plainly.
@@ -238,12 +279,13 @@ struct ChatAPIError: Error, HTTPResponseError, Sendable {
             let message: String
             let line: Int?
             let participants: [String]?
+            let problems: [BatchProblem]?
         }
         let error: Body
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONEncoder().encode(Envelope(error: .init(code: code, message: message, line: line, participants: participants)))
+        let data = try JSONEncoder().encode(Envelope(error: .init(code: code, message: message, line: line, participants: participants, problems: problems)))
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

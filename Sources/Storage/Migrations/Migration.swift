@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -301,6 +301,14 @@ extension Migrations {
                 updated_at BIGINT NOT NULL
             )
             """,
+        ]
+    }
+
+    /// The WhatsApp Business number whose webhook deliveries are an account's: one account per number.
+    static let v10CloudAPINumbers = Migration(version: 10, name: "cloud API numbers") { _ in
+        [
+            "ALTER TABLE chat_settings ADD COLUMN cloud_api_phone_number_id TEXT",
+            "CREATE UNIQUE INDEX chat_settings_cloud_api_number ON chat_settings (cloud_api_phone_number_id)",
         ]
     }
 }

@@ -1,0 +1,114 @@
+import Conversations
+import Foundation
+import HTTPTypes
+import Hummingbird
+import JadwalCore
+import Logging
+import NIOCore
+
+/// `/webhooks/whatsapp`, the callback URL of a Meta app subscribed to WhatsApp Business Cloud API
+/// `messages`: the GET handshake that proves the URL is ours, and POSTed deliveries, taken only
+/// when `X-Hub-Signature-256` proves Meta signed them with the app secret. A delivery's messages
+/// go to the account whose chat settings name the business number (`phone_number_id`).
+struct CloudAPIWebhookRoutes: Sendable {
+    let inbox: ChatInbox
+    let store: any Store
+    /// The Meta app's App Secret; nil when the webhook is not set up on this server.
+    let appSecret: String?
+    /// The Verify Token typed into the App Dashboard; nil when the webhook is not set up.
+    let verifyToken: String?
+    let logger: Logger
+
+    static let path = "webhooks/whatsapp"
+    /// Meta's deliveries are a few kilobytes; a megabyte bounds what an unsigned sender can make
+    /// us hash.
+    static let bodyLimit = 1024 * 1024
+
+    func addRoutes(to router: Router<JadwalRequestContext>) {
+        router.get(RouterPath(stringLiteral: Self.path)) { request, _ -> Response in
+            let query = request.uri.queryParameters.map { URLQueryItem(name: String($0.key), value: String($0.value)) }
+            switch CloudAPIVerification(queryItems: query, verifyToken: verifyToken ?? "") {
+            case .accept(let challenge):
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: challenge)))
+            case .refuse(let refusal):
+                // The reason is for the operator; the caller only learns that it was refused.
+                logger.warning("WhatsApp webhook verification refused", metadata: ["reason": "\(refusal)"])
+                throw APIError(.forbidden, code: "verification_refused", message: "The webhook verification request was refused.")
+            }
+        }
+
+        router.post(RouterPath(stringLiteral: Self.path)) { request, _ in
+            guard let appSecret else {
+                throw APIError(
+                    .notFound, code: "webhook_not_configured",
+                    message: "The WhatsApp webhook is not set up on this server: its operator sets JADWAL_WHATSAPP_APP_SECRET and JADWAL_WHATSAPP_VERIFY_TOKEN.")
+            }
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: Self.bodyLimit)
+            } catch is NIOTooManyBytesError {
+                throw APIError(.contentTooLarge, code: "body_too_large", message: "The request body is larger than \(Self.bodyLimit) bytes.")
+            }
+            let raw = Data(buffer: body)
+            do throws(CloudAPISignatureError) {
+                try CloudAPISignature(appSecret: appSecret).verify(header: request.headers[.xHubSignature256], body: raw)
+            } catch {
+                logger.warning("WhatsApp webhook delivery refused: bad signature", metadata: ["reason": "\(error)"])
+                throw APIError.unauthorized("invalid_signature", ChatAPIError.sentence(error.description))
+            }
+            let delivery: CloudAPIWebhook
+            do throws(CloudAPIWebhookError) {
+                delivery = try CloudAPIWebhook(body: raw)
+            } catch {
+                throw APIError.badRequest("invalid_delivery", ChatAPIError.sentence(error.description))
+            }
+            return JSONResponse(try await receive(delivery))
+        }
+    }
+
+    /// What a delivery did; Meta only looks at the status, this is for people testing the webhook.
+    struct Receipt: Encodable, Sendable {
+        var messages = 0
+        var stored = 0
+        var duplicates = 0
+        /// Status updates of messages the business sent: not messages, so not read.
+        var statuses = 0
+        /// Messages to a business number no account has claimed (see chat settings).
+        var unrouted = 0
+    }
+
+    func receive(_ delivery: CloudAPIWebhook) async throws -> Receipt {
+        var receipt = Receipt(messages: delivery.messages.count, statuses: delivery.statusCount)
+        var numbers: [String] = []
+        var byNumber: [String: [CloudAPIMessage]] = [:]
+        for message in delivery.messages {
+            if byNumber[message.phoneNumberID] == nil { numbers.append(message.phoneNumberID) }
+            byNumber[message.phoneNumberID, default: []].append(message)
+        }
+        for number in numbers {
+            let messages = byNumber[number] ?? []
+            guard let accountID = try await store.read({ tx in try await tx.chatAccountID(cloudAPIPhoneNumberID: number) }) else {
+                // A 200 all the same: an error would only make Meta redeliver to no one.
+                logger.warning(
+                    "WhatsApp webhook messages for a business number no account has claimed",
+                    metadata: ["phone_number_id": "\(number)", "messages": "\(messages.count)"])
+                receipt.unrouted += messages.count
+                continue
+            }
+            let report: ChatInbox.Report
+            do {
+                report = try await inbox.receive(messages.map(IncomingChatMessage.init), source: .cloudAPI, accountID: accountID)
+            } catch let problem as MessageCipher.Problem {
+                throw ChatAPIError(problem)
+            }
+            receipt.stored += report.messages.new
+            receipt.duplicates += report.messages.duplicates
+        }
+        return receipt
+    }
+}
+
+extension HTTPField.Name {
+    static let xHubSignature256 = Self(CloudAPISignature.headerName)!
+}

@@ -34,23 +34,13 @@ public struct ServerSecret: Sendable {
 
     /// From `path`, creating it with 32 random bytes and mode 0600 on first start.
     public static func loadOrCreate(at path: String, random: RandomSource = .system) throws -> ServerSecret {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: path) {
-            guard let data = manager.contents(atPath: path) else { throw Problem.unreadableFile(path, reason: "permission denied") }
-            guard data.count == 32 else { throw Problem.wrongLength(path) }
-            return ServerSecret(rootKey: SymmetricKey(data: data))
-        }
-        let bytes = Data(random.bytes(32))
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do throws(KeyFile.Failure) {
+            return ServerSecret(rootKey: try KeyFile.loadOrCreate(at: path, byteCount: 32, random: random))
+        } catch .unreadable(let reason) {
+            throw Problem.unreadableFile(path, reason: reason)
         } catch {
-            throw Problem.unreadableFile(path, reason: "cannot create \(directory)")
+            throw Problem.wrongLength(path)
         }
-        guard manager.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
-            throw Problem.unreadableFile(path, reason: "cannot create the file")
-        }
-        return ServerSecret(rootKey: SymmetricKey(data: bytes))
     }
 
     func derivedKey(purpose: String) -> SymmetricKey {

@@ -37,23 +37,13 @@ public enum ChatKey {
 
     /// From `path`, creating it with 32 random bytes and mode 0600 when it does not exist.
     public static func loadOrCreate(at path: String, random: RandomSource = .system) throws -> MessageCipher {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: path) {
-            guard let data = manager.contents(atPath: path) else { throw Problem.unreadableFile(path, reason: "permission denied") }
-            guard data.count == MessageCipher.keyByteCount else { throw Problem.wrongLength(path) }
-            return MessageCipher(key: SymmetricKey(data: data))
-        }
-        let bytes = Data(random.bytes(MessageCipher.keyByteCount))
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do throws(KeyFile.Failure) {
+            return MessageCipher(key: try KeyFile.loadOrCreate(at: path, byteCount: MessageCipher.keyByteCount, random: random))
+        } catch .unreadable(let reason) {
+            throw Problem.unreadableFile(path, reason: reason)
         } catch {
-            throw Problem.unreadableFile(path, reason: "cannot create \(directory)")
+            throw Problem.wrongLength(path)
         }
-        guard manager.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
-            throw Problem.unreadableFile(path, reason: "cannot create the file")
-        }
-        return MessageCipher(key: SymmetricKey(data: bytes))
     }
 
     /// Refuses a key that cannot read the message text the database holds: starting would only

@@ -157,3 +157,32 @@ import Testing
         #expect(riyadh == [try TimeRange(start: utc("2026-03-07 23:15"), end: utc("2026-03-07 23:45"))])
     }
 }
+
+@Suite struct LocalCalendarTests {
+    /// Stepping day by day (plain date arithmetic plus the zone's midnight) agrees with Foundation
+    /// over leap years, month ends and every daylight-saving change, midnight ones included
+    /// (America/Santiago moves its clocks at midnight).
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Asia/Riyadh", "America/Santiago", "Australia/Lord_Howe"])
+    func steppingMatchesFoundation(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let calendar = LocalCalendar(timeZone: zone)
+        var day = calendar.day(containing: utc("2023-12-20 12:00"))
+        for _ in 0..<900 {
+            let next = calendar.day(after: day)
+            #expect(next == calendar.day(containing: day.start.addingTimeInterval(30 * 3600)), "after \(day)")
+            #expect(next.start == calendar.calendar.startOfDay(for: day.start.addingTimeInterval(30 * 3600)))
+            #expect(calendar.day(before: next) == day)
+            day = next
+        }
+        #expect(day.year == 2026 && day.month == 6 && day.day == 7)
+    }
+
+    @Test func alignmentFollowsTheWallClock() throws {
+        let calendar = LocalCalendar(timeZone: try #require(TimeZone(identifier: "Asia/Kathmandu")))  // UTC+5:45
+        let instant = utc("2026-03-10 04:20")  // 10:05 in Kathmandu
+        #expect(calendar.alignUp(instant, step: 900) == utc("2026-03-10 04:30"))  // 10:15
+        #expect(calendar.alignDown(instant, step: 900) == utc("2026-03-10 04:15"))  // 10:00
+        #expect(calendar.alignUp(instant, step: 1800) == utc("2026-03-10 04:45"))  // 10:30, not 04:30Z
+        #expect(calendar.alignUp(utc("2026-03-10 04:15"), step: 900) == utc("2026-03-10 04:15"))  // on the grid already
+    }
+}

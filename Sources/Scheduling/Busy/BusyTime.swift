@@ -24,16 +24,19 @@ public struct BusyTime: Sendable {
 
     /// Sorts and merges `blocks`; with a `window`, keeps only those that overlap it (unclipped,
     /// so overlaps reported later are exact).
-    public init(_ blocks: some Sequence<BusyBlock>, window: TimeRange? = nil) {
-        var kept = window.map { window in blocks.filter { $0.range.overlaps(window) } } ?? Array(blocks)
-        // Sort keys rather than blocks: comparing doubles is cheaper than going through the enum.
-        let order = kept.indices.sorted { a, b in
-            let x = kept[a].range, y = kept[b].range
+    public init(_ blocks: [BusyBlock], window: TimeRange? = nil) {
+        // An array rather than any sequence: the generic version is not specialised across
+        // modules and its filter alone took longer than the sort.
+        let given = window.map { window in blocks.filter { $0.range.overlaps(window) } } ?? blocks
+        // Sort plain keys, then gather: moving blocks (strings inside) through the sort costs
+        // reference counting on every swap, several times the sort itself.
+        var keys = given.indices.map { (start: given[$0].range.start, end: given[$0].range.end, index: $0) }
+        keys.sort { x, y in
             if x.start != y.start { return x.start < y.start }
             if x.end != y.end { return x.end < y.end }
-            return a < b
+            return x.index < y.index
         }
-        kept = order.map { kept[$0] }
+        let kept = keys.map { given[$0.index] }
 
         var latestEnd: [Date] = []
         latestEnd.reserveCapacity(kept.count)
@@ -57,7 +60,7 @@ public struct BusyTime: Sendable {
     }
 
     /// These blocks and `more`, over the same window.
-    public func adding(_ more: some Sequence<BusyBlock>) -> BusyTime {
+    public func adding(_ more: [BusyBlock]) -> BusyTime {
         BusyTime(blocks + more, window: window)
     }
 

@@ -106,21 +106,23 @@ public struct FreeSlotSearch: Sendable {
     /// The nearer of the prayer ending last before the slot and the one starting first after it,
     /// both on the slot's local day; the earlier prayer when they are as near.
     static func prayerNeighbour(of slot: TimeRange, within day: Range<Date>, busy: BusyTime) -> SlotExplanation.PrayerNeighbour? {
-        let (before, after) = busy.prayers(endingBy: slot.start, startingFrom: slot.end)
-        let previous = before.flatMap { day.contains($0.range.start) ? $0 : nil }
-        let following = after.flatMap { day.contains($0.range.start) ? $0 : nil }
-        switch (previous, following) {
-        case (nil, nil):
-            return nil
-        case (let previous?, nil):
-            return prayerName(previous).map { .after($0) }
-        case (nil, let following?):
-            return prayerName(following).map { .before($0) }
-        case (let previous?, let following?):
-            let sinceEnd = slot.start.timeIntervalSince(previous.range.end)
-            let untilStart = following.range.start.timeIntervalSince(slot.end)
-            return sinceEnd <= untilStart ? prayerName(previous).map { .after($0) } : prayerName(following).map { .before($0) }
+        let around = busy.prayers(endingBy: slot.start, startingFrom: slot.end)
+        // Plain ifs rather than a switch over two optionals: Swift 6.3's optimizer crashes on that.
+        var sinceEnd = TimeInterval.infinity
+        var previousName: PrayerName?
+        if let previous = around.before, day.contains(previous.range.start), let name = prayerName(previous) {
+            sinceEnd = slot.start.timeIntervalSince(previous.range.end)
+            previousName = name
         }
+        var untilStart = TimeInterval.infinity
+        var followingName: PrayerName?
+        if let following = around.after, day.contains(following.range.start), let name = prayerName(following) {
+            untilStart = following.range.start.timeIntervalSince(slot.end)
+            followingName = name
+        }
+        if let previousName, sinceEnd <= untilStart { return .after(previousName) }
+        if let followingName { return .before(followingName) }
+        return nil
     }
 
     private static func prayerName(_ block: BusyBlock) -> PrayerName? {

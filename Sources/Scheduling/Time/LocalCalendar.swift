@@ -32,21 +32,49 @@ struct LocalCalendar: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: instant)
         // Foundation counts Sunday as 1; ISO counts Monday as 1 and Sunday as 7.
         let weekday = parts.weekday ?? 1
-        return Day(
-            year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1,
-            isoWeekday: (weekday + 5) % 7 + 1,
-            start: calendar.startOfDay(for: instant))
+        let (year, month, day) = (parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        // Resolving midnight is a third of the cost of `startOfDay(for:)` and gives the same instant.
+        let start = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 0, minute: 0))
+            ?? calendar.startOfDay(for: instant)
+        return Day(year: year, month: month, day: day, isoWeekday: (weekday + 5) % 7 + 1, start: start)
     }
 
-    func day(after day: Day) -> Day { self.day(day, plus: 1) }
+    // The neighbouring days' dates and weekdays are plain Gregorian arithmetic; only where they
+    // begin needs the zone. Searches step day by day, so this halves their calendar work.
+    func day(after day: Day) -> Day {
+        var (year, month, date) = (day.year, day.month, day.day + 1)
+        if date > Self.length(ofMonth: month, in: year) {
+            date = 1
+            month += 1
+            if month > 12 { month = 1; year += 1 }
+        }
+        return self.day(year: year, month: month, day: date, isoWeekday: day.isoWeekday % 7 + 1, near: day.start.addingTimeInterval(86_400))
+    }
 
-    func day(before day: Day) -> Day { self.day(day, plus: -1) }
+    func day(before day: Day) -> Day {
+        var (year, month, date) = (day.year, day.month, day.day - 1)
+        if date < 1 {
+            month -= 1
+            if month < 1 { month = 12; year -= 1 }
+            date = Self.length(ofMonth: month, in: year)
+        }
+        return self.day(year: year, month: month, day: date, isoWeekday: (day.isoWeekday + 5) % 7 + 1, near: day.start.addingTimeInterval(-86_400))
+    }
 
-    func day(_ day: Day, plus days: Int) -> Day {
-        // Noon is on the same local day in every zone, whatever the day's transitions.
-        let noon = instant(on: day, hour: 12, minute: 0)
-        let moved = calendar.date(byAdding: .day, value: days, to: noon) ?? noon.addingTimeInterval(Double(days) * 86_400)
-        return self.day(containing: moved)
+    /// `near` stands in for the start if Foundation cannot resolve the date (it always can for
+    /// real Gregorian dates).
+    private func day(year: Int, month: Int, day: Int, isoWeekday: Int, near: Date) -> Day {
+        // Midnight resolves to the first instant of the day even where a change skips it.
+        let start = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 0, minute: 0)) ?? near
+        return Day(year: year, month: month, day: day, isoWeekday: isoWeekday, start: start)
+    }
+
+    static func length(ofMonth month: Int, in year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// The first instant of the day after `day`, i.e. where `day` ends.

@@ -7,14 +7,14 @@ import Foundation
 ///   days the hours *start* on (sleep on Sunday night ends on Monday morning), as a recurring
 ///   event's `BYDAY` counts its DTSTART.
 /// - Daylight saving: both ends are wall-clock readings, each resolved on its own day with
-///   RFC 5545's rule (see ``LocalCalendar/instant(on:at:)``), as a phone resolves a recurring
-///   event's DTSTART and DTEND: a reading skipped by a spring-forward gap moves forward by the gap,
-///   a reading that happens twice on a fall-back night means its first occurrence. So in
-///   Europe/Berlin on 2026-03-29 (02:00 → 03:00) sleep 23:00–07:00 lasts 7 real hours and
-///   01:30–02:30 lasts one (01:30–03:30 on the clock). When the start falls in the gap and the
-///   end reading would then come at or before it (02:30–03:00 that night: 03:30 and 03:00), the
-///   occurrence keeps its clock length from the moved start (03:30–04:00) rather than vanish or
-///   run backwards: a 02:30 night prayer still happens that night, half an hour long.
+///   RFC 5545's rule (section 3.3.5), as a phone resolves a recurring event's DTSTART and DTEND: a
+///   reading skipped by a spring-forward gap moves forward by the gap, a reading that happens
+///   twice on a fall-back night means its first occurrence. So in Europe/Berlin on 2026-03-29
+///   (02:00 → 03:00) sleep 23:00–07:00 lasts 7 real hours and 01:30–02:30 lasts one (01:30–03:30
+///   on the clock). When the start falls in the gap and the end reading would then come at or
+///   before it (02:30–03:00 that night: 03:30 and 03:00), the occurrence keeps its clock length
+///   from the moved start (03:30–04:00) rather than vanish or run backwards: a 02:30 night prayer
+///   still happens that night, half an hour long.
 public struct WeeklyHours: Sendable, Hashable, CustomStringConvertible {
     public let start: TimeOfDay
     public let end: TimeOfDay

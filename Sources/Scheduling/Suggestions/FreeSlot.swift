@@ -54,7 +54,7 @@ public struct SlotExplanation: Sendable, Hashable, CustomStringConvertible {
         switch day {
         case .sameDay: parts.append("same day")
         case .nextDay: parts.append("next day")
-        case .later(_, let weekday): parts.append(Self.englishWeekdays[(weekday - 1) % 7])
+        case .later(_, let weekday): parts.append(Self.englishWeekdays[Self.weekdayIndex(weekday)])
         }
         let minutes = Self.roundedMinutes(offset)
         if minutes == 0 {
@@ -77,7 +77,7 @@ public struct SlotExplanation: Sendable, Hashable, CustomStringConvertible {
         switch day {
         case .sameDay: parts.append("في اليوم نفسه")
         case .nextDay: parts.append("في اليوم التالي")
-        case .later(_, let weekday): parts.append("يوم " + Self.arabicWeekdays[(weekday - 1) % 7])
+        case .later(_, let weekday): parts.append("يوم " + Self.arabicWeekdays[Self.weekdayIndex(weekday)])
         }
         let minutes = Self.roundedMinutes(offset)
         if minutes == 0 {
@@ -95,6 +95,9 @@ public struct SlotExplanation: Sendable, Hashable, CustomStringConvertible {
 
     static let englishWeekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     static let arabicWeekdays = ["الاثنين", "الثلاثاء", "الأربعاء", "الخميس", "الجمعة", "السبت", "الأحد"]
+
+    /// 0 for Monday … 6 for Sunday; any number is brought into the week rather than trap.
+    static func weekdayIndex(_ isoWeekday: Int) -> Int { ((isoWeekday - 1) % 7 + 7) % 7 }
 
     static func roundedMinutes(_ seconds: TimeInterval) -> Int {
         Int((seconds / 60).rounded())

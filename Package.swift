@@ -30,11 +30,16 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        // Tests only: property-based tests of the scheduling rules.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // Pure modules: no I/O, no server types.
         .target(name: "ICalendar"),
         .target(name: "PrayerTimes"),
+        // Busy time, conflicts, free-slot suggestions, routines, task planning: instants and
+        // intervals only; JadwalCore expands recurrences and hands it plain blocks.
+        .target(name: "Scheduling"),
         // Chat messages in (WhatsApp exports and zips, Cloud API webhooks, connector batches),
         // the conversation tracker and the rule-based extractor.
         .target(
@@ -54,6 +59,7 @@ let package = Package(
                 "PrayerTimes",
                 "ICalendar",
                 "Conversations",
+                "Scheduling",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +124,10 @@ let package = Package(
 
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PrayerTimesTests", dependencies: ["PrayerTimes"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SchedulingTests",
+            dependencies: ["Scheduling", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "ConversationsTests",
             dependencies: ["Conversations", .product(name: "ZIPFoundation", package: "ZIPFoundation")],

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -173,4 +173,15 @@ public protocol ChatConnectorTokenStore: Sendable {
     /// Revokes it if it belongs to the account and is active; false otherwise.
     func revokeChatConnectorToken(id: UUID, accountID: UUID, at: Date) async throws -> Bool
     func touchChatConnectorToken(id: UUID, at: Date) async throws
+}
+
+public protocol ConflictStore: Sendable {
+    func insertConflict(_ conflict: EventConflict) async throws
+    /// Saves a conflict's status, resolution time and event details.
+    func updateConflict(_ conflict: EventConflict) async throws
+    /// Every conflict recorded for one calendar object, any status.
+    func conflicts(calendarID: UUID, objectName: String) async throws -> [EventConflict]
+    /// An account's conflicts, open only unless `includeResolved`, soonest occurrence first.
+    func conflicts(accountID: UUID, includeResolved: Bool) async throws -> [EventConflict]
+    func conflict(id: UUID, accountID: UUID) async throws -> EventConflict?
 }

@@ -147,6 +147,9 @@ private func assemble(
 
     var handlers = JobHandlers()
     handlers.register(EmailDelivery.kind, EmailDelivery.handler(transport: transport, sealer: sealer))
+    let busyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, busyTime: busyTime)
+    handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, logger: logger))
     let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
 
     _ = PrometheusMetrics.registry
@@ -195,6 +198,8 @@ private func assemble(
     ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
         .addRoutes(to: signedIn)
     ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)
+    ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
+        .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         inbox: chatInbox, store: store, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
     ).addRoutes(to: router)

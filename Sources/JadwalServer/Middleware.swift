@@ -40,7 +40,7 @@ struct JSONErrorMiddleware: RouterMiddleware {
     private func response(for error: any Error, request: Request, context: Context) -> Response {
         switch error {
         case let error as APIError:
-            return APIError.jsonResponse(status: error.status, code: error.code, message: error.message, headers: error.headers)
+            return APIError.jsonResponse(status: error.status, code: error.code, message: error.message, headers: error.headers, details: error.details)
         case let error as HTTPError:
             let code: String
             let message: String

@@ -111,12 +111,13 @@ public struct CalendarWrites: Sendable {
     /// Creates or replaces `name`. `ifMatch` is an ETag the current object must have;
     /// `ifNoneMatch` (`*`) means the object must not exist yet.
     public func put(
-        _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false
+        _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
+        source: WriteSource
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
         return try await store.transaction { tx in
-            try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, transaction: tx)
+            try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
         }
     }
 
@@ -124,7 +125,7 @@ public struct CalendarWrites: Sendable {
     /// it (a chat's event and the conversation that caused it commit together).
     public func put(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
-        transaction tx: any StoreTransaction
+        source: WriteSource, transaction tx: any StoreTransaction
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
@@ -142,7 +143,18 @@ public struct CalendarWrites: Sendable {
             calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
             etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: clock.now
         )
-        return (try await tx.putCalendarObject(object), existing == nil)
+        let stored = try await tx.putCalendarObject(object)
+        if content.component == .event {
+            try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
+        }
+        return (stored, existing == nil)
+    }
+
+    /// Queues the conflict check of a written or removed event in the write's transaction: it
+    /// runs whatever happens to this process, and the writer does not wait for it.
+    func checkConflicts(calendar: CalendarCollection, name: String, source: WriteSource, tx: any StoreTransaction) async throws {
+        let request = ConflictCheck.Request(accountID: calendar.accountID, calendarID: calendar.id, objectName: name, source: source)
+        try await tx.enqueue(request.job(now: clock.now))
     }
 
     /// Moves an object to another name, in the same calendar or another of the account's (WebDAV
@@ -169,15 +181,31 @@ public struct CalendarWrites: Sendable {
             moved.calendarID = destination.id
             moved.name = newName
             moved.updatedAt = now
-            return (try await tx.putCalendarObject(moved), replaced == nil)
+            let stored = try await tx.putCalendarObject(moved)
+            if moving.component == .event {
+                // The old place's conflicts retire; the new place may be busy in another way.
+                try await checkConflicts(calendar: source, name: name, source: .caldav, tx: tx)
+                try await checkConflicts(calendar: destination, name: newName, source: .caldav, tx: tx)
+            }
+            return (stored, replaced == nil)
         }
     }
 
-    public func delete(name: String, in calendar: CalendarCollection, ifMatch: String? = nil) async throws {
+    public func delete(name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource) async throws {
         try await store.transaction { tx in
-            guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }
-            if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing.etag) { throw Refusal.preconditionFailed(currentETag: existing.etag) }
-            _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
+            try await delete(name: name, in: calendar, ifMatch: ifMatch, source: source, transaction: tx)
+        }
+    }
+
+    /// The same removal inside the caller's transaction.
+    public func delete(
+        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource, transaction tx: any StoreTransaction
+    ) async throws {
+        guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }
+        if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing.etag) { throw Refusal.preconditionFailed(currentETag: existing.etag) }
+        _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
+        if existing.component == .event {
+            try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
         }
     }
 }

@@ -61,24 +61,7 @@ struct ChatEventDocument {
     }
 
     private func edited(_ existing: String, _ change: (inout Event) -> Void) -> String? {
-        guard var calendar = try? ICalendarParser().parseCalendar(existing),
-              let index = calendar.components.firstIndex(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }),
-              var event = try? Event(component: calendar.components[index])
-        else { return nil }
-        let before = event
-        change(&event)
-        guard event != before else { return existing }
-        event.sequence += 1
-        var vevent = event.component
-        let stamp = UTCStamp.format(now)
-        vevent.set("DTSTAMP", Property(name: "DTSTAMP", value: stamp))
-        vevent.set("LAST-MODIFIED", Property(name: "LAST-MODIFIED", value: stamp))
-        calendar.components[index] = vevent
-        if let tzid = event.start.tzid, !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == tzid }),
-           let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: tzid, fromYear: max(1970, event.start.local.date.year - 1)) {
-            calendar.components.insert(vtimezone, at: 0)
-        }
-        return calendar.serialized
+        StoredEventEdit(now: now).apply(to: existing, change)
     }
 
     private func description(partner: String, link: String) -> String {

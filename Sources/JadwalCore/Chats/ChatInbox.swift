@@ -347,7 +347,7 @@ public struct ChatInbox: Sendable {
     private func write(_ text: String, name: String, in calendar: CalendarCollection, tx: any StoreTransaction) async throws -> Bool {
         guard let content = try? CalendarObjectContent(text: text) else { return false }
         do {
-            _ = try await writes.put(content, name: name, in: calendar, transaction: tx)
+            _ = try await writes.put(content, name: name, in: calendar, source: .chat, transaction: tx)
             return true
         } catch is CalendarWrites.Refusal {
             return false

@@ -31,33 +31,27 @@ public struct PrayerCalendar: Sendable {
             components.append(vtimezone)
         }
         let stamp = Self.stamp(now, zone: .gmt) + "Z"
-        for schedule in calculator.schedules(from: first, through: last) {
-            let friday = schedule.date.weekday == 5
-            for prayer in Self.blocking {
-                guard let start = schedule[prayer].date else { continue }  // polar day/night: no event, never a wrong one
-                let jumuah = friday && prayer == .dhuhr
-                let minutes = jumuah ? settings.blocks.jumuah : settings.blocks.minutes(for: prayer)
-                guard minutes > 0 else { continue }
-                var properties = [
-                    Property(name: "UID", value: "\(schedule.date)-\(prayer.rawValue)@prayer.jadwal"),
-                    Property(name: "DTSTAMP", value: stamp),
-                    Property(name: "DTSTART", parameters: [Parameter("TZID", settings.timeZone)], value: Self.stamp(start, zone: zone)),
-                    Property(name: "DURATION", value: "PT\(minutes)M"),
-                    Property(name: "SUMMARY", text: title(prayer, jumuah: jumuah)),
-                    Property(name: "TRANSP", value: "OPAQUE"),
-                    Property(name: "CATEGORIES", text: language == .arabic ? "صلاة" : "Prayer"),
-                ]
-                if let place = settings.placeName { properties.append(Property(name: "LOCATION", text: place)) }
-                var alarms: [Component] = []
-                if let before = alarmMinutesBefore {
-                    alarms.append(Component(name: "VALARM", properties: [
-                        Property(name: "ACTION", value: "DISPLAY"),
-                        Property(name: "DESCRIPTION", text: title(prayer, jumuah: jumuah)),
-                        Property(name: "TRIGGER", value: before == 0 ? "PT0S" : "-PT\(before)M"),
-                    ]))
-                }
-                components.append(Component(name: "VEVENT", properties: properties, components: alarms))
+        for block in blocks(calculator.schedules(from: first, through: last)) {
+            let (prayer, jumuah) = (block.prayer, block.isJumuah)
+            var properties = [
+                Property(name: "UID", value: "\(block.date)-\(prayer.rawValue)@prayer.jadwal"),
+                Property(name: "DTSTAMP", value: stamp),
+                Property(name: "DTSTART", parameters: [Parameter("TZID", settings.timeZone)], value: Self.stamp(block.start, zone: zone)),
+                Property(name: "DURATION", value: "PT\(block.minutes)M"),
+                Property(name: "SUMMARY", text: title(prayer, jumuah: jumuah)),
+                Property(name: "TRANSP", value: "OPAQUE"),
+                Property(name: "CATEGORIES", text: language == .arabic ? "صلاة" : "Prayer"),
+            ]
+            if let place = settings.placeName { properties.append(Property(name: "LOCATION", text: place)) }
+            var alarms: [Component] = []
+            if let before = alarmMinutesBefore {
+                alarms.append(Component(name: "VALARM", properties: [
+                    Property(name: "ACTION", value: "DISPLAY"),
+                    Property(name: "DESCRIPTION", text: title(prayer, jumuah: jumuah)),
+                    Property(name: "TRIGGER", value: before == 0 ? "PT0S" : "-PT\(before)M"),
+                ]))
             }
+            components.append(Component(name: "VEVENT", properties: properties, components: alarms))
         }
         return Component(
             name: "VCALENDAR",
@@ -74,6 +68,40 @@ public struct PrayerCalendar: Sendable {
             ],
             components: components
         )
+    }
+
+    /// One prayer's block of time: from the adhan, for the person's minutes for it.
+    public struct Block: Sendable, Hashable {
+        public var prayer: Prayer
+        /// Dhuhr on a Friday, with the Jumu'ah block's length.
+        public var isJumuah: Bool
+        public var start: Date
+        public var minutes: Int
+        /// The local day it is on, in the place's zone.
+        public var date: LocalDate
+
+        public var end: Date { start.addingTimeInterval(TimeInterval(minutes * 60)) }
+    }
+
+    /// The blocks of the local days `first` through `last`: the calendar's events, and the busy
+    /// time conflicts and planning keep clear.
+    public func blocks(from first: LocalDate, through last: LocalDate) throws(PrayerTimesError) -> [Block] {
+        blocks(try settings.calculator().schedules(from: first, through: last))
+    }
+
+    func blocks(_ schedules: [PrayerSchedule]) -> [Block] {
+        var blocks: [Block] = []
+        for schedule in schedules {
+            let friday = schedule.date.weekday == 5
+            for prayer in Self.blocking {
+                guard let start = schedule[prayer].date else { continue }  // polar day/night: no block, never a wrong one
+                let jumuah = friday && prayer == .dhuhr
+                let minutes = jumuah ? settings.blocks.jumuah : settings.blocks.minutes(for: prayer)
+                guard minutes > 0 else { continue }
+                blocks.append(Block(prayer: prayer, isJumuah: jumuah, start: start, minutes: minutes, date: schedule.date))
+            }
+        }
+        return blocks
     }
 
     func title(_ prayer: Prayer, jumuah: Bool) -> String {

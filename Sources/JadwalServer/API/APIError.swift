@@ -9,6 +9,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var code: String
     public var message: String
     public var headers: HTTPFields
+    /// What a client needs to act, beside the message (the current state of what it tried to
+    /// change, say): `error.details`.
+    var details: (any Encodable & Sendable)?
 
     public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status
@@ -17,16 +20,38 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         self.headers = headers
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Self.jsonResponse(status: status, code: code, message: message, headers: headers)
+    init(_ status: HTTPResponse.Status, code: String, message: String, details: any Encodable & Sendable) {
+        self.init(status, code: code, message: message)
+        self.details = details
     }
 
-    static func jsonResponse(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) -> Response {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Self.jsonResponse(status: status, code: code, message: message, headers: headers, details: details)
+    }
+
+    static func jsonResponse(
+        status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], details: (any Encodable & Sendable)? = nil
+    ) -> Response {
         struct Envelope: Encodable {
-            struct Body: Encodable { let code: String; let message: String }
+            struct Body: Encodable {
+                let code: String
+                let message: String
+                let details: (any Encodable & Sendable)?
+
+                enum Keys: String, CodingKey { case code, message, details }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: Keys.self)
+                    try container.encode(code, forKey: .code)
+                    try container.encode(message, forKey: .message)
+                    if let details { try container.encode(details, forKey: .details) }
+                }
+            }
             let error: Body
         }
-        let data = (try? JSONEncoder().encode(Envelope(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let data = (try? encoder.encode(Envelope(error: .init(code: code, message: message, details: details)))) ?? Data("{}".utf8)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -106,7 +106,7 @@ extension CalDAVService {
         let ifNoneMatch = call.request.headers[.ifNoneMatch]?.trimmingCharacters(in: .whitespaces)
         do {
             let (object, created) = try await writes.put(
-                content, name: name, in: calendar, ifMatch: Self.ifMatch(call.request), ifNoneMatch: ifNoneMatch == "*")
+                content, name: name, in: calendar, ifMatch: Self.ifMatch(call.request), ifNoneMatch: ifNoneMatch == "*", source: .caldav)
             return Response(status: created ? .created : .noContent, headers: [.eTag: object.etag])
         } catch let refusal as CalendarWrites.Refusal {
             throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
@@ -146,7 +146,7 @@ extension CalDAVService {
             let calendar = try await calendar(for: call)
             try Self.requireWritable(calendar)
             do {
-                try await writes.delete(name: name, in: calendar, ifMatch: Self.ifMatch(call.request))
+                try await writes.delete(name: name, in: calendar, ifMatch: Self.ifMatch(call.request), source: .caldav)
             } catch let refusal as CalendarWrites.Refusal {
                 throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
             }

@@ -55,7 +55,7 @@ struct CalendarObjectRoutes: Sendable {
             let content = try await Self.content(of: request)
             do {
                 let (object, created) = try await writes.put(
-                    content, name: name, in: calendar, ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*")
+                    content, name: name, in: calendar, ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*", source: .api)
                 return Response(status: created ? .created : .noContent, headers: [.eTag: object.etag])
             } catch let refusal as CalendarWrites.Refusal {
                 throw APIError(refusal, name: name)
@@ -77,7 +77,7 @@ struct CalendarObjectRoutes: Sendable {
     static func delete(_ request: Request, _ context: JadwalRequestContext, store: any Store, writes: CalendarWrites) async throws -> Response {
         let (calendar, name) = try await target(context, store: store)
         do {
-            try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch])
+            try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch], source: .api)
         } catch let refusal as CalendarWrites.Refusal {
             throw APIError(refusal, name: name)
         }

@@ -73,7 +73,7 @@ struct EventRoutes: Sendable {
             throw APIError.badRequest("invalid_event", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
         }
         do {
-            return try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create).object
+            return try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create, source: .api).object
         } catch let refusal as CalendarWrites.Refusal {
             throw APIError(refusal, name: name)
         }

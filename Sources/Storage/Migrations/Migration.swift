@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -309,6 +309,31 @@ extension Migrations {
         [
             "ALTER TABLE chat_settings ADD COLUMN cloud_api_phone_number_id TEXT",
             "CREATE UNIQUE INDEX chat_settings_cloud_api_number ON chat_settings (cloud_api_phone_number_id)",
+        ]
+    }
+
+    /// Conflicts found when events are written. The event and its overlaps are JSON (read and
+    /// written whole); what is searched on has its own columns.
+    static let v11Conflicts = Migration(version: 11, name: "conflicts") { _ in
+        [
+            """
+            CREATE TABLE conflicts (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                calendar_id TEXT NOT NULL,
+                object_name TEXT NOT NULL,
+                occurrence_start BIGINT NOT NULL,
+                status TEXT NOT NULL,
+                source TEXT NOT NULL,
+                notify BOOLEAN NOT NULL,
+                event TEXT NOT NULL,
+                overlapping TEXT NOT NULL,
+                detected_at BIGINT NOT NULL,
+                resolved_at BIGINT
+            )
+            """,
+            "CREATE INDEX conflicts_object ON conflicts (calendar_id, object_name)",
+            "CREATE INDEX conflicts_account_status ON conflicts (account_id, status, occurrence_start)",
         ]
     }
 }

@@ -1,0 +1,130 @@
+import Foundation
+import ICalendar
+import PrayerTimes
+import Scheduling
+
+/// One instance of a stored event, placed in absolute time.
+public struct EventOccurrence: Sendable, Hashable {
+    public var calendarID: UUID
+    public var objectName: String
+    public var uid: String
+    public var title: String?
+    public var range: TimeRange
+    public var traits: EventTraits
+    public var recurrenceID: String?
+
+    /// How busy blocks name the event: the object (calendar and name), so an edited event is
+    /// never in conflict with its own old instances.
+    public var reference: String { Self.reference(calendarID: calendarID, objectName: objectName) }
+
+    public static func reference(calendarID: UUID, objectName: String) -> String {
+        calendarID.uuidString.lowercased() + "/" + objectName
+    }
+
+    /// The calendar and object a block's reference names (object names never hold a `/`).
+    static func location(of reference: String) -> (calendarID: UUID, objectName: String)? {
+        guard let slash = reference.firstIndex(of: "/"), let id = UUID(uuidString: String(reference[..<slash])) else { return nil }
+        return (id, String(reference[reference.index(after: slash)...]))
+    }
+}
+
+/// A person's busy time over a window, read from every one of their event calendars
+/// (recurrences expanded, overrides and time zones applied) and their prayer blocks.
+public struct AccountBusyTime: Sendable {
+    public typealias Parse = @Sendable (CalendarObject) -> Component?
+
+    let parse: Parse
+    let policy: BusyPolicy
+
+    /// `parse` lets the server reuse its cache of parsed objects.
+    public init(policy: BusyPolicy = BusyPolicy(), parse: @escaping Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
+        self.policy = policy
+        self.parse = parse
+    }
+
+    /// Instances of an object overlapping `window`; DATE values and floating times are read in
+    /// the calendar's zone, else the person's.
+    public func occurrences(of object: CalendarObject, calendar: CalendarCollection, accountZone: String, in window: TimeRange, limit: Int = 1000)
+        -> [EventOccurrence] {
+        guard object.component == .event, let parsed = parse(object) else { return [] }
+        let zoneName = calendar.timeZone ?? accountZone
+        let rules = ZoneRules(ianaIdentifier: zoneName) ?? .utc
+        let zone = TimeZone(identifier: zoneName) ?? .gmt
+        let options = ExpansionOptions(maxInstances: limit, floatingZone: rules, includeCancelled: true)
+        let from = Int64(window.start.timeIntervalSince1970.rounded(.down))
+        let to = Int64(window.end.timeIntervalSince1970.rounded(.up))
+        return CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences.compactMap { occurrence in
+            guard let range = try? TimeRange(start: Self.instant(occurrence.start, zone: zone), end: Self.instant(occurrence.end, zone: zone)) else {
+                return nil  // an instant takes no time
+            }
+            let traits = EventTraits(
+                isTransparent: occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT",
+                isCancelled: occurrence.isCancelled, isAllDay: occurrence.isAllDay)
+            return EventOccurrence(
+                calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.summary, range: range, traits: traits,
+                recurrenceID: occurrence.recurrenceId?.iso8601)
+        }
+    }
+
+    /// Every busy block of the account in `window`.
+    public func blocks(account: Account, in window: TimeRange, tx: any StoreTransaction) async throws -> [BusyBlock] {
+        var blocks: [BusyBlock] = []
+        for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
+            for object in try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end) {
+                for occurrence in occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window) {
+                    if let block = policy.block(
+                        eventID: occurrence.reference, title: occurrence.title ?? "", range: occurrence.range, traits: occurrence.traits) {
+                        blocks.append(block)
+                    }
+                }
+            }
+        }
+        if let settings = try await tx.prayerSettings(accountID: account.id) {
+            blocks += Self.prayerBlocks(settings: settings, language: account.language, in: window)
+        }
+        return blocks
+    }
+
+    /// The prayer blocks overlapping `window`, on the local days of the place it covers.
+    static func prayerBlocks(settings: PrayerSettings, language: Language, in window: TimeRange) -> [BusyBlock] {
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: settings.timeZone) ?? .gmt
+        func day(_ date: Date) -> LocalDate? {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+            return try? LocalDate(year: year, month: month, day: day)
+        }
+        guard let first = day(window.start), let last = day(window.end),
+              let prayers = try? PrayerCalendar(settings: settings, language: language).blocks(from: first, through: last)
+        else { return [] }
+        return prayers.compactMap { prayer in
+            guard let range = try? TimeRange(start: prayer.start, end: prayer.end), range.overlaps(window) else { return nil }
+            return BusyBlock(range, .prayer(prayer.isJumuah ? .jumuah : PrayerName(prayer.prayer)))
+        }
+    }
+
+    /// An occurrence time as an instant: a date is its midnight in `zone`.
+    static func instant(_ time: OccurrenceTime, zone: TimeZone) -> Date {
+        switch time {
+        case .instant(let seconds):
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
+        case .date(let date):
+            var calendar = Foundation.Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let midnight = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))
+            return midnight ?? Date(timeIntervalSince1970: TimeInterval(time.sortSeconds))
+        }
+    }
+}
+
+extension PrayerName {
+    init(_ prayer: Prayer) {
+        switch prayer {
+        case .fajr, .sunrise: self = .fajr
+        case .dhuhr: self = .dhuhr
+        case .asr: self = .asr
+        case .maghrib: self = .maghrib
+        case .isha: self = .isha
+        }
+    }
+}

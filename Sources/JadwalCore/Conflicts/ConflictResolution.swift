@@ -1,0 +1,174 @@
+import Foundation
+import ICalendar
+import Scheduling
+
+/// What the person does about a conflict: keep both, move the event to another slot, or cancel
+/// it. Moves and cancellations go through `CalendarWrites`, so phones see them on their next sync;
+/// a conflict whose event changed since it was found is refused, never overwritten.
+public struct ConflictResolution: Sendable {
+    public enum Action: Sendable, Hashable {
+        case keep
+        case move(TimeRange)
+        case cancel
+    }
+
+    public enum Refusal: Error, Sendable, Equatable {
+        case notFound
+        case alreadyResolved(EventConflict)
+        /// The event was edited, moved or deleted since the conflict was found (`currentETag`
+        /// nil: it is gone).
+        case eventChanged(EventConflict, currentETag: String?)
+        /// The chosen slot runs into these.
+        case slotTaken([EventConflict.Overlap])
+        /// One instance of a series, or an all-day event, cannot be moved here yet.
+        case cannotMove(reason: String)
+    }
+
+    let store: any Store
+    let clock: Clock
+    let writes: CalendarWrites
+    let busyTime: AccountBusyTime
+
+    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime = AccountBusyTime()) {
+        self.store = store
+        self.clock = clock
+        writes = CalendarWrites(store: store, clock: clock)
+        self.busyTime = busyTime
+    }
+
+    public func resolve(id: UUID, accountID: UUID, action: Action) async throws -> EventConflict {
+        let now = clock.now
+        return try await store.transaction { tx in
+            guard var conflict = try await tx.conflict(id: id, accountID: accountID) else { throw Refusal.notFound }
+            guard conflict.status == .open else { throw Refusal.alreadyResolved(conflict) }
+            let object = try await tx.calendarObject(calendarID: conflict.event.calendarID, name: conflict.event.objectName)
+            guard let object, object.etag == conflict.event.etag,
+                  let calendar = try await tx.calendar(id: conflict.event.calendarID), calendar.accountID == accountID
+            else { throw Refusal.eventChanged(conflict, currentETag: object?.etag) }
+
+            switch action {
+            case .keep:
+                conflict.status = .kept
+            case .cancel:
+                if let recurrenceID = conflict.event.recurrenceID {
+                    let text = try Self.excluding(recurrenceID, from: object, now: now)
+                    _ = try await writes.put(
+                        try CalendarObjectContent(text: text), name: object.name, in: calendar, ifMatch: object.etag, source: .api, transaction: tx)
+                } else {
+                    try await writes.delete(name: object.name, in: calendar, ifMatch: object.etag, source: .api, transaction: tx)
+                }
+                conflict.status = .cancelled
+            case .move(let slot):
+                guard conflict.event.recurrenceID == nil else {
+                    throw Refusal.cannotMove(reason: "this is one instance of a repeating event; move it in your calendar app, or keep or cancel it here")
+                }
+                guard let account = try await tx.account(id: accountID) else { throw Refusal.notFound }
+                let reference = EventOccurrence.reference(calendarID: calendar.id, objectName: object.name)
+                let busy = BusyTime(try await busyTime.blocks(account: account, in: slot, tx: tx), window: slot)
+                let overlaps = busy.overlaps(with: slot, excluding: reference)
+                guard overlaps.isEmpty else { throw Refusal.slotTaken(overlaps.map(ConflictCheck.overlap)) }
+                let zone = calendar.timeZone ?? account.timeZone
+                let text = try Self.moved(object, to: slot, floatingZone: zone, now: now)
+                _ = try await writes.put(
+                    try CalendarObjectContent(text: text), name: object.name, in: calendar, ifMatch: object.etag, source: .api, transaction: tx)
+                conflict.status = .moved
+            }
+            conflict.resolvedAt = now
+            try await tx.updateConflict(conflict)
+            return conflict
+        }
+    }
+
+    /// Nights are kept free until the person's sleep routine says otherwise: 23:00–07:00.
+    public static func defaultAvailability(timeZone: TimeZone) -> Availability {
+        let night = try? WeeklyHours(start: TimeOfDay(hour: 23), end: TimeOfDay(hour: 7), days: .daily)
+        return Availability(timeZone: timeZone, asleep: night.map { [$0] } ?? [])
+    }
+
+    /// The best free slots for an open conflict's event: as long as it, awake, clear of every
+    /// busy block (prayers included), nearest first, each with why it was chosen.
+    public func suggestions(id: UUID, accountID: UUID, count: Int) async throws -> (EventConflict, [FreeSlot]) {
+        let now = clock.now
+        return try await store.read { tx in
+            guard let conflict = try await tx.conflict(id: id, accountID: accountID), let account = try await tx.account(id: accountID) else {
+                throw Refusal.notFound
+            }
+            guard conflict.status == .open else { throw Refusal.alreadyResolved(conflict) }
+            let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+            let search = try FreeSlotSearch(availability: Self.defaultAvailability(timeZone: zone), count: count)
+            let length = conflict.event.end.timeIntervalSince(conflict.event.start)
+            let from = max(now, conflict.event.start).addingTimeInterval(-86_400)
+            guard let event = try? TimeRange(start: conflict.event.start, end: conflict.event.end),
+                  let window = try? TimeRange(start: from, end: from.addingTimeInterval(Double(search.horizonDays + 2) * 86_400 + length))
+            else { return (conflict, []) }
+            let busy = BusyTime(try await busyTime.blocks(account: account, in: window, tx: tx), window: window)
+            let reference = EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName)
+            return (conflict, search.suggestions(for: event, excluding: reference, busy: busy, now: now))
+        }
+    }
+
+    /// The object with its main event at `slot`, each time written the way it was (in its
+    /// TZID, in UTC, or floating in `floatingZone`).
+    static func moved(_ object: CalendarObject, to slot: TimeRange, floatingZone: String, now: Date) throws -> String {
+        var refusal: Refusal?
+        let text = StoredEventEdit(now: now).apply(to: object.icalendar) { event in
+            guard let start = value(slot.start, like: event.start, floatingZone: floatingZone),
+                  let end = value(slot.end, like: event.start, floatingZone: floatingZone)
+            else {
+                refusal = .cannotMove(reason: "an all-day event is moved by changing its date in your calendar app")
+                return
+            }
+            event.start = start
+            event.end = .end(end)
+        }
+        if let refusal { throw refusal }
+        guard let text else { throw Refusal.cannotMove(reason: "the stored event cannot be read") }
+        return text
+    }
+
+    /// An instant written like `model`: same TZID, UTC or floating; nil for a DATE.
+    static func value(_ instant: Date, like model: DateOrDateTime, floatingZone: String) -> DateOrDateTime? {
+        let seconds = Int64(instant.timeIntervalSince1970.rounded())
+        switch model {
+        case .date:
+            return nil
+        case .dateTime(_, .utc):
+            return .dateTime(LocalDateTime(secondsSinceEpoch: seconds), .utc)
+        case .dateTime(_, .zone(let tzid)):
+            guard let rules = ZoneRules(ianaIdentifier: TimeZoneResolver.ianaIdentifier(for: tzid) ?? tzid) else {
+                return .dateTime(LocalDateTime(secondsSinceEpoch: seconds), .utc)
+            }
+            return .dateTime(rules.local(forUTC: seconds), .zone(tzid))
+        case .dateTime(_, .floating):
+            let rules = ZoneRules(ianaIdentifier: floatingZone) ?? .utc
+            return .dateTime(rules.local(forUTC: seconds), .floating)
+        }
+    }
+
+    /// The object with one instance of its series excluded (an EXDATE in the instance's own form).
+    static func excluding(_ recurrenceID: String, from object: CalendarObject, now: Date) throws -> String {
+        var refusal: Refusal?
+        let text = StoredEventEdit(now: now).apply(to: object.icalendar) { event in
+            guard let excluded = instance(recurrenceID, like: event.start) else {
+                refusal = .cannotMove(reason: "the instance \(recurrenceID) cannot be read")
+                return
+            }
+            event.exceptionDates.append(excluded)
+        }
+        if let refusal { throw refusal }
+        guard let text else { throw Refusal.cannotMove(reason: "the stored event cannot be read") }
+        return text
+    }
+
+    /// A RECURRENCE-ID as the expander writes it (`2026-11-25` or `2026-11-25T17:00:00Z`) in
+    /// the form of the series' DTSTART.
+    static func instance(_ recurrenceID: String, like start: DateOrDateTime) -> DateOrDateTime? {
+        if case .date = start {
+            let parts = recurrenceID.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3, let date = try? CivilDate(year: parts[0], month: parts[1], day: parts[2]) else { return nil }
+            return .date(date)
+        }
+        guard let instant = ISO8601DateFormatter().date(from: recurrenceID) else { return nil }
+        return value(instant, like: start, floatingZone: "UTC")
+    }
+}

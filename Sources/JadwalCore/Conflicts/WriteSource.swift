@@ -1,0 +1,17 @@
+/// Who wrote a calendar object: conflicts remember it, and whether to tell the person about a
+/// conflict depends on it.
+public enum WriteSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A CalDAV client: the person's phone or computer.
+    case caldav
+    /// The JSON API (the web app).
+    case api
+    /// Jadwal itself, from an agreement read in a chat.
+    case chat
+    /// A daily routine's series.
+    case routine
+    /// "Plan my tasks".
+    case taskPlan = "task-plan"
+
+    /// Jadwal added the event by itself, so the person may not know it is there.
+    public var addedByJadwal: Bool { self == .chat }
+}

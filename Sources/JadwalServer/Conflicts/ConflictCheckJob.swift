@@ -1,0 +1,23 @@
+import Foundation
+import JadwalCore
+import Logging
+
+/// The `conflict.check` job: runs `ConflictCheck` for the write its payload names.
+enum ConflictCheckJob {
+    static func handler(check: ConflictCheck, logger: Logger) -> JobHandlers.Handler {
+        { job in
+            let request: ConflictCheck.Request
+            do {
+                request = try JSONDecoder().decode(ConflictCheck.Request.self, from: Data(job.payload.utf8))
+            } catch {
+                throw PermanentJobFailure(description: "conflict check payload cannot be read: \(error)")
+            }
+            let outcome = try await check.run(request)
+            if !outcome.found.isEmpty {
+                logger.info("conflicts found", metadata: [
+                    "object": "\(request.objectName)", "conflicts": "\(outcome.found.count)", "source": "\(request.source.rawValue)",
+                ])
+            }
+        }
+    }
+}

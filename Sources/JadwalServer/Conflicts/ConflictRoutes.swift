@@ -1,0 +1,272 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+import Scheduling
+
+/// `/api/v1/conflicts`: the events that run into other busy time, with the day around them,
+/// suggested free slots, and the person's choice (keep, move, cancel).
+struct ConflictRoutes: Sendable {
+    let store: any Store
+    let resolution: ConflictResolution
+    let busyTime: AccountBusyTime
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("conflicts") { request, context in
+            let account = try context.requireIdentity().account
+            let status = request.uri.queryParameters.get("status")
+            guard status == nil || status == "open" || status == "all" else {
+                throw APIError.badRequest("invalid_query", "'status' is 'open' (the default) or 'all'.")
+            }
+            let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+            let views = try await store.read { tx in
+                var views: [ConflictView] = []
+                for conflict in try await tx.conflicts(accountID: account.id, includeResolved: status == "all") {
+                    let day = try await dayTimeline(of: conflict, account: account, zone: zone, tx: tx)
+                    views.append(ConflictView(conflict, day: day))
+                }
+                return views
+            }
+            return JSONResponse(ConflictList(conflicts: views))
+        }
+
+        group.get("conflicts/{id}/suggestions") { request, context in
+            let account = try context.requireIdentity().account
+            let id = try Self.conflictID(context)
+            let countText = request.uri.queryParameters.get("count") ?? "5"
+            guard let count = Int(countText), (1...20).contains(count) else {
+                throw APIError.badRequest("invalid_query", "'count' is a number of suggestions from 1 to 20.")
+            }
+            do {
+                let (conflict, slots) = try await resolution.suggestions(id: id, accountID: account.id, count: count)
+                return JSONResponse(SuggestionList(
+                    conflictId: conflict.id.uuidString.lowercased(),
+                    suggestions: slots.map { SuggestionView($0, language: account.language) }))
+            } catch let refusal as ConflictResolution.Refusal {
+                throw APIError(refusal)
+            }
+        }
+
+        group.post("conflicts/{id}/resolve") { request, context in
+            let account = try context.requireIdentity().account
+            let id = try Self.conflictID(context)
+            let body = try await request.decodeJSON(as: ResolveRequest.self)
+            let action = try body.resolution()
+            do {
+                let resolved = try await resolution.resolve(id: id, accountID: account.id, action: action)
+                let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+                let day = try await store.read { tx in try await dayTimeline(of: resolved, account: account, zone: zone, tx: tx) }
+                return JSONResponse(ConflictView(resolved, day: day))
+            } catch let refusal as ConflictResolution.Refusal {
+                throw APIError(refusal)
+            } catch let refusal as CalendarWrites.Refusal {
+                throw APIError(refusal, name: "the event")
+            }
+        }
+    }
+
+    /// Everything busy on the local day the conflicting occurrence starts on.
+    func dayTimeline(of conflict: EventConflict, account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> DayView? {
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = calendar.startOfDay(for: conflict.event.start)
+        guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
+        let blocks = try await busyTime.blocks(account: account, in: day, tx: tx).sorted { $0.range.start < $1.range.start }
+        let reference = EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName)
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = zone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return DayView(
+            date: formatter.string(from: start), timeZone: zone.identifier,
+            blocks: blocks.map { BlockView($0, isThisEvent: $0.referenceID == reference) })
+    }
+
+    static func conflictID(_ context: JadwalRequestContext) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.notFound("No conflict with that ID.")
+        }
+        return id
+    }
+}
+
+struct ResolveRequest: Decodable, Sendable {
+    let action: String
+    let start: String?
+    let end: String?
+
+    func resolution() throws -> ConflictResolution.Action {
+        switch action {
+        case "keep": return .keep
+        case "cancel": return .cancel
+        case "move":
+            guard let start, let end else {
+                throw APIError.badRequest("invalid_field", "A move needs 'start' and 'end' (ISO 8601 with an offset, e.g. 2026-11-25T18:30:00+03:00).")
+            }
+            guard let from = Self.instant(start), let to = Self.instant(end) else {
+                throw APIError.badRequest("invalid_field", "'start' and 'end' must be ISO 8601 date-times with an offset, e.g. 2026-11-25T18:30:00+03:00.")
+            }
+            guard let slot = try? TimeRange(start: from, end: to) else {
+                throw APIError.badRequest("invalid_field", "'end' must be after 'start'.")
+            }
+            return .move(slot)
+        default:
+            throw APIError.badRequest("invalid_field", "'action' is \"keep\", \"move\" or \"cancel\", not \"\(action)\".")
+        }
+    }
+
+    static func instant(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle().parse(text)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+    }
+}
+
+extension APIError {
+    /// The one place conflict refusals become HTTP answers; a 409 carries the conflict as it is now.
+    init(_ refusal: ConflictResolution.Refusal) {
+        switch refusal {
+        case .notFound:
+            self = .notFound("No conflict with that ID.")
+        case .alreadyResolved(let conflict):
+            self.init(
+                .conflict, code: "already_resolved", message: "This conflict was already resolved (\(conflict.status.rawValue)).",
+                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: nil, overlaps: nil))
+        case .eventChanged(let conflict, let etag):
+            self.init(
+                .conflict, code: "event_changed",
+                message: etag == nil
+                    ? "The event was deleted since this conflict was found."
+                    : "The event was changed since this conflict was found (on a phone, say); it is checked again on its own.",
+                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: etag, overlaps: nil))
+        case .slotTaken(let overlaps):
+            self.init(
+                .conflict, code: "slot_taken",
+                message: "That time runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")); choose another slot (see the suggestions).",
+                details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
+        case .cannotMove(let reason):
+            self.init(.unprocessableContent, code: "cannot_move", message: reason.prefix(1).uppercased() + reason.dropFirst() + ".")
+        }
+    }
+}
+
+struct ConflictDetails: Encodable, Sendable {
+    let conflict: ConflictView?
+    let currentEtag: String?
+    let overlaps: [OverlapView]?
+}
+
+// MARK: - Views
+
+struct ConflictList: Encodable, Sendable {
+    let conflicts: [ConflictView]
+}
+
+struct ConflictView: Encodable, Sendable {
+    struct Event: Encodable, Sendable {
+        let calendarId: String
+        let name: String
+        let uid: String
+        let title: String?
+        let start: Date
+        let end: Date
+        let recurrenceId: String?
+        let etag: String
+    }
+
+    let id: String
+    let status: EventConflict.Status
+    let source: WriteSource
+    let notify: Bool
+    let event: Event
+    let overlaps: [OverlapView]
+    let day: DayView?
+    let detectedAt: Date
+    let resolvedAt: Date?
+
+    init(_ conflict: EventConflict, day: DayView?) {
+        id = conflict.id.uuidString.lowercased()
+        status = conflict.status
+        source = conflict.source
+        notify = conflict.notify
+        let e = conflict.event
+        event = Event(
+            calendarId: e.calendarID.uuidString.lowercased(), name: e.objectName, uid: e.uid, title: e.title, start: e.start, end: e.end,
+            recurrenceId: e.recurrenceID, etag: e.etag)
+        overlaps = conflict.overlaps.map(OverlapView.init)
+        self.day = day
+        detectedAt = conflict.detectedAt
+        resolvedAt = conflict.resolvedAt
+    }
+}
+
+struct OverlapView: Encodable, Sendable {
+    let kind: EventConflict.Overlap.Kind
+    let title: String
+    let start: Date
+    let end: Date
+    let overlapStart: Date
+    let overlapEnd: Date
+    let overlapMinutes: Int
+    let calendarId: String?
+    let name: String?
+    let prayer: String?
+
+    init(_ overlap: EventConflict.Overlap) {
+        kind = overlap.kind
+        title = overlap.title
+        start = overlap.start
+        end = overlap.end
+        overlapStart = overlap.overlapStart
+        overlapEnd = overlap.overlapEnd
+        overlapMinutes = Int((overlap.overlapEnd.timeIntervalSince(overlap.overlapStart) / 60).rounded())
+        calendarId = overlap.calendarID?.uuidString.lowercased()
+        name = overlap.objectName
+        prayer = overlap.prayer
+    }
+}
+
+struct DayView: Encodable, Sendable {
+    let date: String
+    let timeZone: String
+    let blocks: [BlockView]
+}
+
+struct BlockView: Encodable, Sendable {
+    let kind: String
+    let title: String
+    let start: Date
+    let end: Date
+    let calendarId: String?
+    let name: String?
+    let isThisEvent: Bool
+
+    init(_ block: BusyBlock, isThisEvent: Bool) {
+        let overlap = ConflictCheck.overlap(BusyOverlap(block: block, overlap: block.range))
+        kind = overlap.kind.rawValue
+        title = overlap.title
+        start = block.range.start
+        end = block.range.end
+        calendarId = overlap.calendarID?.uuidString.lowercased()
+        name = overlap.objectName
+        self.isThisEvent = isThisEvent
+    }
+}
+
+struct SuggestionList: Encodable, Sendable {
+    let conflictId: String
+    let suggestions: [SuggestionView]
+}
+
+struct SuggestionView: Encodable, Sendable {
+    let start: Date
+    let end: Date
+    /// Why this slot, in the person's language.
+    let explanation: String
+    let minutesFromOriginal: Int
+
+    init(_ slot: FreeSlot, language: Language) {
+        start = slot.range.start
+        end = slot.range.end
+        explanation = language == .arabic ? slot.explanation.arabicDescription : slot.explanation.description
+        minutesFromOriginal = Int((slot.explanation.offset / 60).rounded())
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import JadwalCore
+import SQLKit
+
+extension SQLRepository: ConflictStore {
+    private static let conflictColumns = "id, account_id, calendar_id, object_name, occurrence_start, status, source, notify, event, overlapping, detected_at, resolved_at"
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+
+    func insertConflict(_ conflict: EventConflict) async throws {
+        try await db.raw("""
+            INSERT INTO conflicts (\(unsafeRaw: Self.conflictColumns))
+            VALUES (\(bind: conflict.id.uuidString), \(bind: conflict.accountID.uuidString), \(bind: conflict.event.calendarID.uuidString),
+                    \(bind: conflict.event.objectName), \(bind: conflict.event.start.unixMilliseconds), \(bind: conflict.status.rawValue),
+                    \(bind: conflict.source.rawValue), \(bind: conflict.notify), \(bind: try Self.json(conflict.event)), \(bind: try Self.json(conflict.overlaps)),
+                    \(bind: conflict.detectedAt.unixMilliseconds), \(bind: conflict.resolvedAt?.unixMilliseconds))
+            """).run()
+    }
+
+    func updateConflict(_ conflict: EventConflict) async throws {
+        try await db.raw("""
+            UPDATE conflicts SET status = \(bind: conflict.status.rawValue), event = \(bind: try Self.json(conflict.event)),
+                occurrence_start = \(bind: conflict.event.start.unixMilliseconds), overlapping = \(bind: try Self.json(conflict.overlaps)),
+                resolved_at = \(bind: conflict.resolvedAt?.unixMilliseconds)
+            WHERE id = \(bind: conflict.id.uuidString)
+            """).run()
+    }
+
+    func conflicts(calendarID: UUID, objectName: String) async throws -> [EventConflict] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.conflictColumns) FROM conflicts
+            WHERE calendar_id = \(bind: calendarID.uuidString) AND object_name = \(bind: objectName) ORDER BY occurrence_start, id
+            """).all().map(Self.conflict(from:))
+    }
+
+    func conflicts(accountID: UUID, includeResolved: Bool) async throws -> [EventConflict] {
+        let open = includeResolved ? "" : "AND status = 'open'"
+        return try await db.raw("""
+            SELECT \(unsafeRaw: Self.conflictColumns) FROM conflicts
+            WHERE account_id = \(bind: accountID.uuidString) \(unsafeRaw: open) ORDER BY occurrence_start, id
+            """).all().map(Self.conflict(from:))
+    }
+
+    func conflict(id: UUID, accountID: UUID) async throws -> EventConflict? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.conflictColumns) FROM conflicts WHERE id = \(bind: id.uuidString) AND account_id = \(bind: accountID.uuidString)
+            """).first().map(Self.conflict(from:))
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func conflict(from row: any SQLRow) throws -> EventConflict {
+        let id = try uuid(row, "id")
+        let statusText = try row.decode(column: "status", as: String.self)
+        let sourceText = try row.decode(column: "source", as: String.self)
+        guard let status = EventConflict.Status(rawValue: statusText), let source = WriteSource(rawValue: sourceText) else {
+            throw StorageError.corruptRow("conflict \(id): status \(statusText), source \(sourceText)")
+        }
+        let event: EventConflict.Occurrence
+        let overlaps: [EventConflict.Overlap]
+        do {
+            event = try decoder.decode(EventConflict.Occurrence.self, from: Data(try row.decode(column: "event", as: String.self).utf8))
+            overlaps = try decoder.decode([EventConflict.Overlap].self, from: Data(try row.decode(column: "overlapping", as: String.self).utf8))
+        } catch is DecodingError {
+            throw StorageError.corruptRow("conflict \(id): event or overlaps")
+        }
+        return EventConflict(
+            id: id, accountID: try uuid(row, "account_id"), event: event, overlaps: overlaps, source: source, status: status,
+            notify: try row.decode(column: "notify", as: Bool.self), detectedAt: try date(row, "detected_at"),
+            resolvedAt: try optionalDate(row, "resolved_at"))
+    }
+}

@@ -60,7 +60,7 @@ struct ChatStorageTests {
         try await store.transaction { tx in try await tx.updateChatConversation(saved) }
         let read = try await store.read { tx in try await tx.chatConversation(id: first.id, accountID: account.id) }
         #expect(read == updated)
-        #expect(read?.followUpsDueAt == Self.t0 && read?.events.first?.pendingFollowUps.map(\.kind) == [.conflictCheck, .notify])
+        #expect(read?.followUpsDueAt == Self.t0 && read?.events.first?.pendingFollowUps.map(\.kind) == [.notify])
         let due = try await Self.raw(store, "SELECT follow_ups_due_at FROM chat_conversations").first?.decode(column: "follow_ups_due_at", as: Int64?.self)
         #expect(due == Self.t0.unixMilliseconds, "the follow-ups' column is what later features look for")
 

@@ -153,11 +153,10 @@ public struct ChatEventLink: Sendable, Hashable, Codable {
 
 /// Something that has to happen after Jadwal changed an event from a chat. Recorded in the
 /// conversation (not queued as a job) until the feature that does it exists: a job of a kind no
-/// worker handles would go straight to the dead letters.
+/// worker handles would go straight to the dead letters. (The conflict check is not one: it is
+/// queued by the calendar write itself, as for every write.)
 public struct ChatFollowUp: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable {
-        /// Check the event against the rest of the person's time (prayers, other events).
-        case conflictCheck = "conflict-check"
         /// Tell the person what Jadwal did.
         case notify
     }
@@ -177,13 +176,9 @@ public struct ChatFollowUp: Sendable, Hashable, Codable {
         self.since = since
     }
 
-    /// What a change needs: a new or moved event is checked for conflicts and announced; a
-    /// cancelled one is only announced.
+    /// What a change needs: every change is announced.
     static func needed(after change: Change, at now: Date) -> [ChatFollowUp] {
-        switch change {
-        case .created, .moved: [ChatFollowUp(kind: .conflictCheck, change: change, since: now), ChatFollowUp(kind: .notify, change: change, since: now)]
-        case .cancelled: [ChatFollowUp(kind: .notify, change: change, since: now)]
-        }
+        [ChatFollowUp(kind: .notify, change: change, since: now)]
     }
 }
 

@@ -26,8 +26,9 @@ start)
         "$venv/models/gemma-3-270m-q4_k_m.gguf")
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     mkdir -p "$dir"
-    # OpenMP threads sleep instead of spinning while they wait: the tests share the cores.
-    OMP_WAIT_POLICY=PASSIVE nohup "$venv/bin/python" "$here/llm/serve.py" --model "$model" --port "$port" \
+    # The tests share the cores: the model runs at a lower priority, and its OpenMP threads sleep
+    # instead of spinning while they wait.
+    OMP_WAIT_POLICY=PASSIVE nohup nice -n 10 "$venv/bin/python" "$here/llm/serve.py" --model "$model" --port "$port" \
         >"$dir/server.log" 2>&1 </dev/null &
     echo $! >"$dir/server.pid"
     base="http://127.0.0.1:$port"

@@ -43,11 +43,9 @@ struct ExtractCommand: AsyncParsableCommand {
             // Flags only: the scored, offline reading must not change with the server's environment.
             llm = try ConfigurationValue.llm(
                 url: llmURL, model: llmModel, apiKey: ProcessInfo.processInfo.environment["JADWAL_LLM_API_KEY"],
-                timeoutSeconds: llmTimeoutSeconds)
+                timeoutSeconds: llmTimeoutSeconds, names: .flags)
         } catch {
-            throw ValidationError("\(error)".replacingOccurrences(of: "JADWAL_LLM_URL", with: "--llm-url")
-                .replacingOccurrences(of: "JADWAL_LLM_MODEL", with: "--llm-model")
-                .replacingOccurrences(of: "JADWAL_LLM_TIMEOUT_SECONDS", with: "--llm-timeout-seconds"))
+            throw ValidationError("\(error)")
         }
         guard let llm else {
             while let line = readLine(strippingNewline: true) {

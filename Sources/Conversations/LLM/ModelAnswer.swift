@@ -182,17 +182,17 @@ struct ModelAnswer: Decodable {
     }
 
     static func describe(_ error: any Error, content: String) -> String {
-        let where_: String
+        let problem: String
         switch error {
         case DecodingError.keyNotFound(let key, let context):
-            where_ = "\(path(context.codingPath + [key])) is missing"
+            problem = "\(path(context.codingPath + [key])) is missing"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            where_ = "\(path(context.codingPath)) has the wrong type"
+            problem = "\(path(context.codingPath)) has the wrong type"
         default:
-            where_ = "it is not a JSON object"
+            problem = "it is not a JSON object"
         }
         let start = String(content.prefix(120))
-        return "\(where_) (\(start.debugDescription)\(content.count > 120 ? "…" : ""))"
+        return "\(problem) (\(start.debugDescription)\(content.count > 120 ? "…" : ""))"
     }
 
     static func path(_ keys: [any CodingKey]) -> String {

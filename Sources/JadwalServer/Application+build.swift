@@ -194,7 +194,9 @@ private func assemble(
     setup.addProfileRoute(to: router)
     // Events link back to their conversation; absolute only when the address is known before listening.
     let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
-    let chatInbox = ChatInbox(store: store, clock: dependencies.clock, cipher: chatCipher, extractor: RuleExtractor(), publicURL: chatLinkBase)
+    let chatInbox = ChatInbox(
+        store: store, clock: dependencies.clock, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
+        publicURL: chatLinkBase)
     ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
         .addRoutes(to: signedIn)
     ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)

@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Time zone new accounts start with.
     public var defaultTimeZone = "UTC"
+    /// The optional LLM extractor for chats; nil reads them with the rules alone.
+    public var llm: LLMConfiguration?
 
     public init() {}
 

@@ -3,6 +3,7 @@ import Conversations
 import Foundation
 import JadwalCore
 import JadwalServer
+import Logging
 import Storage
 import Synchronization
 
@@ -44,13 +45,15 @@ struct ImportChatCommand: AsyncParsableCommand {
         let file = self.file
         let me = self.me
         let publicURL = environment["JADWAL_PUBLIC_URL"] ?? ""
+        // The same reader as the server's: the LLM in front of the rules when JADWAL_LLM_URL is set.
+        let extractor = ChatExtractors.make(try ConfigurationValue.llm(environment: environment), logger: Logger(label: "jadwal"))
         let (chat, report) = try await storage.withStore { store in
             do {
                 try await ChatKey.check(cipher, against: store)
                 guard let account = try await store.read({ tx in try await tx.account(email: email) }) else {
                     throw OperatorError("no account for \(email)")
                 }
-                let inbox = ChatInbox(store: store, clock: .system, cipher: cipher, extractor: RuleExtractor(), publicURL: publicURL)
+                let inbox = ChatInbox(store: store, clock: .system, cipher: cipher, extractor: extractor, publicURL: publicURL)
                 let result = try await inbox.importWhatsAppExport(data, accountID: account.id, me: me, progress: progress.show)
                 progress.finish()
                 return result

@@ -42,6 +42,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (env JADWAL_TRUST_FORWARDED_FOR); only behind your own proxy.")
     var trustForwardedFor = false
 
+    @Option(name: .customLong("llm-url"), help: "OpenAI-compatible API that reads chats before the rules, e.g. http://127.0.0.1:8081/v1 (env JADWAL_LLM_URL; default: the rules alone).")
+    var llmURL: String?
+
+    @Option(name: .customLong("llm-model"), help: "Model name sent to that API (env JADWAL_LLM_MODEL). Its key comes from JADWAL_LLM_API_KEY.")
+    var llmModel: String?
+
+    @Option(name: .customLong("llm-timeout-seconds"), help: "How long a chat may wait for the model before the rules answer (env JADWAL_LLM_TIMEOUT_SECONDS, default 30).")
+    var llmTimeoutSeconds: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (env JADWAL_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -103,6 +112,9 @@ struct ServeCommand: AsyncParsableCommand {
             || ConfigurationValue.bool(env["JADWAL_TRUST_FORWARDED_FOR"] ?? "", name: "JADWAL_TRUST_FORWARDED_FOR")
         if let value = logLevel ?? env["JADWAL_LOG_LEVEL"] { configuration.logLevel = try ConfigurationValue.logLevel(value) }
         if let value = env["JADWAL_DEFAULT_TIME_ZONE"] { configuration.defaultTimeZone = value }
+        configuration.llm = try ConfigurationValue.llm(
+            url: llmURL ?? env["JADWAL_LLM_URL"], model: llmModel ?? env["JADWAL_LLM_MODEL"], apiKey: env["JADWAL_LLM_API_KEY"],
+            timeoutSeconds: llmTimeoutSeconds ?? env["JADWAL_LLM_TIMEOUT_SECONDS"])
         return configuration
     }
 }

@@ -12,17 +12,50 @@ public struct ExtractionJSONLines: Sendable {
         self.isRamadan = isRamadan
     }
 
-    /// The prediction line for one input line (without the newline).
+    /// The prediction line for one input line (without the newline), by the rules.
     public func predict(line: String) -> String {
+        switch read(line: line) {
+        case .conversation(let item): prediction(for: item, outcome: extractor.outcomeNow(of: item.messages, context: item.context))
+        case .unreadable(let answer): answer
+        }
+    }
+
+    /// One input line: the conversation to read, or the finished answer for a line that cannot be read.
+    public enum Line: Sendable {
+        case conversation(Conversation)
+        case unreadable(prediction: String)
+    }
+
+    /// An input line's conversation, ready for an extractor.
+    public struct Conversation: Sendable {
+        let id: JSONID
+        public let messages: [ChatMessage]
+        public let context: ExtractionContext
+
+        /// The item's id as text, for logs.
+        public var idText: String {
+            switch id {
+            case .string(let text): text
+            case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            case .null: "null"
+            }
+        }
+    }
+
+    public func read(line: String) -> Line {
         let data = Data(line.utf8)
         let id = (try? JSONDecoder().decode(ItemID.self, from: data))?.id
         do {
             let item = try JSONDecoder().decode(Item.self, from: data)
-            let outcome = try extractor.outcomeNow(of: item.chatMessages(), context: item.context(isRamadan: isRamadan))
-            return Self.encode(Prediction(id: item.id, outcome: outcome, error: nil))
+            return .conversation(Conversation(id: item.id, messages: try item.chatMessages(), context: try item.context(isRamadan: isRamadan)))
         } catch {
-            return Self.encode(Prediction(id: id ?? .null, outcome: ConversationOutcome(state: .noEvent), error: Self.describe(error)))
+            return .unreadable(prediction: Self.encode(Prediction(id: id ?? .null, outcome: ConversationOutcome(state: .noEvent), error: Self.describe(error))))
         }
+    }
+
+    /// The prediction line for a conversation's outcome.
+    public func prediction(for conversation: Conversation, outcome: ConversationOutcome) -> String {
+        Self.encode(Prediction(id: conversation.id, outcome: outcome, error: nil))
     }
 
     private static func describe(_ error: Error) -> String {

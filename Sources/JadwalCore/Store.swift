@@ -184,4 +184,6 @@ public protocol ConflictStore: Sendable {
     /// An account's conflicts, open only unless `includeResolved`, soonest occurrence first.
     func conflicts(accountID: UUID, includeResolved: Bool) async throws -> [EventConflict]
     func conflict(id: UUID, accountID: UUID) async throws -> EventConflict?
+    func conflictSettings(accountID: UUID) async throws -> ConflictSettings
+    func saveConflictSettings(_ settings: ConflictSettings, accountID: UUID, at: Date) async throws
 }

@@ -58,6 +58,28 @@ extension SQLRepository: ConflictStore {
             """).first().map(Self.conflict(from:))
     }
 
+    func conflictSettings(accountID: UUID) async throws -> ConflictSettings {
+        guard let row = try await db.raw("""
+            SELECT notify_sources, notify_prayer_overlaps FROM conflict_settings WHERE account_id = \(bind: accountID.uuidString)
+            """).first()
+        else { return ConflictSettings() }
+        // Sources are stored by name; one this binary does not know is left out, not fatal.
+        let names = (try? JSONDecoder().decode([String].self, from: Data(try row.decode(column: "notify_sources", as: String.self).utf8))) ?? []
+        return ConflictSettings(
+            notifySources: Set(names.compactMap(WriteSource.init(rawValue:))),
+            notifyPrayerOverlaps: try row.decode(column: "notify_prayer_overlaps", as: Bool.self))
+    }
+
+    func saveConflictSettings(_ settings: ConflictSettings, accountID: UUID, at: Date) async throws {
+        let sources = try Self.json(settings.notifySources.map(\.rawValue).sorted())
+        try await db.raw("""
+            INSERT INTO conflict_settings (account_id, notify_sources, notify_prayer_overlaps, updated_at)
+            VALUES (\(bind: accountID.uuidString), \(bind: sources), \(bind: settings.notifyPrayerOverlaps), \(bind: at.unixMilliseconds))
+            ON CONFLICT (account_id) DO UPDATE SET
+                notify_sources = excluded.notify_sources, notify_prayer_overlaps = excluded.notify_prayer_overlaps, updated_at = excluded.updated_at
+            """).run()
+    }
+
     private static func json(_ value: some Encodable) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }

@@ -142,10 +142,19 @@ struct ConflictAPITests {
             try await Self.runJobs(harness)
             #expect(try await Self.conflicts(client, token: token).isEmpty)
 
+            // Which sources notify is the person's choice; by default only what Jadwal added itself.
+            let defaults = try await client.send(.get, "/api/v1/conflicts/settings", token: token)
+            #expect(defaults.text.contains(#""notifySources":["chat"]"#) && defaults.text.contains(#""notifyPrayerOverlaps":true"#), "\(defaults.text)")
+            let wrong = try await client.send(.put, "/api/v1/conflicts/settings", json: #"{"notifySources": ["fax"]}"#, token: token)
+            #expect(wrong.status == .badRequest, "\(wrong.text)")
+            let phones = try await client.send(.put, "/api/v1/conflicts/settings", json: #"{"notifySources": ["caldav", "chat"]}"#, token: token)
+            #expect(phones.status == .ok && phones.text.contains(#""notifySources":["caldav","chat"]"#), "\(phones.text)")
+
             // Cancel removes the event; the phone's next GET finds it gone.
             _ = try await client.putICS(personal + "tea.ics", as: user, ICS.event(uid: "tea", summary: "Tea", start: "20261123T183000"))
             try await Self.runJobs(harness)
             let tea = try #require(try await Self.conflicts(client, token: token).first { $0.event.name == "tea.ics" })
+            #expect(tea.notify, "a phone's conflicts notify once the person asked for it")
             #expect(try await Self.resolve(client, tea.id, #"{"action": "cancel"}"#, token: token).status == .ok)
             #expect(try await client.dav(.get, personal + "tea.ics", as: user).status == .notFound)
 

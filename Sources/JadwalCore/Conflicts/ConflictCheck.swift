@@ -123,6 +123,7 @@ public struct ConflictCheck: Sendable {
               let window = try? TimeRange(start: first, end: last)
         else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, tx: tx), window: window)
+        let settings = try await tx.conflictSettings(accountID: account.id)
         var conflicts: [EventConflict] = []
         for occurrence in occurrences {
             let block = BusyBlock(occurrence.range, .event(id: occurrence.reference, title: occurrence.title ?? ""))
@@ -134,7 +135,7 @@ public struct ConflictCheck: Sendable {
                     calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.title, start: occurrence.range.start,
                     end: occurrence.range.end, recurrenceID: occurrence.recurrenceID, etag: object.etag),
                 overlaps: overlaps, source: request.source,
-                notify: request.source.addedByJadwal || conflict.overlapsPrayer, detectedAt: now))
+                notify: settings.notifies(source: request.source, overlapsPrayer: conflict.overlapsPrayer), detectedAt: now))
         }
         return conflicts
     }

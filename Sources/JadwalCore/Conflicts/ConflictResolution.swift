@@ -25,7 +25,7 @@ public struct ConflictResolution: Sendable {
     }
 
     let store: any Store
-    let clock: Clock
+    public let clock: Clock
     let writes: CalendarWrites
     let busyTime: AccountBusyTime
 

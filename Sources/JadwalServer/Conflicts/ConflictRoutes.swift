@@ -29,6 +29,22 @@ struct ConflictRoutes: Sendable {
             return JSONResponse(ConflictList(conflicts: views))
         }
 
+        group.get("conflicts/settings") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            return JSONResponse(SettingsView(try await store.read { tx in try await tx.conflictSettings(accountID: accountID) }))
+        }
+        group.put("conflicts/settings") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let change = try await request.decodeJSON(as: ConflictSettingsChange.self)
+            let now = resolution.clock.now
+            let updated = try await store.transaction { tx in
+                let updated = change.applied(to: try await tx.conflictSettings(accountID: accountID))
+                try await tx.saveConflictSettings(updated, accountID: accountID, at: now)
+                return updated
+            }
+            return JSONResponse(SettingsView(updated))
+        }
+
         group.get("conflicts/{id}/suggestions") { request, context in
             let account = try context.requireIdentity().account
             let id = try Self.conflictID(context)
@@ -145,6 +161,17 @@ extension APIError {
         case .cannotMove(let reason):
             self.init(.unprocessableContent, code: "cannot_move", message: reason.prefix(1).uppercased() + reason.dropFirst() + ".")
         }
+    }
+}
+
+/// Settings with their sources in a stable order.
+struct SettingsView: Encodable, Sendable {
+    let notifySources: [WriteSource]
+    let notifyPrayerOverlaps: Bool
+
+    init(_ settings: ConflictSettings) {
+        notifySources = WriteSource.allCases.filter(settings.notifySources.contains)
+        notifyPrayerOverlaps = settings.notifyPrayerOverlaps
     }
 }
 

@@ -334,6 +334,14 @@ extension Migrations {
             """,
             "CREATE INDEX conflicts_object ON conflicts (calendar_id, object_name)",
             "CREATE INDEX conflicts_account_status ON conflicts (account_id, status, occurrence_start)",
+            """
+            CREATE TABLE conflict_settings (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                notify_sources TEXT NOT NULL,
+                notify_prayer_overlaps BOOLEAN NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
         ]
     }
 }

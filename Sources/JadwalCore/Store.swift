@@ -151,6 +151,8 @@ public protocol ChatStore: Sendable {
     /// Stores the messages not stored yet (a message is known by its conversation and external
     /// id) and returns the external ids it stored; the others were duplicates.
     func insertChatMessages(_ messages: [ChatMessageRecord]) async throws -> Set<String>
+    /// Which of these external ids the conversation has stored (with or without their text).
+    func storedChatMessageIDs(conversationID: UUID, among externalIDs: [String]) async throws -> Set<String>
     /// The conversation's messages whose text is still held, in the order they were sent.
     func heldChatMessages(conversationID: UUID) async throws -> [ChatMessageRecord]
     /// How many messages the conversation has, and how many still hold their text.

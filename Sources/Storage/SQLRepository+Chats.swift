@@ -150,6 +150,18 @@ extension SQLRepository: ChatStore {
         return Set(try await db.raw(query).all().map { try $0.decode(column: "external_id", as: String.self) })
     }
 
+    func storedChatMessageIDs(conversationID: UUID, among externalIDs: [String]) async throws -> Set<String> {
+        guard !externalIDs.isEmpty else { return [] }
+        var query: SQLQueryString = """
+            SELECT external_id FROM chat_messages WHERE conversation_id = \(bind: conversationID.uuidString) AND external_id IN (
+            """
+        for (index, id) in externalIDs.enumerated() {
+            query += index > 0 ? ", \(bind: id)" : "\(bind: id)"
+        }
+        query += ")"
+        return Set(try await db.raw(query).all().map { try $0.decode(column: "external_id", as: String.self) })
+    }
+
     func heldChatMessages(conversationID: UUID) async throws -> [ChatMessageRecord] {
         try await db.raw("""
             SELECT \(unsafeRaw: Self.messageColumns) FROM chat_messages

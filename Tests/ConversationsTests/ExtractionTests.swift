@@ -206,6 +206,21 @@ import Testing
         #expect(badZone.error?.contains("Mars/Olympus") == true)
     }
 
+    @Test func aWholeExportedChatIsReadInSlicesWithTheSameAnswer() {
+        // Long enough to be read on every core: the plan is agreed in the first slice and
+        // cancelled in the last, with small talk (and a stray "ok") between them.
+        var chat: [(String, String, String)] = [("A", "2026-12-06T10:00", "Lunch tomorrow 1pm?"), ("B", "2026-12-06T10:05", "Sure")]
+        for index in 0..<(RuleExtractor.parallelReadingThreshold + 1_001) {
+            let minute = 10 + index % 40
+            chat.append((index % 2 == 0 ? "A" : "B", "2026-12-06T11:\(minute)", ["haha", "والله تعبان", "ok", "how was work?"][index % 4]))
+        }
+        chat.append(("B", "2026-12-07T09:00", "So sorry, I have to cancel today"))
+        let whole = Self.outcome(chat)
+        #expect(whole.state == .denied)
+        #expect(whole == Self.outcome([chat[0], chat[1], chat[chat.count - 1]]))
+        #expect(Self.outcome(Array(chat.dropLast())).state == .agreed)
+    }
+
     @Test func theSameConversationGivesTheSameAnswer() throws {
         let contract = ExtractionJSONLines(isRamadan: Self.ramadan)
         for line in try Self.lines("dev").prefix(30) {

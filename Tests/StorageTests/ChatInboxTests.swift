@@ -89,6 +89,24 @@ struct ChatInboxTests {
         try await f.store.shutdown()
     }
 
+    @Test("a message delivered late is read in the order it was sent, before the text already held; a settled batch never stores its text",
+          arguments: TestEnvironment.engines)
+    func lateDelivery(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        let answer = try await f.inbox.receive([Self.agreement[1]], source: .connector, accountID: f.account.id)
+        #expect(answer.conversations.map(\.state) == [.noEvent])
+        let conversation = try #require(try await f.conversations().first)
+        #expect(try await f.counts(conversation.id) == (1, 1))
+
+        // The proposal was sent a minute before the answer already stored.
+        let proposal = try await f.inbox.receive([Self.agreement[0]], source: .connector, accountID: f.account.id)
+        #expect(proposal.conversations.map(\.state) == [.agreed] && proposal.events.map(\.change) == [.created], "\(proposal)")
+        #expect(try await f.counts(conversation.id) == (2, 0))
+        let rows = try await f.store.read { tx in try await tx.storedChatMessageIDs(conversationID: conversation.id, among: ["m1", "m2"]) }
+        #expect(rows == ["m1", "m2"], "a settled message is stored without its text, and still known")
+        try await f.store.shutdown()
+    }
+
     @Test("a later new time moves the event; a later cancellation cancels it", arguments: TestEnvironment.engines)
     func moveThenCancel(engine: TestEngine) async throws {
         let f = try await Self.fixture(engine)

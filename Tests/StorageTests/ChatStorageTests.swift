@@ -88,6 +88,8 @@ struct ChatStorageTests {
         ]
         #expect(try await store.transaction { tx in try await tx.insertChatMessages(batch) } == ["m1", "m2", "m3"])
         #expect(try await store.transaction { tx in try await tx.insertChatMessages([batch[0], Self.record(conversation, "m4", "new", at: Self.t0 + 120, position: 3)]) } == ["m4"])
+        #expect(try await store.read { tx in try await tx.storedChatMessageIDs(conversationID: conversation.id, among: ["m4", "m9", "m1"]) } == ["m1", "m4"])
+        #expect(try await store.read { tx in try await tx.storedChatMessageIDs(conversationID: conversation.id, among: []) }.isEmpty)
         let held = try await store.read { tx in try await tx.heldChatMessages(conversationID: conversation.id) }
         #expect(held.map(\.externalID) == ["m1", "m2", "m3", "m4"])
         #expect(held[1] == batch[0])
@@ -106,6 +108,7 @@ struct ChatStorageTests {
         #expect(try await store.read { tx in try await tx.heldChatMessages(conversationID: conversation.id) }.isEmpty)
         #expect(try await store.read { tx in try await tx.chatMessageKeyIDs() }.isEmpty)
         #expect(try await store.transaction { tx in try await tx.insertChatMessages(batch) }.isEmpty, "forgotten messages are still known")
+        #expect(try await store.read { tx in try await tx.storedChatMessageIDs(conversationID: conversation.id, among: ["m2"]) } == ["m2"])
         _ = try await store.transaction { tx in try await tx.insertChatMessages([Self.record(conversation, "m5", "Nando's again")]) }
         try await store.shutdown()
         if case .sqlite(let path) = store.location {

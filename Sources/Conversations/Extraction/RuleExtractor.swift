@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// The built-in extractor: offline and deterministic rules for English, Arabic (MSA and Gulf,
 /// Levantine, Egyptian everyday forms) and Arabizi. Same input, same answer.
@@ -18,12 +20,38 @@ public struct RuleExtractor: ConversationExtractor {
             isRamadan: { prayerTimes.isRamadan($0) }
         )
         var tracker = ConversationTracker()
-        for message in messages {
-            guard message.kind == .text || message.kind == .media, !message.text.isEmpty else { continue }
-            let sentAt = LocalDateTime(message.timestamp, in: context.timeZone)
-            tracker.take(reader.read(message.text, sentAt: sentAt), from: message.sender ?? "")
+        for (message, reading) in zip(messages, Self.readings(of: messages, by: reader, in: context.timeZone)) {
+            guard let reading else { continue }
+            tracker.take(reading, from: message.sender ?? "")
         }
         return PlanOutcome(plans: tracker.plans, prayerTimes: context.prayerTimes).outcome
+    }
+
+    /// Conversations at least this long are read on every core.
+    static let parallelReadingThreshold = 2_000
+
+    /// What each message says on its own (nil for messages without words), in order. Reading a
+    /// message needs nothing from the others, so a long conversation (a whole exported chat) is
+    /// read in as many slices as there are cores; only the tracker has to go one by one.
+    static func readings(of messages: [ChatMessage], by reader: MessageReader, in zone: TimeZone) -> [MessageReading?] {
+        @Sendable func read(_ message: ChatMessage) -> MessageReading? {
+            guard message.kind == .text || message.kind == .media, !message.text.isEmpty else { return nil }
+            return reader.read(message.text, sentAt: LocalDateTime(message.timestamp, in: zone))
+        }
+        // Short conversations (nearly all of them) are read in place, without asking for the
+        // cores or handing work to other threads.
+        guard messages.count >= parallelReadingThreshold else { return messages.map(read) }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard cores > 1 else { return messages.map(read) }
+        let sliceLength = (messages.count + cores - 1) / cores
+        let slices = Mutex([[MessageReading?]](repeating: [], count: cores))
+        DispatchQueue.concurrentPerform(iterations: cores) { slice in
+            let start = slice * sliceLength
+            let end = min(start + sliceLength, messages.count)
+            let readings = start < end ? messages[start..<end].map(read) : []
+            slices.withLock { $0[slice] = readings }
+        }
+        return Array(slices.withLock { $0 }.joined())
     }
 }
 

@@ -80,7 +80,7 @@ public struct ChatExportImport: Sendable {
         result.reserveCapacity(export.messages.count)
         for message in export.messages {
             guard let sender = message.sender, message.kind == .text || message.kind == .media else { continue }
-            guard !message.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            guard !message.text.isBlank else { continue }
             // Exports carry no message ids: the sender, the wall time and the text make one. The
             // n-th identical message of a minute ("ok", "ok") gets its number, which a longer
             // export of the same chat reproduces.

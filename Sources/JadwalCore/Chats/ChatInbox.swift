@@ -31,10 +31,13 @@ public struct ChatInbox: Sendable {
 
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownAccount
+        /// Messages of a chat were stored by someone else while this batch held the chat.
+        case storedConcurrently
 
         public var description: String {
             switch self {
             case .unknownAccount: "there is no such account"
+            case .storedConcurrently: "another delivery stored messages of this chat at the same time; nothing was stored, try again"
             }
         }
     }
@@ -99,6 +102,13 @@ public struct ChatInbox: Sendable {
 
     // MARK: Receiving
 
+    /// A message of the batch the conversation does not have yet: stored once the conversation
+    /// has been read, sealed only if its text is still needed then.
+    struct Arriving: Sendable {
+        var record: ChatMessageRecord
+        var text: String
+    }
+
     /// Stores a batch for an account and acts on what the conversations now say.
     public func receive(
         _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, progress: ProgressHandler? = nil
@@ -117,14 +127,9 @@ public struct ChatInbox: Sendable {
                 byChat[message.chatKey, default: []].append(message)
             }
 
-            var touched: [(conversation: ChatConversation, new: Int)] = []
-            var handled = 0
+            var touched: [(conversation: ChatConversation, arriving: [Arriving])] = []
             for key in chatOrder {
                 let chat = byChat[key] ?? []
-                defer {
-                    handled += chat.count
-                    progress?(.storing(done: handled, total: messages.count))
-                }
                 let isGroup = chat.contains(where: \.isGroup)
                 if isGroup, !settings.allowGroups {
                     report.messages.skipped += chat.count
@@ -141,46 +146,53 @@ public struct ChatInbox: Sendable {
                     lastActivityAt: newest, createdAt: now, updatedAt: now))
 
                 var seen: Set<String> = []
-                var records: [ChatMessageRecord] = []
-                records.reserveCapacity(worded.count)
-                for message in worded where seen.insert(message.externalID).inserted {
-                    records.append(ChatMessageRecord(
-                        conversationID: conversation.id, externalID: message.externalID,
-                        position: conversation.messageCount + Int64(records.count), sender: message.sender, fromMe: message.fromMe,
-                        kind: message.kind, sentAt: message.sentAt,
-                        sealedText: cipher.seal(message.text, conversationID: conversation.id, messageID: message.externalID), createdAt: now))
+                let unique = worded.filter { seen.insert($0.externalID).inserted }
+                // Known before sealing anything: a re-delivered export costs a lookup, not a
+                // cipher and an INSERT per message. The conversation's lock keeps it true.
+                let known = try await storedIDs(of: unique, in: conversation, tx: tx)
+                var arriving: [Arriving] = []
+                arriving.reserveCapacity(unique.count - known.count)
+                for (index, message) in unique.enumerated() where !known.contains(message.externalID) {
+                    arriving.append(Arriving(
+                        record: ChatMessageRecord(
+                            conversationID: conversation.id, externalID: message.externalID, position: conversation.messageCount + Int64(index),
+                            sender: message.sender, fromMe: message.fromMe, kind: message.kind, sentAt: message.sentAt, sealedText: nil,
+                            createdAt: now),
+                        text: message.text))
                 }
-                var inserted: Set<String> = []
-                var start = 0
-                while start < records.count {
-                    let end = min(start + Self.insertChunk, records.count)
-                    inserted.formUnion(try await tx.insertChatMessages(Array(records[start..<end])))
-                    start = end
-                    progress?(.storing(done: handled + end, total: messages.count))
-                }
-                report.messages.new += inserted.count
-                report.messages.duplicates += worded.count - inserted.count
-                guard !inserted.isEmpty else { continue }
+                report.messages.new += arriving.count
+                report.messages.duplicates += worded.count - arriving.count
+                guard let newestStored = arriving.lazy.map(\.record.sentAt).max() else { continue }
 
-                conversation.messageCount += Int64(records.count)
+                conversation.messageCount += Int64(unique.count)
                 // A chat first seen through the owner's own messages gets its partner's name when they write.
                 if conversation.partnerName == key, partner != key { conversation.partnerName = partner }
-                let newestStored = records.lazy.filter { inserted.contains($0.externalID) }.map(\.sentAt).max() ?? newest
                 conversation.lastActivityAt = max(conversation.lastActivityAt, newestStored)
                 if isGroup { conversation.isGroup = true }
-                touched.append((conversation, inserted.count))
+                touched.append((conversation, arriving))
             }
 
+            // Each conversation is read before its new messages are stored, so text the reading
+            // settles is never sealed and written only to be deleted again. Skipped and duplicate
+            // messages need no storing.
+            var handled = messages.count - touched.reduce(0) { $0 + $1.arriving.count }
+            progress?(.storing(done: handled, total: messages.count))
             for (index, item) in touched.enumerated() {
                 var conversation = item.conversation
+                let before = handled
+                let stored: (Int) -> Void = { count in progress?(.storing(done: before + count, total: messages.count)) }
                 if settings.extractionPaused {
+                    try await insert(item.arriving, sealed: true, tx: tx, progress: stored)
                     conversation.awaitingExtraction = true
                     conversation.updatedAt = now
                     try await tx.updateChatConversation(conversation)
                 } else {
-                    try await read(&conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+                    try await read(
+                        &conversation, arriving: item.arriving, account: account, settings: settings, now: now, tx: tx, report: &report,
+                        progress: stored)
                 }
-                report.conversations.append(Self.summary(conversation, newMessages: item.new))
+                handled += item.arriving.count
+                report.conversations.append(Self.summary(conversation, newMessages: item.arriving.count))
                 progress?(.reading(done: index + 1, total: touched.count))
             }
             return report
@@ -211,24 +223,33 @@ public struct ChatInbox: Sendable {
 
     // MARK: Reading a conversation
 
-    /// Runs the extractor over the text still held, acts on the outcome, and forgets the text
-    /// once the conversation is resolved.
+    /// Runs the extractor over the text still held and the arriving messages, acts on the
+    /// outcome, forgets the text once the conversation is resolved, and stores the arriving
+    /// messages (their text sealed only if it is still needed).
     private func read(
-        _ conversation: inout ChatConversation, account: Account, settings: ChatSettings, now: Date, tx: any StoreTransaction,
-        report: inout Report
+        _ conversation: inout ChatConversation, arriving: [Arriving] = [], account: Account, settings: ChatSettings, now: Date,
+        tx: any StoreTransaction, report: inout Report, progress: (Int) -> Void = { _ in }
     ) async throws {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let held = try await tx.heldChatMessages(conversationID: conversation.id)
+        let lines = Self.inSendingOrder(held: held, arriving: arriving)
         // The extractor tells the two sides apart by name: the owner's messages carry one name.
-        let me = held.first(where: \.fromMe)?.sender ?? settings.meName ?? account.displayName
+        let me = lines.first(where: \.record.fromMe)?.record.sender ?? settings.meName ?? account.displayName
         var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var messages: [ChatMessage] = []
-        messages.reserveCapacity(held.count)
-        for record in held {
-            guard let sealed = record.sealedText,
-                  let local = Self.localTime(record.sentAt, calendar: calendar) else { continue }
-            let text = try cipher.open(sealed, conversationID: conversation.id, messageID: record.externalID)
+        messages.reserveCapacity(lines.count)
+        for line in lines {
+            let record = line.record
+            guard let local = Self.localTime(record.sentAt, calendar: calendar) else { continue }
+            let text: String
+            if let arrived = line.text {
+                text = arrived
+            } else if let sealed = record.sealedText {
+                text = try cipher.open(sealed, conversationID: conversation.id, messageID: record.externalID)
+            } else {
+                continue
+            }
             messages.append(ChatMessage(
                 sender: record.fromMe ? me : (record.sender ?? conversation.partnerName), localTime: local, timestamp: record.sentAt,
                 kind: record.kind, text: text))
@@ -260,17 +281,74 @@ public struct ChatInbox: Sendable {
         let wasResolved = conversation.state.isResolved
         conversation.state = decision.state
         conversation.proposal = decision.proposal.map(ChatPlan.init)
+        // Settled: the words are no longer needed, only what was agreed; unless they open a new
+        // plan beside the standing one, which its answer will need.
+        let forgets = decision.state.isResolved && !opensNewPlan
         if decision.state.isResolved {
             if !wasResolved || !decision.actions.isEmpty || conversation.resolvedAt == nil { conversation.resolvedAt = now }
-            // Settled: the words are no longer needed, only what was agreed; unless they open a new
-            // plan beside the standing one, which its answer will need.
-            if !opensNewPlan { _ = try await tx.forgetChatMessageText(conversationID: conversation.id) }
+            if forgets, !held.isEmpty { _ = try await tx.forgetChatMessageText(conversationID: conversation.id) }
         } else {
             conversation.resolvedAt = nil
         }
+        try await insert(arriving, sealed: !forgets, tx: tx, progress: progress)
         conversation.awaitingExtraction = false
         conversation.updatedAt = now
         try await tx.updateChatConversation(conversation)
+    }
+
+    /// The messages of a conversation, stored and arriving, in the order the extractor reads
+    /// them: by time sent, then by position (the order `heldChatMessages` gives). Arriving
+    /// messages carry their text; stored ones their sealed text.
+    static func inSendingOrder(held: [ChatMessageRecord], arriving: [Arriving]) -> [(record: ChatMessageRecord, text: String?)] {
+        var lines: [(record: ChatMessageRecord, text: String?)] = held.map { ($0, nil) }
+        guard !arriving.isEmpty else { return lines }
+        lines.reserveCapacity(held.count + arriving.count)
+        for message in arriving {
+            var record = message.record
+            // As the database gives it back: to the millisecond.
+            record.sentAt = Date(unixMilliseconds: record.sentAt.unixMilliseconds)
+            lines.append((record, message.text))
+        }
+        lines.sort { a, b in
+            let (first, second) = (a.record.sentAt.unixMilliseconds, b.record.sentAt.unixMilliseconds)
+            return first != second ? first < second : a.record.position < b.record.position
+        }
+        return lines
+    }
+
+    /// Which of these messages the conversation already has.
+    private func storedIDs(of messages: [IncomingChatMessage], in conversation: ChatConversation, tx: any StoreTransaction) async throws -> Set<String> {
+        // A conversation that never stored a message has none to look up.
+        guard conversation.messageCount > 0 else { return [] }
+        var known: Set<String> = []
+        var start = 0
+        while start < messages.count {
+            let end = min(start + Self.insertChunk, messages.count)
+            known.formUnion(try await tx.storedChatMessageIDs(conversationID: conversation.id, among: messages[start..<end].map(\.externalID)))
+            start = end
+        }
+        return known
+    }
+
+    /// Stores arriving messages, with their text sealed or, when the conversation no longer
+    /// needs it, without.
+    private func insert(_ arriving: [Arriving], sealed: Bool, tx: any StoreTransaction, progress: (Int) -> Void) async throws {
+        var start = 0
+        while start < arriving.count {
+            let end = min(start + Self.insertChunk, arriving.count)
+            let records = arriving[start..<end].map { message in
+                var record = message.record
+                if sealed {
+                    record.sealedText = cipher.seal(message.text, conversationID: record.conversationID, messageID: record.externalID)
+                }
+                return record
+            }
+            let inserted = try await tx.insertChatMessages(records)
+            // The conversation's lock keeps anyone else from storing its messages meanwhile.
+            guard inserted.count == records.count else { throw Failure.storedConcurrently }
+            start = end
+            progress(end)
+        }
     }
 
     /// Writes the decided changes to the calendar, in the batch's transaction.

@@ -36,7 +36,7 @@ public struct IncomingChatMessage: Sendable, Hashable {
 
     /// Worth storing: a message with words in it.
     var carriesText: Bool {
-        (kind == .text || kind == .media) && !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        (kind == .text || kind == .media) && !text.isBlank
     }
 }
 

@@ -8,6 +8,13 @@ extension String {
         unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
     }
 
+    /// Nothing but white space and line breaks: what `trimmingCharacters(in:
+    /// .whitespacesAndNewlines)` leaves empty, decided scalar by scalar without bridging to
+    /// NSString (which cost as much as encrypting the message, per message of an import).
+    public var isBlank: Bool {
+        unicodeScalars.allSatisfy { CharacterSet.whitespacesAndNewlines.contains($0) }
+    }
+
     /// Lower-case hex SHA-256 of the UTF-8 text: token digests, content ETags, fingerprints.
     public var sha256Hex: String {
         // Hex by table: String(format:) per byte was a tenth of a calendar PUT's time.

@@ -1,10 +1,10 @@
 /// Reads one message: its dialogue acts, its vetoes, and the days, times, prayers, activities and
 /// places it names, resolved against the moment it was sent.
-struct MessageReader {
+struct MessageReader: Sendable {
     /// Month/day order of numeric dates ("2/20"): true where the zone writes the month first.
     var monthFirst: Bool
     /// Whether a local date falls in Ramadan ("بعد الفطور" then means after iftar).
-    var isRamadan: (LocalDateTime) -> Bool
+    var isRamadan: @Sendable (LocalDateTime) -> Bool
 
     /// A token or a lexicon phrase, with its meanings.
     private struct Item {

@@ -6,6 +6,11 @@ public enum DefaultCalendars {
     public static let personalSlug = "personal"
     public static let chatEventsSlug = "whatsapp-events"
     public static let tasksSlug = "tasks"
+    /// Made when the first routine is saved: each routine is one recurring event in it.
+    public static let routinesSlug = "routines"
+    /// Made when tasks are first planned: the time blocks "Plan my tasks" places, each linked
+    /// to its to-do with RELATED-TO.
+    public static let plannedTasksSlug = "planned-tasks"
 
     public static func make(for account: Account, now: Date) -> [CalendarCollection] {
         let arabic = account.language == .arabic
@@ -24,6 +29,47 @@ public enum DefaultCalendars {
                 color: "#F4A261FF", order: 2, timeZone: account.timeZone, components: [.todo], createdAt: now
             ),
         ]
+    }
+
+    /// The calendar that holds the account's daily routines.
+    public static func routines(for account: Account, now: Date) -> CalendarCollection {
+        let arabic = account.language == .arabic
+        return CalendarCollection(
+            id: UUID(), accountID: account.id, slug: routinesSlug, displayName: arabic ? "الروتين" : "Routine",
+            description: arabic ? "الروتين اليومي، يديره جدول" : "Daily routines, kept by Jadwal",
+            color: "#6D597AFF", order: 3, timeZone: account.timeZone, components: [.event], createdAt: now)
+    }
+
+    /// The calendar that holds the time planned for to-dos.
+    public static func plannedTasks(for account: Account, now: Date) -> CalendarCollection {
+        let arabic = account.language == .arabic
+        return CalendarCollection(
+            id: UUID(), accountID: account.id, slug: plannedTasksSlug, displayName: arabic ? "وقت المهام" : "Task Time",
+            description: arabic ? "أوقات خطّطها جدول لإنجاز المهام" : "Time Jadwal planned for your to-dos",
+            color: "#E76F51FF", order: 4, timeZone: account.timeZone, components: [.event], createdAt: now)
+    }
+}
+
+/// A feature's own calendar was found under its slug but holds no events (the person made a
+/// task list with that name): Jadwal will not write events into it.
+public struct CalendarSlugTaken: Error, Sendable, Equatable, CustomStringConvertible {
+    public let slug: String
+    public var description: String {
+        "the calendar '\(slug)' exists but does not hold events; rename or delete it so Jadwal can make its own"
+    }
+}
+
+extension CalendarStore {
+    /// The account's event calendar under `calendar.slug`, inserted from `calendar` when there is
+    /// none yet (accounts made before a feature existed do not have its calendar, and a person may
+    /// delete it; it comes back when next needed).
+    public func eventCalendar(_ calendar: CalendarCollection) async throws -> CalendarCollection {
+        if let existing = try await self.calendar(accountID: calendar.accountID, slug: calendar.slug) {
+            guard existing.components.contains(.event) else { throw CalendarSlugTaken(slug: calendar.slug) }
+            return existing
+        }
+        try await insertCalendar(calendar)
+        return calendar
     }
 }
 

@@ -12,6 +12,8 @@ public struct EventOccurrence: Sendable, Hashable {
     public var range: TimeRange
     public var traits: EventTraits
     public var recurrenceID: String?
+    /// The RELATED-TO value: for time planned for a to-do, the to-do's UID.
+    public var relatedTo: String?
 
     /// How busy blocks name the event: the object (calendar and name), so an edited event is
     /// never in conflict with its own old instances.
@@ -62,7 +64,7 @@ public struct AccountBusyTime: Sendable {
                 isCancelled: occurrence.isCancelled, isAllDay: occurrence.isAllDay)
             return EventOccurrence(
                 calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.summary, range: range, traits: traits,
-                recurrenceID: occurrence.recurrenceId?.iso8601)
+                recurrenceID: occurrence.recurrenceId?.iso8601, relatedTo: occurrence.component.first("RELATED-TO")?.value)
         }
     }
 
@@ -72,9 +74,8 @@ public struct AccountBusyTime: Sendable {
         for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
             for object in try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end) {
                 for occurrence in occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window) {
-                    if let block = policy.block(
-                        eventID: occurrence.reference, title: occurrence.title ?? "", range: occurrence.range, traits: occurrence.traits) {
-                        blocks.append(block)
+                    if policy.isBusy(occurrence.traits) {
+                        blocks.append(BusyBlock(occurrence.range, Self.kind(of: occurrence, in: calendar)))
                     }
                 }
             }
@@ -83,6 +84,17 @@ public struct AccountBusyTime: Sendable {
             blocks += Self.prayerBlocks(settings: settings, language: account.language, in: window)
         }
         return blocks
+    }
+
+    /// What holds the time: a routine's occurrence, time planned for a to-do, or an event. Each is
+    /// named by its reference (calendar and object), so a conflict can point at it.
+    static func kind(of occurrence: EventOccurrence, in calendar: CalendarCollection) -> BusyKind {
+        let title = occurrence.title ?? ""
+        switch calendar.slug {
+        case DefaultCalendars.routinesSlug: return .routine(id: occurrence.reference, name: title)
+        case DefaultCalendars.plannedTasksSlug: return .plannedTask(taskID: occurrence.reference, title: title)
+        default: return .event(id: occurrence.reference, title: title)
+        }
     }
 
     /// The prayer blocks overlapping `window`, on the local days of the place it covers.

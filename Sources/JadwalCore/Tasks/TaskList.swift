@@ -1,0 +1,154 @@
+import Foundation
+import ICalendar
+import Scheduling
+
+/// A to-do as stored: the object (name, ETag) and its main VTODO read through `Todo`.
+public struct StoredTask: Sendable {
+    public let object: CalendarObject
+    public let todo: Todo
+    /// When it is due (``TaskDue/instant(_:resolver:zone:)``); nil for an undated to-do.
+    public let due: Date?
+    /// CREATED, else DTSTAMP; nil when neither can be read.
+    public let created: Date?
+
+    /// Reads the object's main VTODO; nil when it holds none that can be read. DATE and
+    /// floating values are read in `zone`.
+    public init?(object: CalendarObject, parsed: Component?, zone: ZoneRules) {
+        guard let parsed, object.component == .todo,
+              let main = parsed.components.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }),
+              let todo = try? Todo(component: main)
+        else { return nil }
+        self.object = object
+        self.todo = todo
+        due = todo.due.flatMap { TaskDue.instant($0, resolver: TimeZoneResolver(calendar: parsed), zone: zone) }
+        let stamp = todo.created ?? (try? main.first("DTSTAMP")?.dateValue())
+        created = stamp.flatMap { TaskDue.seconds($0, resolver: TimeZoneResolver(), floating: zone) }
+            .map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+}
+
+/// The account's task list — the "Tasks" calendar iOS Reminders shows — and the orders and
+/// filters the API lists it in.
+public enum TaskList {
+    /// Which to-dos to list.
+    public enum Filter: String, Sendable, CaseIterable {
+        /// Needs action or in process.
+        case open
+        case completed
+        /// Every one, cancelled included.
+        case all
+
+        public func includes(_ todo: Todo) -> Bool {
+            switch self {
+            case .open: todo.isOpen
+            case .completed: todo.effectiveStatus == .completed
+            case .all: true
+            }
+        }
+    }
+
+    public enum Order: String, Sendable, CaseIterable {
+        /// 1 first, 9 last, undefined (0 or none) after 9; ties by due date, then oldest first.
+        case priority
+        /// Earliest first, undated last; ties by priority, then oldest first.
+        case due
+        /// Newest first.
+        case created
+
+        public func sorted(_ tasks: [StoredTask]) -> [StoredTask] {
+            func rank(_ task: StoredTask) -> Int {
+                guard let priority = task.todo.priority, priority != 0 else { return 10 }
+                return priority
+            }
+            func due(_ task: StoredTask) -> Date { task.due ?? .distantFuture }
+            func created(_ task: StoredTask) -> Date { task.created ?? .distantPast }
+            return tasks.sorted { a, b in
+                switch self {
+                case .priority:
+                    if rank(a) != rank(b) { return rank(a) < rank(b) }
+                    if due(a) != due(b) { return due(a) < due(b) }
+                    if created(a) != created(b) { return created(a) < created(b) }
+                case .due:
+                    if due(a) != due(b) { return due(a) < due(b) }
+                    if rank(a) != rank(b) { return rank(a) < rank(b) }
+                    if created(a) != created(b) { return created(a) < created(b) }
+                case .created:
+                    if created(a) != created(b) { return created(a) > created(b) }
+                }
+                return a.object.name < b.object.name
+            }
+        }
+    }
+
+    /// Refused when the account has no task list and its slug is taken by an event calendar.
+    public struct Missing: Error, Sendable, CustomStringConvertible {
+        public init() {}
+
+        public var description: String {
+            "there is no task list: the calendar '\(DefaultCalendars.tasksSlug)' holds no to-dos; rename or delete it so Jadwal can make one"
+        }
+    }
+
+    /// The account's task list: the "Tasks" calendar, else the first calendar that holds to-dos.
+    /// With `creating`, one is made when there is none (a person may have deleted it).
+    public static func calendar(for account: Account, creating: Bool, now: Date, tx: any StoreTransaction) async throws -> CalendarCollection? {
+        if let tasks = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.tasksSlug), tasks.components.contains(.todo) {
+            return tasks
+        }
+        let calendars = try await tx.calendars(accountID: account.id)
+        if let other = calendars.filter({ $0.components.contains(.todo) }).min(by: { ($0.order ?? .max) < ($1.order ?? .max) }) { return other }
+        guard creating else { return nil }
+        guard !calendars.contains(where: { $0.slug == DefaultCalendars.tasksSlug }),
+              let made = DefaultCalendars.make(for: account, now: now).first(where: { $0.slug == DefaultCalendars.tasksSlug })
+        else { throw Missing() }
+        try await tx.insertCalendar(made)
+        return made
+    }
+
+    /// Every readable to-do in `calendar`. Dates and floating times are the person's: their zone
+    /// now, not the calendar's, which was fixed when it was made (with the account, often
+    /// before the person set their zone).
+    public static func tasks(in calendar: CalendarCollection, account: Account, tx: any StoreTransaction,
+                             parse: AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) async throws -> [StoredTask] {
+        let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
+        return try await tx.calendarObjects(calendarID: calendar.id).compactMap { object in
+            StoredTask(object: object, parsed: parse(object), zone: zone)
+        }
+    }
+}
+
+/// An event of the Task Time calendar that holds time for a to-do (its RELATED-TO).
+public struct PlannedTaskBlock: Sendable, Hashable {
+    /// The event's object name in Task Time.
+    public let name: String
+    /// The to-do's UID.
+    public let taskUID: String
+    public let title: String
+    public let range: TimeRange
+
+    /// Every block in the account's Task Time calendar (none when it was never made). An event
+    /// a person moved on their phone is read where it is now.
+    public static func all(account: Account, tx: any StoreTransaction, busyTime: AccountBusyTime = AccountBusyTime()) async throws
+        -> (calendar: CalendarCollection?, blocks: [PlannedTaskBlock], others: Set<String>) {
+        guard let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.plannedTasksSlug),
+              calendar.components.contains(.event)
+        else { return (nil, [], []) }
+        var blocks: [PlannedTaskBlock] = []
+        var others: Set<String> = []
+        for object in try await tx.calendarObjects(calendarID: calendar.id) {
+            let start = object.firstStart ?? Date(timeIntervalSince1970: 0)
+            // Jadwal writes single events; a series someone made here is read for a year at most.
+            let end = min(object.lastEnd ?? .distantFuture, start.addingTimeInterval(366 * 86_400))
+            guard let window = try? TimeRange(start: start, end: max(end, start.addingTimeInterval(1))) else { continue }
+            let occurrences = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window, limit: 400)
+            var linked = false
+            for occurrence in occurrences {
+                guard let task = occurrence.relatedTo, !task.isEmpty else { continue }
+                linked = true
+                blocks.append(PlannedTaskBlock(name: object.name, taskUID: task, title: occurrence.title ?? "", range: occurrence.range))
+            }
+            if !linked { others.insert(EventOccurrence.reference(calendarID: calendar.id, objectName: object.name)) }
+        }
+        return (calendar, blocks.sorted { $0.range.start < $1.range.start }, others)
+    }
+}

@@ -183,6 +183,8 @@ private func assemble(
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes)
         .addRoutes(to: signedIn)
     EventRoutes(store: store, clock: dependencies.clock, writes: writes).addRoutes(to: signedIn)
+    TaskRoutes(store: store, clock: dependencies.clock, writes: writes, planner: TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime))
+        .addRoutes(to: signedIn)
     let prayer = PrayerRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)

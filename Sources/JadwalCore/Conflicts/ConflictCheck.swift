@@ -117,16 +117,17 @@ public struct ConflictCheck: Sendable {
               let object = try await tx.calendarObject(calendarID: request.calendarID, name: request.objectName),
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
         else { return [] }
+        let settings = try await tx.conflictSettings(accountID: account.id)
+        let policy = settings.busyPolicy(calendarID: calendar.id)
         let occurrences = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: ahead, limit: Self.instanceLimit)
-            .filter { busyTime.policy.isBusy($0.traits) }
+            .filter { policy.isBusy($0.traits) }
         guard let first = occurrences.map(\.range.start).min(), let last = occurrences.map(\.range.end).max(),
               let window = try? TimeRange(start: first, end: last)
         else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, tx: tx), window: window)
-        let settings = try await tx.conflictSettings(accountID: account.id)
         var conflicts: [EventConflict] = []
         for occurrence in occurrences {
-            let block = BusyBlock(occurrence.range, .event(id: occurrence.reference, title: occurrence.title ?? ""))
+            let block = BusyBlock(occurrence.range, AccountBusyTime.kind(of: occurrence, in: calendar))
             guard let conflict = busy.conflict(for: block) else { continue }
             let overlaps = conflict.overlaps.map(Self.overlap)
             conflicts.append(EventConflict(

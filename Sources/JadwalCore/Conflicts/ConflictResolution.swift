@@ -79,14 +79,9 @@ public struct ConflictResolution: Sendable {
         }
     }
 
-    /// Nights are kept free until the person's sleep routine says otherwise: 23:00–07:00.
-    public static func defaultAvailability(timeZone: TimeZone) -> Availability {
-        let night = try? WeeklyHours(start: TimeOfDay(hour: 23), end: TimeOfDay(hour: 7), days: .daily)
-        return Availability(timeZone: timeZone, asleep: night.map { [$0] } ?? [])
-    }
-
-    /// The best free slots for an open conflict's event: as long as it, awake, clear of every
-    /// busy block (prayers included), nearest first, each with why it was chosen.
+    /// The best free slots for an open conflict's event: as long as it, awake and within working
+    /// hours (``AccountAvailability``), clear of every busy block (prayers and routines
+    /// included), nearest first, each with why it was chosen.
     public func suggestions(id: UUID, accountID: UUID, count: Int) async throws -> (EventConflict, [FreeSlot]) {
         let now = clock.now
         return try await store.read { tx in
@@ -94,8 +89,7 @@ public struct ConflictResolution: Sendable {
                 throw Refusal.notFound
             }
             guard conflict.status == .open else { throw Refusal.alreadyResolved(conflict) }
-            let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-            let search = try FreeSlotSearch(availability: Self.defaultAvailability(timeZone: zone), count: count)
+            let search = try FreeSlotSearch(availability: try await AccountAvailability.availability(for: account, tx: tx), count: count)
             let length = conflict.event.end.timeIntervalSince(conflict.event.start)
             let from = max(now, conflict.event.start).addingTimeInterval(-86_400)
             guard let event = try? TimeRange(start: conflict.event.start, end: conflict.event.end),

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -342,6 +342,16 @@ extension Migrations {
                 updated_at BIGINT NOT NULL
             )
             """,
+        ]
+    }
+}
+
+extension Migrations {
+    /// Working hours (JSON hours or NULL) and per-calendar busy rules (JSON, calendar id → rule).
+    static let v12ScheduleSettings = Migration(version: 12, name: "schedule settings") { _ in
+        [
+            "ALTER TABLE conflict_settings ADD COLUMN working_hours TEXT",
+            "ALTER TABLE conflict_settings ADD COLUMN busy_policies TEXT NOT NULL DEFAULT '{}'",
         ]
     }
 }

@@ -123,7 +123,7 @@ public enum RoutineEvent {
         switch event.end {
         case .end(let end)?:
             guard !end.isDate else { return refuse("its end is a date, not a time") }
-            length = instant(end, rules) - instant(event.start, rules)
+            length = end.utcSeconds(floating: rules) - event.start.utcSeconds(floating: rules)
         case .duration(let duration)?:
             length = duration.totalSeconds
         case nil:
@@ -163,16 +163,6 @@ public enum RoutineEvent {
             return .success(Fields(routine: routine, kind: kind, timeZone: zone))
         } catch {
             return refuse(error.description)
-        }
-    }
-
-    static func instant(_ value: DateOrDateTime, _ rules: ZoneRules) -> Int64 {
-        switch value {
-        case .date(let day): rules.utcSeconds(for: LocalDateTime(date: day))
-        case .dateTime(let local, .utc): local.secondsSinceEpoch
-        case .dateTime(let local, .zone(let tzid)):
-            (ZoneRules(ianaIdentifier: TimeZoneResolver.ianaIdentifier(for: tzid) ?? tzid) ?? rules).utcSeconds(for: local)
-        case .dateTime(let local, .floating): rules.utcSeconds(for: local)
         }
     }
 }

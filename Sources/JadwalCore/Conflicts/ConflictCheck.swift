@@ -87,6 +87,7 @@ public struct ConflictCheck: Sendable {
             } else {
                 try await tx.insertConflict(conflict)
                 outcome.found.append(conflict)
+                if conflict.notify { try await notify(conflict, now: now, tx: tx) }
             }
         }
         for conflict in previous where conflict.status == .open && !kept.contains(conflict.id) {
@@ -108,6 +109,22 @@ public struct ConflictCheck: Sendable {
             try await tx.enqueue(again.job(now: now))
         }
         return outcome
+    }
+
+    /// Tells the person about a new conflict they asked to hear about (in the check's transaction,
+    /// so a conflict and its notice commit together).
+    func notify(_ conflict: EventConflict, now: Date, tx: any StoreTransaction) async throws {
+        guard let account = try await tx.account(id: conflict.accountID) else { return }
+        let text = NotificationText(account: account).conflict(
+            title: conflict.event.title ?? "", start: conflict.event.start, overlapping: conflict.overlaps.map(\.title))
+        let draft = NotificationDraft(
+            kind: .conflict, reasonKey: "conflict:\(conflict.id.uuidString.lowercased())", title: text.title, body: text.body,
+            links: [
+                "conflictId": conflict.id.uuidString.lowercased(), "calendarId": conflict.event.calendarID.uuidString.lowercased(),
+                "objectName": conflict.event.objectName,
+            ],
+            urgent: false)
+        try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
     }
 
     /// The conflicts the object has now (none when it is gone or takes no time).

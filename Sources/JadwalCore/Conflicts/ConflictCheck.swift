@@ -143,19 +143,44 @@ public struct ConflictCheck: Sendable {
         else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, tx: tx), window: window)
         var conflicts: [EventConflict] = []
+        var writtenLater: [String: Bool] = [:]
         for occurrence in occurrences {
             let block = BusyBlock(occurrence.range, AccountBusyTime.kind(of: occurrence, in: calendar))
             guard let conflict = busy.conflict(for: block) else { continue }
-            let overlaps = conflict.overlaps.map(Self.overlap)
+            // One overlap of two events is one conflict, the newer event's: it is what was just
+            // put somewhere taken. The older one's check leaves it to the newer one's, which
+            // sees it too (whichever job runs first).
+            var overlaps: [EventConflict.Overlap] = []
+            for overlap in conflict.overlaps.map(Self.overlap) {
+                guard let otherCalendar = overlap.calendarID, let otherName = overlap.objectName else {
+                    overlaps.append(overlap)  // a prayer
+                    continue
+                }
+                let key = otherCalendar.uuidString + "/" + otherName
+                if writtenLater[key] == nil {
+                    let other = try await tx.calendarObject(calendarID: otherCalendar, name: otherName)
+                    writtenLater[key] = other.map { Self.isNewer($0, than: object) } ?? false
+                }
+                if writtenLater[key] == false { overlaps.append(overlap) }
+            }
+            guard !overlaps.isEmpty else { continue }
             conflicts.append(EventConflict(
                 id: UUID(), accountID: account.id,
                 event: .init(
                     calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.title, start: occurrence.range.start,
                     end: occurrence.range.end, recurrenceID: occurrence.recurrenceID, etag: object.etag),
                 overlaps: overlaps, source: request.source,
-                notify: settings.notifies(source: request.source, overlapsPrayer: conflict.overlapsPrayer), detectedAt: now))
+                notify: settings.notifies(source: request.source, overlapsPrayer: overlaps.contains { $0.kind == .prayer }), detectedAt: now))
         }
         return conflicts
+    }
+
+    /// Write order of two objects: by time, within one calendar by its revision (two writes in
+    /// one millisecond), else the same arbitrary way from either side.
+    static func isNewer(_ a: CalendarObject, than b: CalendarObject) -> Bool {
+        if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
+        if a.calendarID == b.calendarID { return a.revision != b.revision ? a.revision > b.revision : a.name > b.name }
+        return a.calendarID.uuidString > b.calendarID.uuidString
     }
 
     public static func overlap(_ found: BusyOverlap) -> EventConflict.Overlap {

@@ -21,42 +21,17 @@ Latencies are from --reps requests on one keep-alive connection after 10 warm-up
 from __future__ import annotations
 
 import argparse
-import base64
 import datetime as dt
-import http.client
 import json
 import random
-import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
-EMAIL = "bench@example.com"
-
-
-def run(cmd: list[str]) -> str:
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
-class Connection:
-    def __init__(self, port: int, auth: str):
-        self.http = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        self.auth = auth
-
-    def send(self, method: str, path: str, body: str | None = None, content_type: str = "application/json") -> tuple[int, bytes]:
-        headers = {"Authorization": self.auth}
-        if body is not None:
-            headers["Content-Type"] = content_type
-        self.http.request(method, path, body=body.encode() if body is not None else None, headers=headers)
-        response = self.http.getresponse()
-        return response.status, response.read()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from jadwal_server import Connection, JadwalServer  # noqa: E402
 
 
 def event(uid: str, start: dt.datetime, minutes: int, summary: str, rrule: str | None) -> str:
@@ -103,54 +78,17 @@ def main() -> int:
     parser.add_argument("--jadwal-binary", required=True)
     parser.add_argument("--reps", type=int, default=200)
     args = parser.parse_args()
-    binary = str(Path(args.jadwal_binary).resolve())
-
-    with tempfile.TemporaryDirectory(prefix="jadwal-conflicts-") as folder:
-        data = Path(folder) / "data"
-        run([binary, "user", "create", EMAIL, "--name", "Bench", "--time-zone", "Asia/Riyadh", "--data-dir", str(data)])
-        created = run([binary, "app-password", "create", EMAIL, "--name", "bench", "--data-dir", str(data)])
-        password = next(line.split(":", 1)[1].strip() for line in created.splitlines() if line.lower().startswith("password:"))
-        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "caldav"))
-        import servers  # noqa: E402  (free_port only)
-        port = servers.free_port()
-        log_path = Path(folder) / "server.log"
-        with log_path.open("w") as log:
-            server = subprocess.Popen([binary, "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
-                                       "--log-level", "notice"], stdout=log, stderr=subprocess.STDOUT)
-        try:
-            return measure(port, password, log_path, args.reps)
-        finally:
-            server.terminate()
-            server.wait()
+    with JadwalServer(args.jadwal_binary) as server:
+        return measure(server, args.reps)
 
 
-def measure(port: int, password: str, log_path: Path, reps: int) -> int:
-    for _ in range(300):
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            probe.request("GET", "/readyz")
-            if probe.getresponse().status == 200:
-                break
-        except OSError:
-            time.sleep(0.1)
-    anonymous = Connection(port, "")
-    anonymous.send("POST", "/api/v1/auth/email", json.dumps({"email": EMAIL}))
-    link = None
-    for _ in range(100):
-        link = re.search(r"auth/magic\?token=([A-Za-z0-9_-]+)", log_path.read_text())
-        if link:
-            break
-        time.sleep(0.1)
-    if not link:
-        sys.exit("no sign-in link in the server log")
-    status, body = anonymous.send("POST", "/api/v1/auth/magic", json.dumps({"token": link.group(1)}))
-    account = json.loads(body)
-    api = Connection(port, "Bearer " + account["accessToken"])
+def measure(server: JadwalServer, reps: int) -> int:
+    api, port = server.api, server.port
     status, body = api.send("PUT", "/api/v1/prayer-settings", json.dumps({"city": "Riyadh"}))
     if status != 200:
         sys.exit(f"prayer settings: {status} {body!r}")
-    home = f"/dav/calendars/{account['account']['id'].lower()}/personal/"
-    basic = "Basic " + base64.b64encode(f"{EMAIL}:{password}".encode()).decode()
+    home = server.home + "personal/"
+    basic = server.basic
 
     today = dt.date.today()
     first_day = today + dt.timedelta(days=7 - today.weekday())
@@ -180,13 +118,7 @@ def measure(port: int, password: str, log_path: Path, reps: int) -> int:
     status, _ = Connection(port, basic).send("PUT", home + "probe.ics", event("probe", evening, 60, "Dinner with Sara", None),
                                             "text/calendar; charset=utf-8")
     # Every write queued a check; wait until the workers have run them all.
-    while True:
-        status, body = api.send("GET", "/metrics")
-        text = body.decode()
-        pending = sum(float(m.group(2)) for m in re.finditer(r'jadwal_jobs\{state="(queued|running)"\} ([0-9.e+]+)', text))
-        if pending == 0:
-            break
-        time.sleep(0.05)
+    server.wait_for_jobs()
     checks_seconds = time.perf_counter() - began
 
     status, body = api.send("GET", "/api/v1/conflicts")

@@ -145,7 +145,7 @@ let package = Package(
             ],
             path: "Tests/JadwalTestSupport"
         ),
-        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes", "Conversations", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes", "Conversations", "Scheduling", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DAVTests", dependencies: ["DAV", "ICalendar"]),
         .testTarget(
             name: "StorageTests",

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -63,6 +63,9 @@ public protocol JobStore: Sendable {
     func jobCounts() async throws -> [JobState: Int]
     /// Puts a dead job back in the queue with a fresh attempt count. False if it was not dead.
     func requeueDeadJob(id: UUID, at: Date) async throws -> Bool
+    /// Deletes the queued (not running) jobs of `kind` about `subject`; how many went.
+    @discardableResult
+    func cancelQueuedJobs(kind: JobKind, subject: String) async throws -> Int
 }
 
 public protocol CalendarStore: Sendable {
@@ -188,4 +191,36 @@ public protocol ConflictStore: Sendable {
     func conflict(id: UUID, accountID: UUID) async throws -> EventConflict?
     func conflictSettings(accountID: UUID) async throws -> ConflictSettings
     func saveConflictSettings(_ settings: ConflictSettings, accountID: UUID, at: Date) async throws
+}
+
+public protocol NotificationStore: Sendable {
+    /// Inserts it with the account's next sequence number, or returns nil when the account already
+    /// has a notification with its reason key (nothing is ever notified twice for one reason).
+    func insertNotification(_ notification: AccountNotification) async throws -> AccountNotification?
+    /// Notifications delivered by `now` (quiet hours over), newest first, before `beforeSequence`
+    /// when given; unread only if asked.
+    func notifications(accountID: UUID, deliveredBy now: Date, beforeSequence: Int64?, unreadOnly: Bool, limit: Int) async throws -> [AccountNotification]
+    /// Delivered notifications after `sequence`, oldest first: what a live stream has not sent yet.
+    func notifications(accountID: UUID, deliveredBy now: Date, afterSequence sequence: Int64, limit: Int) async throws -> [AccountNotification]
+    func notification(id: UUID, accountID: UUID) async throws -> AccountNotification?
+    func unreadNotificationCount(accountID: UUID, deliveredBy now: Date) async throws -> Int
+    /// The first time a held notification comes due after `now`, if any: when a stream must look again.
+    func nextHeldNotification(accountID: UUID, after now: Date) async throws -> Date?
+    /// Marks these read (unknown or others' ids are ignored); how many changed.
+    func markNotificationsRead(ids: [UUID], accountID: UUID, at: Date) async throws -> Int
+    func markAllNotificationsRead(accountID: UUID, at: Date) async throws -> Int
+    func notificationSettings(accountID: UUID) async throws -> NotificationSettings
+    func saveNotificationSettings(_ settings: NotificationSettings, accountID: UUID, at: Date) async throws
+    /// Claims the notification for `channel` before sending; false when it was claimed before
+    /// (sent already, or being sent), so nothing goes out twice.
+    func recordDelivery(notificationID: UUID, channel: String, at: Date) async throws -> Bool
+    /// Gives a claim back after a failed send, for the retry.
+    func releaseDelivery(notificationID: UUID, channel: String) async throws
+
+    /// Registers a device token for the account (a token moved to another account moves with it).
+    func savePushDevice(_ device: PushDevice) async throws -> PushDevice
+    func pushDevices(accountID: UUID) async throws -> [PushDevice]
+    func deletePushDevice(id: UUID, accountID: UUID) async throws -> Bool
+    /// Drops a token APNs no longer accepts; true when there was one.
+    func deletePushDevice(token: String) async throws -> Bool
 }

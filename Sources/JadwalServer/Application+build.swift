@@ -149,7 +149,10 @@ private func assemble(
     handlers.register(EmailDelivery.kind, EmailDelivery.handler(transport: transport, sealer: sealer))
     let busyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, busyTime: busyTime)
-    handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, logger: logger))
+    let hub = NotificationHub()
+    handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, hub: hub, logger: logger))
+    handlers.register(NotificationDispatch.emailJob, NotificationEmail.handler(
+        store: store, transport: transport, from: configuration.mailFrom, publicURL: configuration.effectivePublicURL, clock: dependencies.clock))
     let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
 
     _ = PrometheusMetrics.registry
@@ -191,19 +194,21 @@ private func assemble(
     prayer.addFeedRoute(to: router)
     let setup = SetupRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
-        publicURL: configuration.effectivePublicURL)
+        publicURL: configuration.effectivePublicURL, hub: hub)
     setup.addRoutes(to: signedIn)
     setup.addProfileRoute(to: router)
     // Events link back to their conversation; absolute only when the address is known before listening.
     let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
     let chatInbox = ChatInbox(
         store: store, clock: dependencies.clock, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
-        publicURL: chatLinkBase)
+        publicURL: chatLinkBase, notified: { hub.wake($0) })
     ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
         .addRoutes(to: signedIn)
     ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)
     ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
         .addRoutes(to: signedIn)
+    RoutineRoutes(routines: RoutineCalendar(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
+    NotificationRoutes(store: store, clock: dependencies.clock, hub: hub, keepAlive: configuration.streamKeepAlive).addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         inbox: chatInbox, store: store, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
     ).addRoutes(to: router)
@@ -214,7 +219,7 @@ private func assemble(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "jadwal"),
         // Background work, the retention sweep included, runs where job workers run.
-        services: configuration.workers > 0 ? [StoreLifecycle(store: store), workers, retention] : [StoreLifecycle(store: store), workers],
+        services: configuration.workers > 0 ? [StoreLifecycle(store: store), hub, workers, retention] : [StoreLifecycle(store: store), hub, workers],
         onServerRunning: { channel in
             var listening = configuration
             listening.port = channel.localAddress?.port ?? configuration.port

@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     public var defaultTimeZone = "UTC"
     /// The optional LLM extractor for chats; nil reads them with the rules alone.
     public var llm: LLMConfiguration?
+    /// How often a quiet notification stream sends a keep-alive comment and reads the database
+    /// again (which is how it sees posts by other processes sharing PostgreSQL).
+    public var streamKeepAlive: Duration = .seconds(15)
 
     public init() {}
 

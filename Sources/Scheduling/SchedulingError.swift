@@ -13,6 +13,8 @@ public enum SchedulingError: Error, Sendable, Hashable, CustomStringConvertible 
     case dayOutOfRange(Int)
     /// An iCalendar weekday code other than MO, TU, WE, TH, FR, SA, SU.
     case unknownDayCode(String)
+    /// A name for days other than daily, weekdays, weekends.
+    case unknownDayName(String)
     /// Weekly hours on no day at all.
     case noDays
     /// A name or title that is empty or only spaces.
@@ -32,7 +34,7 @@ public enum SchedulingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .emptyRange: "end"
         case .invalidTimeOfDay(let field, _): field
         case .endEqualsStart: "end"
-        case .dayOutOfRange, .unknownDayCode, .noDays: "days"
+        case .dayOutOfRange, .unknownDayCode, .unknownDayName, .noDays: "days"
         case .emptyName(let field): field
         case .reminderOutOfRange: "reminderMinutes"
         case .invalidEstimate: "estimate"
@@ -53,6 +55,8 @@ public enum SchedulingError: Error, Sendable, Hashable, CustomStringConvertible 
             return "days: \(day) is not a day of the week (expected 1 = Monday … 7 = Sunday)"
         case .unknownDayCode(let code):
             return "days: \"\(code)\" is not an iCalendar weekday (expected MO, TU, WE, TH, FR, SA or SU)"
+        case .unknownDayName(let name):
+            return "days: \"\(name)\" is not daily, weekdays, weekends or a list of day numbers (1 = Monday … 7 = Sunday)"
         case .noDays:
             return "days: choose at least one day of the week"
         case .emptyName(let field):

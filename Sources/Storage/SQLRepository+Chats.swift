@@ -5,7 +5,7 @@ import SQLKit
 
 extension SQLRepository: ChatStore {
     private static let conversationColumns = """
-        id, account_id, source, chat_key, partner_name, is_group, state, proposal, events, follow_ups_due_at, awaiting_extraction,
+        id, account_id, source, chat_key, partner_name, is_group, state, proposal, events, awaiting_extraction,
         message_count, last_activity_at, resolved_at, created_at, updated_at
         """
     private static let messageColumns = "conversation_id, external_id, position, sender, from_me, kind, sent_at, ciphertext, nonce, key_id, created_at"
@@ -91,7 +91,7 @@ extension SQLRepository: ChatStore {
             UPDATE chat_conversations SET
                 partner_name = \(bind: conversation.partnerName), is_group = \(bind: conversation.isGroup), state = \(bind: conversation.state.rawValue),
                 proposal = \(bind: try Self.optionalJSON(conversation.proposal)), events = \(bind: try Self.json(conversation.events)),
-                follow_ups_due_at = \(bind: conversation.followUpsDueAt?.unixMilliseconds), awaiting_extraction = \(bind: conversation.awaitingExtraction),
+                awaiting_extraction = \(bind: conversation.awaitingExtraction),
                 message_count = \(bind: conversation.messageCount), last_activity_at = \(bind: conversation.lastActivityAt.unixMilliseconds),
                 resolved_at = \(bind: conversation.resolvedAt?.unixMilliseconds), updated_at = \(bind: conversation.updatedAt.unixMilliseconds)
             WHERE id = \(bind: conversation.id.uuidString) AND account_id = \(bind: conversation.accountID.uuidString)
@@ -108,7 +108,7 @@ extension SQLRepository: ChatStore {
         """
         \(bind: c.id.uuidString), \(bind: c.accountID.uuidString), \(bind: c.source.rawValue), \(bind: c.chatKey), \(bind: c.partnerName),
         \(bind: c.isGroup), \(bind: c.state.rawValue), \(bind: try optionalJSON(c.proposal)), \(bind: try json(c.events)),
-        \(bind: c.followUpsDueAt?.unixMilliseconds), \(bind: c.awaitingExtraction), \(bind: c.messageCount),
+        \(bind: c.awaitingExtraction), \(bind: c.messageCount),
         \(bind: c.lastActivityAt.unixMilliseconds), \(bind: c.resolvedAt?.unixMilliseconds), \(bind: c.createdAt.unixMilliseconds),
         \(bind: c.updatedAt.unixMilliseconds)
         """

@@ -60,23 +60,33 @@ extension SQLRepository: ConflictStore {
 
     func conflictSettings(accountID: UUID) async throws -> ConflictSettings {
         guard let row = try await db.raw("""
-            SELECT notify_sources, notify_prayer_overlaps FROM conflict_settings WHERE account_id = \(bind: accountID.uuidString)
+            SELECT notify_sources, notify_prayer_overlaps, working_hours, busy_policies FROM conflict_settings
+            WHERE account_id = \(bind: accountID.uuidString)
             """).first()
         else { return ConflictSettings() }
         // Sources are stored by name; one this binary does not know is left out, not fatal.
         let names = (try? JSONDecoder().decode([String].self, from: Data(try row.decode(column: "notify_sources", as: String.self).utf8))) ?? []
+        let hours = try row.decode(column: "working_hours", as: String?.self)
+            .flatMap { try? JSONDecoder().decode(HoursDraft.self, from: Data($0.utf8)).hours() }
+        let stored = (try? JSONDecoder().decode([String: BusyPolicyDraft].self, from: Data(try row.decode(column: "busy_policies", as: String.self).utf8))) ?? [:]
+        let policies = Dictionary(stored.compactMap { key, draft in UUID(uuidString: key).map { ($0, draft.policy) } }, uniquingKeysWith: { first, _ in first })
         return ConflictSettings(
             notifySources: Set(names.compactMap(WriteSource.init(rawValue:))),
-            notifyPrayerOverlaps: try row.decode(column: "notify_prayer_overlaps", as: Bool.self))
+            notifyPrayerOverlaps: try row.decode(column: "notify_prayer_overlaps", as: Bool.self),
+            workingHours: hours, busyPolicies: policies)
     }
 
     func saveConflictSettings(_ settings: ConflictSettings, accountID: UUID, at: Date) async throws {
         let sources = try Self.json(settings.notifySources.map(\.rawValue).sorted())
+        let hours = try settings.workingHours.map { try Self.json(HoursDraft($0)) }
+        let policies = try Self.json(Dictionary(uniqueKeysWithValues: settings.busyPolicies.map { ($0.key.uuidString.lowercased(), BusyPolicyDraft($0.value)) }))
         try await db.raw("""
-            INSERT INTO conflict_settings (account_id, notify_sources, notify_prayer_overlaps, updated_at)
-            VALUES (\(bind: accountID.uuidString), \(bind: sources), \(bind: settings.notifyPrayerOverlaps), \(bind: at.unixMilliseconds))
+            INSERT INTO conflict_settings (account_id, notify_sources, notify_prayer_overlaps, working_hours, busy_policies, updated_at)
+            VALUES (\(bind: accountID.uuidString), \(bind: sources), \(bind: settings.notifyPrayerOverlaps), \(bind: hours), \(bind: policies),
+                    \(bind: at.unixMilliseconds))
             ON CONFLICT (account_id) DO UPDATE SET
-                notify_sources = excluded.notify_sources, notify_prayer_overlaps = excluded.notify_prayer_overlaps, updated_at = excluded.updated_at
+                notify_sources = excluded.notify_sources, notify_prayer_overlaps = excluded.notify_prayer_overlaps,
+                working_hours = excluded.working_hours, busy_policies = excluded.busy_policies, updated_at = excluded.updated_at
             """).run()
     }
 

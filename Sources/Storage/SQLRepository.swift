@@ -197,15 +197,23 @@ extension SQLRepository: SessionStore {
 
 extension SQLRepository: JobStore {
     private static let jobColumns =
-        "id, kind, payload, state, attempts, max_attempts, run_at, created_at, locked_by, locked_until, last_error, finished_at"
+        "id, kind, payload, state, attempts, max_attempts, run_at, created_at, locked_by, locked_until, last_error, finished_at, subject"
 
     func enqueue(_ job: Job) async throws {
         try await db.raw("""
             INSERT INTO jobs (\(unsafeRaw: Self.jobColumns))
             VALUES (\(bind: job.id.uuidString), \(bind: job.kind.rawValue), \(bind: job.payload), \(bind: job.state.rawValue),
                     \(bind: job.attempts), \(bind: job.maxAttempts), \(bind: job.runAt.unixMilliseconds), \(bind: job.createdAt.unixMilliseconds),
-                    \(bind: job.lockedBy), \(bind: job.lockedUntil?.unixMilliseconds), \(bind: job.lastError), \(bind: job.finishedAt?.unixMilliseconds))
+                    \(bind: job.lockedBy), \(bind: job.lockedUntil?.unixMilliseconds), \(bind: job.lastError), \(bind: job.finishedAt?.unixMilliseconds),
+                    \(bind: job.subject))
             """).run()
+    }
+
+    func cancelQueuedJobs(kind: JobKind, subject: String) async throws -> Int {
+        try await db.raw("""
+            DELETE FROM jobs WHERE subject = \(bind: subject) AND kind = \(bind: kind.rawValue) AND state = 'queued'
+            RETURNING id
+            """).all().count
     }
 
     func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job? {
@@ -289,7 +297,8 @@ extension SQLRepository: JobStore {
             attempts: try row.decode(column: "attempts", as: Int.self), maxAttempts: try row.decode(column: "max_attempts", as: Int.self),
             runAt: try date(row, "run_at"), createdAt: try date(row, "created_at"),
             lockedBy: try row.decode(column: "locked_by", as: String?.self), lockedUntil: try optionalDate(row, "locked_until"),
-            lastError: try row.decode(column: "last_error", as: String?.self), finishedAt: try optionalDate(row, "finished_at")
+            lastError: try row.decode(column: "last_error", as: String?.self), finishedAt: try optionalDate(row, "finished_at"),
+            subject: try row.decode(column: "subject", as: String?.self)
         )
     }
 }

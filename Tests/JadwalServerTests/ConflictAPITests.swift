@@ -165,7 +165,7 @@ struct ConflictAPITests {
         }
     }
 
-    @Test("over a prayer: a conflict to notify; a repeating event's instance is cancelled with an EXDATE", arguments: TestEnvironment.engines)
+    @Test("over a prayer: a conflict to notify; a repeating event's instance is moved with an override, another cancelled with an EXDATE", arguments: TestEnvironment.engines)
     func prayerAndRecurring(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine, configure: { $0.workers = 0 }) { harness, client in
             let (user, token) = try await ChatAPITests.omar(harness, client)
@@ -183,13 +183,24 @@ struct ConflictAPITests {
             #expect(first.notify && first.overlaps.map(\.kind) == ["prayer"] && first.overlaps.first?.prayer == "maghrib")
             #expect(first.event.recurrenceId == "2026-11-23T14:00:00Z")
 
+            // Moving one instance writes an override, as a calendar app does; the series stays.
             let move = try await Self.resolve(client, first.id, #"{"action": "move", "start": "2026-11-23T20:00:00+03:00", "end": "2026-11-23T21:00:00+03:00"}"#, token: token)
-            #expect(move.status == .unprocessableContent && move.errorCode == "cannot_move", "\(move.text)")
-            #expect(try await Self.resolve(client, first.id, #"{"action": "cancel"}"#, token: token).status == .ok)
-            let ics = try await client.dav(.get, user.calendar("personal") + "class.ics", as: user).text
-            #expect(ics.contains("EXDATE;TZID=Asia/Riyadh:20261123T170000"), "\(ics)")
+            try #require(move.status == .ok, "\(move.text)")
+            #expect(try move.json(Conflicts.Conflict.self).status == "moved")
+            var ics = try await client.dav(.get, user.calendar("personal") + "class.ics", as: user).text
+            #expect(ics.contains("RECURRENCE-ID;TZID=Asia/Riyadh:20261123T170000") && ics.contains("DTSTART;TZID=Asia/Riyadh:20261123T200000"), "\(ics)")
+            #expect(ics.components(separatedBy: "RRULE:").count == 2 && ics.components(separatedBy: "BEGIN:VEVENT").count == 3, "\(ics)")
             try await Self.runJobs(harness)
-            #expect(try await Self.conflicts(client, token: token).count == 2)
+            let left = try await Self.conflicts(client, token: token)
+            #expect(left.count == 2 && !left.contains { $0.event.recurrenceId == "2026-11-23T14:00:00Z" }, "\(left.map(\.event.start))")
+
+            // Cancelling another instance excludes it.
+            let second = try #require(left.first)
+            #expect(try await Self.resolve(client, second.id, #"{"action": "cancel"}"#, token: token).status == .ok)
+            ics = try await client.dav(.get, user.calendar("personal") + "class.ics", as: user).text
+            #expect(ics.contains("EXDATE;TZID=Asia/Riyadh:20261130T170000"), "\(ics)")
+            try await Self.runJobs(harness)
+            #expect(try await Self.conflicts(client, token: token).count == 1)
         }
     }
 }

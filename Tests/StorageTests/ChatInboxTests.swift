@@ -78,7 +78,13 @@ struct ChatInboxTests {
         #expect(event.description?.contains("Managed by Jadwal") == true && event.description?.contains("Sara") == true)
         #expect(event.description?.contains("https://jadwal.example/api/v1/chats/\(conversation.id.uuidString.lowercased())") == true)
         #expect(conversation.state == .agreed && conversation.resolvedAt == Self.t0 && conversation.events.map(\.uid) == [event.uid])
-        #expect(conversation.followUpsDueAt == Self.t0 && conversation.partnerName == "Sara")
+        #expect(conversation.partnerName == "Sara")
+        // The person is told, in the same transaction, in their zone.
+        let notices = try await f.store.read { tx in
+            try await tx.notifications(accountID: f.account.id, deliveredBy: .distantFuture, beforeSequence: nil, unreadOnly: false, limit: 10)
+        }
+        #expect(notices.map(\.kind) == [.eventAdded] && notices.first?.title.hasPrefix("Added: ") == true, "\(notices)")
+        #expect(notices.first?.title.contains("20:00") == true && notices.first?.body == "From your chat with Sara.", "\(notices)")
         #expect(try await f.counts(conversation.id) == (2, 0), "resolved: the rows stay, the text is gone")
 
         f.clock.advance(by: 60)
@@ -129,7 +135,10 @@ struct ChatInboxTests {
         #expect(afterCancel.icalendar.contains("STATUS:CANCELLED") && afterCancel.icalendar.contains("SEQUENCE:2"))
         let conversation = try #require(try await f.conversations().first)
         #expect(conversation.state == .denied && conversation.events.map(\.status) == [.cancelled])
-        #expect(conversation.events.first?.pendingFollowUps.map(\.kind) == [.notify], "a cancelled event needs no conflict check")
+        let notices = try await f.store.read { tx in
+            try await tx.notifications(accountID: f.account.id, deliveredBy: .distantFuture, beforeSequence: nil, unreadOnly: false, limit: 10)
+        }
+        #expect(notices.map { $0.title.components(separatedBy: ":").first ?? "" } == ["Cancelled", "Moved", "Added"], "each change is told: \(notices.map(\.title))")
         #expect(try await f.counts(conversation.id) == (5, 0))
         try await f.store.shutdown()
     }

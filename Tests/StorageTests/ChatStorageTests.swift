@@ -49,8 +49,7 @@ struct ChatStorageTests {
         var updated = first
         updated.state = .agreed
         updated.proposal = ChatPlan(ExtractedEvent(title: "Dinner", start: Conversations.LocalDateTime(year: 2026, month: 9, day: 22, hour: 20), location: "Nando's"))
-        var link = ChatEventLink(uid: "chat-x@jadwal", objectName: "chat-x.ics", calendarID: UUID(), plan: updated.proposal!, createdAt: Self.t0, updatedAt: Self.t0)
-        link.recordFollowUps(after: .created, at: Self.t0)
+        let link = ChatEventLink(uid: "chat-x@jadwal", objectName: "chat-x.ics", calendarID: UUID(), plan: updated.proposal!, createdAt: Self.t0, updatedAt: Self.t0)
         updated.events = [link]
         updated.messageCount = 7
         updated.resolvedAt = Self.t0 + 5
@@ -60,9 +59,6 @@ struct ChatStorageTests {
         try await store.transaction { tx in try await tx.updateChatConversation(saved) }
         let read = try await store.read { tx in try await tx.chatConversation(id: first.id, accountID: account.id) }
         #expect(read == updated)
-        #expect(read?.followUpsDueAt == Self.t0 && read?.events.first?.pendingFollowUps.map(\.kind) == [.notify])
-        let due = try await Self.raw(store, "SELECT follow_ups_due_at FROM chat_conversations").first?.decode(column: "follow_ups_due_at", as: Int64?.self)
-        #expect(due == Self.t0.unixMilliseconds, "the follow-ups' column is what later features look for")
 
         let other = try await Self.account(store, "sara@example.com")
         #expect(try await store.read { tx in try await tx.chatConversation(id: first.id, accountID: other.id) } == nil, "another account's chat")

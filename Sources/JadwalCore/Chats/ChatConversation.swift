@@ -62,12 +62,6 @@ public struct ChatConversation: Sendable, Hashable {
         self.updatedAt = updatedAt
     }
 
-    /// The earliest time a follow-up of one of its events is waiting since; nil when none waits.
-    /// Stored as its own indexed column, so the features that carry follow-ups out find them fast.
-    public var followUpsDueAt: Date? {
-        events.flatMap(\.pendingFollowUps).map(\.since).min()
-    }
-
     /// The path of the conversation in the JSON API (the link events carry back to it).
     public var apiPath: String { "/api/v1/chats/\(id.uuidString.lowercased())" }
 }
@@ -130,14 +124,11 @@ public struct ChatEventLink: Sendable, Hashable, Codable {
     /// What the event says now.
     public var plan: ChatPlan
     public var status: Status
-    /// Work that must follow from the last change (a conflict check, a notification) and has
-    /// not been done yet.
-    public var pendingFollowUps: [ChatFollowUp]
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
-        uid: String, objectName: String, calendarID: UUID, plan: ChatPlan, status: Status = .active, pendingFollowUps: [ChatFollowUp] = [],
+        uid: String, objectName: String, calendarID: UUID, plan: ChatPlan, status: Status = .active,
         createdAt: Date, updatedAt: Date
     ) {
         self.uid = uid
@@ -145,52 +136,12 @@ public struct ChatEventLink: Sendable, Hashable, Codable {
         self.calendarID = calendarID
         self.plan = plan
         self.status = status
-        self.pendingFollowUps = pendingFollowUps
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
 }
 
-/// Something that has to happen after Jadwal changed an event from a chat. Recorded in the
-/// conversation (not queued as a job) until the feature that does it exists: a job of a kind no
-/// worker handles would go straight to the dead letters. (The conflict check is not one: it is
-/// queued by the calendar write itself, as for every write.)
-public struct ChatFollowUp: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable {
-        /// Tell the person what Jadwal did.
-        case notify
-    }
-
-    /// What happened to the event.
-    public enum Change: String, Sendable, Hashable, Codable {
-        case created, moved, cancelled
-    }
-
-    public var kind: Kind
-    public var change: Change
-    public var since: Date
-
-    public init(kind: Kind, change: Change, since: Date) {
-        self.kind = kind
-        self.change = change
-        self.since = since
-    }
-
-    /// What a change needs: every change is announced.
-    static func needed(after change: Change, at now: Date) -> [ChatFollowUp] {
-        [ChatFollowUp(kind: .notify, change: change, since: now)]
-    }
-}
-
-extension ChatEventLink {
-    /// Records a change's follow-ups; a newer one of a kind replaces an older one still waiting
-    /// (the notification then tells the latest state).
-    public mutating func recordFollowUps(after change: Change, at now: Date) {
-        let needed = ChatFollowUp.needed(after: change, at: now)
-        // A cancelled event needs no conflict check any more.
-        pendingFollowUps.removeAll { old in needed.contains { $0.kind == old.kind } || change == .cancelled }
-        pendingFollowUps += needed
-    }
-
-    public typealias Change = ChatFollowUp.Change
+/// What Jadwal did to an event from a chat (the person is told each time).
+public enum ChatEventChange: String, Sendable, Hashable, Codable {
+    case created, moved, cancelled
 }

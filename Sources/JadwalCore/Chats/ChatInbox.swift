@@ -16,12 +16,19 @@ public struct ChatInbox: Sendable {
     /// Put before a conversation's API path in the links events carry (`https://jadwal.example`);
     /// empty for a server-relative link.
     let publicURL: String
+    /// Called after a commit that posted notifications for the account (the server wakes its
+    /// live streams).
+    let notified: @Sendable (UUID) -> Void
 
     /// Rows per INSERT: well under both engines' limits on bound parameters.
     static let insertChunk = 500
 
-    public init(store: any Store, clock: Clock, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "") {
+    public init(
+        store: any Store, clock: Clock, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "",
+        notified: @escaping @Sendable (UUID) -> Void = { _ in }
+    ) {
         self.store = store
+        self.notified = notified
         self.clock = clock
         self.cipher = cipher
         self.extractor = extractor
@@ -84,7 +91,7 @@ public struct ChatInbox: Sendable {
             public var conversationID: UUID
             public var uid: String
             public var objectName: String
-            public var change: ChatFollowUp.Change
+            public var change: ChatEventChange
             public var title: String?
             public var start: String?
         }
@@ -114,7 +121,7 @@ public struct ChatInbox: Sendable {
         _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, progress: ProgressHandler? = nil
     ) async throws -> Report {
         let now = clock.now
-        return try await store.transaction { tx in
+        let report = try await store.transaction { tx in
             guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
             let settings = try await tx.chatSettings(accountID: accountID)
             var report = Report()
@@ -197,12 +204,14 @@ public struct ChatInbox: Sendable {
             }
             return report
         }
+        if !report.events.isEmpty { notified(accountID) }
+        return report
     }
 
     /// Reads the conversations that got messages while extraction was paused (after it resumes).
     public func readAwaitingConversations(accountID: UUID) async throws -> Report {
         let now = clock.now
-        return try await store.transaction { tx in
+        let report = try await store.transaction { tx in
             guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
             let settings = try await tx.chatSettings(accountID: accountID)
             var report = Report()
@@ -213,6 +222,8 @@ public struct ChatInbox: Sendable {
             }
             return report
         }
+        if !report.events.isEmpty { notified(accountID) }
+        return report
     }
 
     /// Deletes the text of messages older than their account's retention period; returns how many.
@@ -377,13 +388,12 @@ public struct ChatInbox: Sendable {
                     created.calendarID = calendar.id
                     created.objectName = name
                     created.updatedAt = now
-                    created.recordFollowUps(after: .created, at: now)
                     conversation.events[index] = created
                 } else {
-                    created.recordFollowUps(after: .created, at: now)
                     conversation.events.append(created)
                 }
                 report.events.append(Self.eventReport(conversation, created, change: .created))
+                try await announce(.created, created, in: conversation, account: account, now: now, tx: tx)
 
             case .move(let uid, let plan):
                 guard let index = conversation.events.firstIndex(where: { $0.uid == uid }) else { continue }
@@ -397,9 +407,9 @@ public struct ChatInbox: Sendable {
                 }
                 moved.plan = ChatPlan(plan)
                 moved.updatedAt = now
-                moved.recordFollowUps(after: .moved, at: now)
                 conversation.events[index] = moved
                 report.events.append(Self.eventReport(conversation, moved, change: .moved))
+                try await announce(.moved, moved, in: conversation, account: account, now: now, tx: tx)
 
             case .cancel(let uid):
                 guard let index = conversation.events.firstIndex(where: { $0.uid == uid }) else { continue }
@@ -413,11 +423,38 @@ public struct ChatInbox: Sendable {
                 }
                 cancelled.status = .cancelled
                 cancelled.updatedAt = now
-                cancelled.recordFollowUps(after: .cancelled, at: now)
                 conversation.events[index] = cancelled
                 report.events.append(Self.eventReport(conversation, cancelled, change: .cancelled))
+                try await announce(.cancelled, cancelled, in: conversation, account: account, now: now, tx: tx)
             }
         }
+    }
+
+    /// Tells the person what Jadwal did with an event from the chat, in the same transaction as
+    /// the change (the notice and the event commit together).
+    private func announce(
+        _ change: ChatEventChange, _ link: ChatEventLink, in conversation: ChatConversation, account: Account, now: Date, tx: any StoreTransaction
+    ) async throws {
+        guard let startText = link.plan.start, let start = Self.instant(startText, zone: account.timeZone) else { return }
+        let title = link.plan.title ?? (account.language == .arabic ? "موعد" : "Event")
+        let text = NotificationText(account: account).chatEvent(change, title: title, start: start, allDay: link.plan.allDay, partner: conversation.partnerName)
+        let draft = NotificationDraft(
+            kind: .eventAdded, reasonKey: "chat:\(link.uid):\(change.rawValue):\(now.timeIntervalSince1970)", title: text.title, body: text.body,
+            links: [
+                "conversationId": conversation.id.uuidString.lowercased(), "calendarId": link.calendarID.uuidString.lowercased(),
+                "objectName": link.objectName,
+            ],
+            urgent: false)
+        try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+    }
+
+    /// A plan's `2026-11-26T20:00` (or `2026-11-26`) in the person's zone.
+    static func instant(_ text: String, zone: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
+        formatter.dateFormat = text.count == 10 ? "yyyy-MM-dd" : "yyyy-MM-dd'T'HH:mm"
+        return formatter.date(from: text)
     }
 
     /// Writes an event through the CalDAV write path. False when the calendar refuses it (the
@@ -483,7 +520,7 @@ public struct ChatInbox: Sendable {
             awaitingExtraction: conversation.awaitingExtraction)
     }
 
-    static func eventReport(_ conversation: ChatConversation, _ link: ChatEventLink, change: ChatFollowUp.Change) -> Report.Event {
+    static func eventReport(_ conversation: ChatConversation, _ link: ChatEventLink, change: ChatEventChange) -> Report.Event {
         Report.Event(
             conversationID: conversation.id, uid: link.uid, objectName: link.objectName, change: change, title: link.plan.title,
             start: link.plan.start)

@@ -36,11 +36,9 @@ public struct AccountBusyTime: Sendable {
     public typealias Parse = @Sendable (CalendarObject) -> Component?
 
     let parse: Parse
-    let policy: BusyPolicy
 
     /// `parse` lets the server reuse its cache of parsed objects.
-    public init(policy: BusyPolicy = BusyPolicy(), parse: @escaping Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
-        self.policy = policy
+    public init(parse: @escaping Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
         self.parse = parse
     }
 
@@ -68,10 +66,13 @@ public struct AccountBusyTime: Sendable {
         }
     }
 
-    /// Every busy block of the account in `window`.
+    /// Every busy block of the account in `window`; which events count is each calendar's
+    /// busy policy (from the person's settings).
     public func blocks(account: Account, in window: TimeRange, tx: any StoreTransaction) async throws -> [BusyBlock] {
+        let settings = try await tx.conflictSettings(accountID: account.id)
         var blocks: [BusyBlock] = []
         for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
+            let policy = settings.busyPolicy(calendarID: calendar.id)
             for object in try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end) {
                 for occurrence in occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window) {
                     if policy.isBusy(occurrence.traits) {

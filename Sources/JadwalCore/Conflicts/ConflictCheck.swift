@@ -87,6 +87,7 @@ public struct ConflictCheck: Sendable {
             } else {
                 try await tx.insertConflict(conflict)
                 outcome.found.append(conflict)
+                if conflict.notify { try await notify(conflict, now: now, tx: tx) }
             }
         }
         for conflict in previous where conflict.status == .open && !kept.contains(conflict.id) {
@@ -110,6 +111,22 @@ public struct ConflictCheck: Sendable {
         return outcome
     }
 
+    /// Tells the person about a new conflict they asked to hear about (in the check's transaction,
+    /// so a conflict and its notice commit together).
+    func notify(_ conflict: EventConflict, now: Date, tx: any StoreTransaction) async throws {
+        guard let account = try await tx.account(id: conflict.accountID) else { return }
+        let text = NotificationText(account: account).conflict(
+            title: conflict.event.title ?? "", start: conflict.event.start, overlapping: conflict.overlaps.map(\.title))
+        let draft = NotificationDraft(
+            kind: .conflict, reasonKey: "conflict:\(conflict.id.uuidString.lowercased())", title: text.title, body: text.body,
+            links: [
+                "conflictId": conflict.id.uuidString.lowercased(), "calendarId": conflict.event.calendarID.uuidString.lowercased(),
+                "objectName": conflict.event.objectName,
+            ],
+            urgent: false)
+        try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+    }
+
     /// The conflicts the object has now (none when it is gone or takes no time).
     func conflicts(_ request: Request, now: Date, tx: any StoreTransaction) async throws -> [EventConflict] {
         guard let account = try await tx.account(id: request.accountID),
@@ -117,27 +134,53 @@ public struct ConflictCheck: Sendable {
               let object = try await tx.calendarObject(calendarID: request.calendarID, name: request.objectName),
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
         else { return [] }
+        let settings = try await tx.conflictSettings(accountID: account.id)
+        let policy = settings.busyPolicy(calendarID: calendar.id)
         let occurrences = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: ahead, limit: Self.instanceLimit)
-            .filter { busyTime.policy.isBusy($0.traits) }
+            .filter { policy.isBusy($0.traits) }
         guard let first = occurrences.map(\.range.start).min(), let last = occurrences.map(\.range.end).max(),
               let window = try? TimeRange(start: first, end: last)
         else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, tx: tx), window: window)
-        let settings = try await tx.conflictSettings(accountID: account.id)
         var conflicts: [EventConflict] = []
+        var writtenLater: [String: Bool] = [:]
         for occurrence in occurrences {
-            let block = BusyBlock(occurrence.range, .event(id: occurrence.reference, title: occurrence.title ?? ""))
+            let block = BusyBlock(occurrence.range, AccountBusyTime.kind(of: occurrence, in: calendar))
             guard let conflict = busy.conflict(for: block) else { continue }
-            let overlaps = conflict.overlaps.map(Self.overlap)
+            // One overlap of two events is one conflict, the newer event's: it is what was just
+            // put somewhere taken. The older one's check leaves it to the newer one's, which
+            // sees it too (whichever job runs first).
+            var overlaps: [EventConflict.Overlap] = []
+            for overlap in conflict.overlaps.map(Self.overlap) {
+                guard let otherCalendar = overlap.calendarID, let otherName = overlap.objectName else {
+                    overlaps.append(overlap)  // a prayer
+                    continue
+                }
+                let key = otherCalendar.uuidString + "/" + otherName
+                if writtenLater[key] == nil {
+                    let other = try await tx.calendarObject(calendarID: otherCalendar, name: otherName)
+                    writtenLater[key] = other.map { Self.isNewer($0, than: object) } ?? false
+                }
+                if writtenLater[key] == false { overlaps.append(overlap) }
+            }
+            guard !overlaps.isEmpty else { continue }
             conflicts.append(EventConflict(
                 id: UUID(), accountID: account.id,
                 event: .init(
                     calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.title, start: occurrence.range.start,
                     end: occurrence.range.end, recurrenceID: occurrence.recurrenceID, etag: object.etag),
                 overlaps: overlaps, source: request.source,
-                notify: settings.notifies(source: request.source, overlapsPrayer: conflict.overlapsPrayer), detectedAt: now))
+                notify: settings.notifies(source: request.source, overlapsPrayer: overlaps.contains { $0.kind == .prayer }), detectedAt: now))
         }
         return conflicts
+    }
+
+    /// Write order of two objects: by time, within one calendar by its revision (two writes in
+    /// one millisecond), else the same arbitrary way from either side.
+    static func isNewer(_ a: CalendarObject, than b: CalendarObject) -> Bool {
+        if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
+        if a.calendarID == b.calendarID { return a.revision != b.revision ? a.revision > b.revision : a.name > b.name }
+        return a.calendarID.uuidString > b.calendarID.uuidString
     }
 
     public static func overlap(_ found: BusyOverlap) -> EventConflict.Overlap {

@@ -20,7 +20,8 @@ public struct ConflictResolution: Sendable {
         case eventChanged(EventConflict, currentETag: String?)
         /// The chosen slot runs into these.
         case slotTaken([EventConflict.Overlap])
-        /// One instance of a series, or an all-day event, cannot be moved here yet.
+        /// An all-day event (moved by changing its date, not into a timed slot), or an event or
+        /// instance that cannot be read.
         case cannotMove(reason: String)
     }
 
@@ -59,16 +60,14 @@ public struct ConflictResolution: Sendable {
                 }
                 conflict.status = .cancelled
             case .move(let slot):
-                guard conflict.event.recurrenceID == nil else {
-                    throw Refusal.cannotMove(reason: "this is one instance of a repeating event; move it in your calendar app, or keep or cancel it here")
-                }
                 guard let account = try await tx.account(id: accountID) else { throw Refusal.notFound }
                 let reference = EventOccurrence.reference(calendarID: calendar.id, objectName: object.name)
                 let busy = BusyTime(try await busyTime.blocks(account: account, in: slot, tx: tx), window: slot)
                 let overlaps = busy.overlaps(with: slot, excluding: reference)
                 guard overlaps.isEmpty else { throw Refusal.slotTaken(overlaps.map(ConflictCheck.overlap)) }
                 let zone = calendar.timeZone ?? account.timeZone
-                let text = try Self.moved(object, to: slot, floatingZone: zone, now: now)
+                let text = try conflict.event.recurrenceID.map { try Self.moved(instance: $0, of: object, to: slot, floatingZone: zone, now: now) }
+                    ?? Self.moved(object, to: slot, floatingZone: zone, now: now)
                 _ = try await writes.put(
                     try CalendarObjectContent(text: text), name: object.name, in: calendar, ifMatch: object.etag, source: .api, transaction: tx)
                 conflict.status = .moved
@@ -79,14 +78,9 @@ public struct ConflictResolution: Sendable {
         }
     }
 
-    /// Nights are kept free until the person's sleep routine says otherwise: 23:00–07:00.
-    public static func defaultAvailability(timeZone: TimeZone) -> Availability {
-        let night = try? WeeklyHours(start: TimeOfDay(hour: 23), end: TimeOfDay(hour: 7), days: .daily)
-        return Availability(timeZone: timeZone, asleep: night.map { [$0] } ?? [])
-    }
-
-    /// The best free slots for an open conflict's event: as long as it, awake, clear of every
-    /// busy block (prayers included), nearest first, each with why it was chosen.
+    /// The best free slots for an open conflict's event: as long as it, awake and within working
+    /// hours (``AccountAvailability``), clear of every busy block (prayers and routines
+    /// included), nearest first, each with why it was chosen.
     public func suggestions(id: UUID, accountID: UUID, count: Int) async throws -> (EventConflict, [FreeSlot]) {
         let now = clock.now
         return try await store.read { tx in
@@ -94,8 +88,7 @@ public struct ConflictResolution: Sendable {
                 throw Refusal.notFound
             }
             guard conflict.status == .open else { throw Refusal.alreadyResolved(conflict) }
-            let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-            let search = try FreeSlotSearch(availability: Self.defaultAvailability(timeZone: zone), count: count)
+            let search = try FreeSlotSearch(availability: try await AccountAvailability.availability(for: account, tx: tx), count: count)
             let length = conflict.event.end.timeIntervalSince(conflict.event.start)
             let from = max(now, conflict.event.start).addingTimeInterval(-86_400)
             guard let event = try? TimeRange(start: conflict.event.start, end: conflict.event.end),
@@ -124,6 +117,48 @@ public struct ConflictResolution: Sendable {
         if let refusal { throw refusal }
         guard let text else { throw Refusal.cannotMove(reason: "the stored event cannot be read") }
         return text
+    }
+
+    /// The object with one instance of its series at `slot`: its override edited, or a new one
+    /// (RECURRENCE-ID, as a calendar app writes when one occurrence is moved); the series stays.
+    static func moved(instance recurrenceID: String, of object: CalendarObject, to slot: TimeRange, floatingZone: String, now: Date) throws -> String {
+        let floating = ZoneRules(ianaIdentifier: floatingZone) ?? .utc
+        guard var calendar = try? ICalendarParser().parseCalendar(object.icalendar),
+              let master = calendar.components.first(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }).flatMap({ try? Event(component: $0) }),
+              let original = instance(recurrenceID, like: master.start)
+        else { throw Refusal.cannotMove(reason: "the instance \(recurrenceID) cannot be read") }
+        guard let start = value(slot.start, like: master.start, floatingZone: floatingZone),
+              let end = value(slot.end, like: master.start, floatingZone: floatingZone)
+        else { throw Refusal.cannotMove(reason: "an all-day event is moved by changing its date in your calendar app") }
+        // An override may write its RECURRENCE-ID in another form (UTC for a zoned series): match the instant.
+        let target = original.utcSeconds(floating: floating)
+        let overrideIndex = calendar.components.firstIndex { component in
+            component.name == "VEVENT" && (try? component.first("RECURRENCE-ID")?.dateValue())?.utcSeconds(floating: floating) == target
+        }
+        var event: Event
+        if let overrideIndex, let existing = try? Event(component: calendar.components[overrideIndex]) {
+            event = existing
+            event.sequence += 1
+        } else {
+            event = master
+            event.recurrenceRules = []
+            event.recurrenceDates = []
+            event.exceptionDates = []
+            event.recurrenceId = original
+        }
+        event.start = start
+        event.end = .end(end)
+        var vevent = event.component
+        vevent.remove("EXRULE")
+        let stamp = UTCStamp.format(now)
+        vevent.set("DTSTAMP", Property(name: "DTSTAMP", value: stamp))
+        vevent.set("LAST-MODIFIED", Property(name: "LAST-MODIFIED", value: stamp))
+        if let overrideIndex {
+            calendar.components[overrideIndex] = vevent
+        } else {
+            calendar.components.append(vevent)
+        }
+        return calendar.serialized
     }
 
     /// An instant written like `model`: same TZID, UTC or floating; nil for a DATE.

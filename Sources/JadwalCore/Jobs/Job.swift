@@ -18,10 +18,13 @@ public struct Job: Sendable, Hashable, Codable {
     public var lockedUntil: Date?
     public var lastError: String?
     public var finishedAt: Date?
+    /// What the job is about, when queued jobs of a kind must be found again to be cancelled (a
+    /// calendar object's reminders, when the object changes).
+    public var subject: String?
 
     public init(
         id: UUID, kind: JobKind, payload: String, state: JobState, attempts: Int, maxAttempts: Int, runAt: Date, createdAt: Date,
-        lockedBy: String? = nil, lockedUntil: Date? = nil, lastError: String? = nil, finishedAt: Date? = nil
+        lockedBy: String? = nil, lockedUntil: Date? = nil, lastError: String? = nil, finishedAt: Date? = nil, subject: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -35,13 +38,14 @@ public struct Job: Sendable, Hashable, Codable {
         self.lockedUntil = lockedUntil
         self.lastError = lastError
         self.finishedAt = finishedAt
+        self.subject = subject
     }
 
     /// A new job, to be enqueued in the transaction of the change that causes it.
     public static func new(
-        _ kind: JobKind, payload: String, maxAttempts: Int = 8, runAt: Date, now: Date, id: UUID = UUID()
+        _ kind: JobKind, payload: String, maxAttempts: Int = 8, runAt: Date, now: Date, id: UUID = UUID(), subject: String? = nil
     ) -> Job {
-        Job(id: id, kind: kind, payload: payload, state: .queued, attempts: 0, maxAttempts: maxAttempts, runAt: runAt, createdAt: now)
+        Job(id: id, kind: kind, payload: payload, state: .queued, attempts: 0, maxAttempts: maxAttempts, runAt: runAt, createdAt: now, subject: subject)
     }
 }
 

@@ -60,7 +60,6 @@ public struct TaskPlanner: Sendable {
     public func plan(account: Account) async throws -> Outcome {
         let now = clock.now
         return try await store.transaction { tx in
-            let zone = TimeZone(identifier: account.timeZone) ?? .gmt
             let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx)
             var stored: [StoredTask] = []
             if let list { stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse) }
@@ -107,7 +106,8 @@ public struct TaskPlanner: Sendable {
                 }
                 return block
             }
-            let availability = ConflictResolution.defaultAvailability(timeZone: zone)
+            // Awake (the sleep routines, or 23:00–07:00 until there is one), within working hours if set.
+            let availability = try await AccountAvailability.availability(for: account, tx: tx)
             let plan = TaskPlan(tasks: tasks, busy: BusyTime(busy, window: window), availability: availability, now: now,
                                 existing: existing, options: options)
 

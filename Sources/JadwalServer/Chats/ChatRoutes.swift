@@ -312,7 +312,6 @@ struct ChatView: Encodable, Sendable {
         let start: String?
         let end: String?
         let allDay: Bool
-        let pendingFollowUps: [ChatFollowUp]
     }
 
     let id: String
@@ -339,7 +338,7 @@ struct ChatView: Encodable, Sendable {
         events = conversation.events.map {
             EventView(
                 uid: $0.uid, name: $0.objectName, calendarId: $0.calendarID.uuidString.lowercased(), status: $0.status, title: $0.plan.title,
-                start: $0.plan.start, end: $0.plan.end, allDay: $0.plan.allDay, pendingFollowUps: $0.pendingFollowUps)
+                start: $0.plan.start, end: $0.plan.end, allDay: $0.plan.allDay)
         }
         awaitingExtraction = conversation.awaitingExtraction
         lastActivityAt = conversation.lastActivityAt
@@ -366,7 +365,7 @@ struct DeliveryView: Encodable, Sendable {
         let conversationId: String
         let uid: String
         let name: String
-        let change: ChatFollowUp.Change
+        let change: ChatEventChange
         let title: String?
         let start: String?
     }

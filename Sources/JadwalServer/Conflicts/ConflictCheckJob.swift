@@ -4,7 +4,7 @@ import Logging
 
 /// The `conflict.check` job: runs `ConflictCheck` for the write its payload names.
 enum ConflictCheckJob {
-    static func handler(check: ConflictCheck, logger: Logger) -> JobHandlers.Handler {
+    static func handler(check: ConflictCheck, hub: NotificationHub, logger: Logger) -> JobHandlers.Handler {
         { job in
             let request: ConflictCheck.Request
             do {
@@ -13,6 +13,7 @@ enum ConflictCheckJob {
                 throw PermanentJobFailure(description: "conflict check payload cannot be read: \(error)")
             }
             let outcome = try await check.run(request)
+            if outcome.found.contains(where: \.notify) { hub.wake(request.accountID) }
             if !outcome.found.isEmpty {
                 logger.info("conflicts found", metadata: [
                     "object": "\(request.objectName)", "conflicts": "\(outcome.found.count)", "source": "\(request.source.rawValue)",

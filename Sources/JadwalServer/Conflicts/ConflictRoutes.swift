@@ -38,7 +38,14 @@ struct ConflictRoutes: Sendable {
             let change = try await request.decodeJSON(as: ConflictSettingsChange.self)
             let now = resolution.clock.now
             let updated = try await store.transaction { tx in
-                let updated = change.applied(to: try await tx.conflictSettings(accountID: accountID))
+                let calendars = try await tx.calendars(accountID: accountID).filter { $0.components.contains(.event) }
+                let current = try await tx.conflictSettings(accountID: accountID)
+                let updated: ConflictSettings
+                do throws(ConflictSettingsChange.Problem) {
+                    updated = try change.applied(to: current, calendarIDs: Set(calendars.map(\.id)))
+                } catch {
+                    throw APIError.badRequest("invalid_field", "Field \(error.description).")
+                }
                 try await tx.saveConflictSettings(updated, accountID: accountID, at: now)
                 return updated
             }
@@ -168,10 +175,25 @@ extension APIError {
 struct SettingsView: Encodable, Sendable {
     let notifySources: [WriteSource]
     let notifyPrayerOverlaps: Bool
+    /// Always present (null when unset), so a client sees the field it may set.
+    let workingHours: HoursDraft?
+    let busyPolicies: [String: BusyPolicyDraft]
 
     init(_ settings: ConflictSettings) {
         notifySources = WriteSource.allCases.filter(settings.notifySources.contains)
         notifyPrayerOverlaps = settings.notifyPrayerOverlaps
+        workingHours = settings.workingHours.map(HoursDraft.init)
+        busyPolicies = Dictionary(uniqueKeysWithValues: settings.busyPolicies.map { ($0.key.uuidString.lowercased(), BusyPolicyDraft($0.value)) })
+    }
+
+    enum CodingKeys: String, CodingKey { case notifySources, notifyPrayerOverlaps, workingHours, busyPolicies }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(notifySources, forKey: .notifySources)
+        try container.encode(notifyPrayerOverlaps, forKey: .notifyPrayerOverlaps)
+        try container.encode(workingHours, forKey: .workingHours)
+        try container.encode(busyPolicies, forKey: .busyPolicies)
     }
 }
 

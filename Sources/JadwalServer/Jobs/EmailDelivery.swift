@@ -64,7 +64,7 @@ struct SignInEmails: Sendable {
 
                     إن لم تطلب هذا الرابط فتجاهل هذه الرسالة.
                     """,
-                htmlBody: Self.html(rtl: true, lang: "ar", paragraphs: [
+                htmlBody: MailLayout.html(rtl: true, lang: "ar", paragraphs: [
                     "مرحباً،", "لتسجيل الدخول إلى جدول افتح هذا الرابط (صالح لمدة 15 دقيقة ولمرة واحدة):",
                 ], link: link, linkText: "تسجيل الدخول", footer: "إن لم تطلب هذا الرابط فتجاهل هذه الرسالة.")
             )
@@ -80,7 +80,7 @@ struct SignInEmails: Sendable {
 
                 If you did not ask for it, ignore this email.
                 """,
-            htmlBody: Self.html(rtl: false, lang: "en", paragraphs: [
+            htmlBody: MailLayout.html(rtl: false, lang: "en", paragraphs: [
                 "Hello,", "Open this link to sign in to Jadwal (it works once, for 15 minutes):",
             ], link: link, linkText: "Sign in to Jadwal", footer: "If you did not ask for it, ignore this email.")
         )
@@ -98,13 +98,17 @@ struct SignInEmails: Sendable {
 
                 أهلاً بك في جدول! خادم تقويمك جاهز على \(publicURL)/
                 """,
-            htmlBody: Self.html(rtl: false, lang: "en", paragraphs: [
+            htmlBody: MailLayout.html(rtl: false, lang: "en", paragraphs: [
                 "Welcome to Jadwal, \(account.displayName)!", "Your calendar server is ready. Next: set your time zone and connect your phone's calendar.",
             ], link: "\(publicURL)/", linkText: "Open Jadwal", footer: "أهلاً بك في جدول!")
         )
     }
+}
 
-    private static func html(rtl: Bool, lang: String, paragraphs: [String], link: String, linkText: String, footer: String) -> String {
+/// The HTML around every email Jadwal sends: one column, a button, the link spelled out, a
+/// footer; right-to-left for Arabic.
+enum MailLayout {
+    static func html(rtl: Bool, lang: String, paragraphs: [String], link: String, linkText: String, footer: String) -> String {
         let body = paragraphs.map { "<p>\(escape($0))</p>" }.joined(separator: "\n")
         return """
             <!doctype html>

@@ -14,6 +14,7 @@ struct SetupRoutes: Sendable {
     let random: RandomSource
     let appPasswords: AppPasswords
     let publicURL: String
+    let hub: NotificationHub
 
     struct SetupRequest: Decodable { let deviceName: String? }
     struct SetupView: Encodable, Sendable { let url: String; let expiresAt: Date; let deviceName: String }
@@ -64,9 +65,15 @@ struct SetupRoutes: Sendable {
                 guard try await tx.markSetupTokenUsed(digest: token.digest, at: now) else {
                     throw APIError(.gone, code: "setup_link_spent", message: "This setup link was already used. Create a new one.")
                 }
+                let text = NotificationText(account: account).setupDone(device: setup.deviceName)
+                try await NotificationDispatch.post(
+                    NotificationDraft(
+                        kind: .setupDone, reasonKey: "setup:\(token.digest.hex)", title: text.title, body: text.body, urgent: true),
+                    account: account, now: now, tx: tx)
                 return (setup, account, try await tx.prayerSettings(accountID: account.id))
             }
             guard let (setup, account, prayerSettings) = claimed else { throw notFound }
+            hub.wake(account.id)
             var password: String?
             var subscriptions: [ConfigurationProfile.Subscription] = []
             switch setup.kind {

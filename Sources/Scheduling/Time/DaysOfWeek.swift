@@ -34,6 +34,17 @@ public struct DaysOfWeek: Sendable, Hashable, CustomStringConvertible {
         try DaysOfWeek(isoNumbers)
     }
 
+    /// Reads the names an API or a form uses: `daily`, `weekdays` or `weekends` (any case).
+    /// Throws ``SchedulingError/unknownDayName(_:)`` for anything else.
+    public init(named name: String) throws(SchedulingError) {
+        switch name.lowercased() {
+        case "daily": self = .daily
+        case "weekdays": self = .weekdays
+        case "weekends": self = .weekends
+        default: throw .unknownDayName(name)
+        }
+    }
+
     /// True for ISO day `isoWeekday` (1 = Monday … 7 = Sunday).
     public func contains(_ isoWeekday: Int) -> Bool {
         (1...7).contains(isoWeekday) && mask & (1 << UInt8(isoWeekday)) != 0

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -342,6 +342,85 @@ extension Migrations {
                 updated_at BIGINT NOT NULL
             )
             """,
+        ]
+    }
+}
+
+extension Migrations {
+    /// Working hours (JSON hours or NULL) and per-calendar busy rules (JSON, calendar id → rule).
+    static let v12ScheduleSettings = Migration(version: 12, name: "schedule settings") { _ in
+        [
+            "ALTER TABLE conflict_settings ADD COLUMN working_hours TEXT",
+            "ALTER TABLE conflict_settings ADD COLUMN busy_policies TEXT NOT NULL DEFAULT '{}'",
+        ]
+    }
+}
+
+extension Migrations {
+    /// The notification feed (a per-account sequence numbers it for the live stream; the reason
+    /// key makes a notification once-only), its settings, push devices, what each channel sent,
+    /// and a subject on jobs so a calendar object's pending reminders can be cancelled.
+    static let v13Notifications = Migration(version: 13, name: "notifications") { _ in
+        [
+            """
+            CREATE TABLE notifications (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                sequence BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                reason_key TEXT NOT NULL,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                links TEXT NOT NULL,
+                urgent BOOLEAN NOT NULL,
+                created_at BIGINT NOT NULL,
+                deliver_after BIGINT NOT NULL,
+                read_at BIGINT,
+                UNIQUE (account_id, reason_key),
+                UNIQUE (account_id, sequence)
+            )
+            """,
+            "CREATE INDEX notifications_feed ON notifications (account_id, deliver_after, sequence)",
+            """
+            CREATE TABLE notification_sequences (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                last_sequence BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE notification_settings (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                email_kinds TEXT NOT NULL,
+                push_kinds TEXT NOT NULL,
+                quiet_during_sleep BOOLEAN NOT NULL,
+                quiet_during_prayer BOOLEAN NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE push_devices (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                token TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT
+            )
+            """,
+            "CREATE INDEX push_devices_account ON push_devices (account_id)",
+            """
+            CREATE TABLE notification_deliveries (
+                notification_id TEXT NOT NULL REFERENCES notifications (id) ON DELETE CASCADE,
+                channel TEXT NOT NULL,
+                sent_at BIGINT NOT NULL,
+                PRIMARY KEY (notification_id, channel)
+            )
+            """,
+            "ALTER TABLE jobs ADD COLUMN subject TEXT",
+            // Chat follow-ups waited for this feature; notifications are now posted with the change.
+            "DROP INDEX chat_conversations_follow_ups",
+            "ALTER TABLE chat_conversations DROP COLUMN follow_ups_due_at",
+            "CREATE INDEX jobs_subject ON jobs (subject, kind, state)",
         ]
     }
 }

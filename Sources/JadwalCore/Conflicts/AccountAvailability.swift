@@ -1,0 +1,21 @@
+import Foundation
+import Scheduling
+
+/// When a person may be offered time (a suggested slot, a planned task): awake, within working
+/// hours when they set any, in their own zone.
+public enum AccountAvailability {
+    /// Nights are kept free until the person saves a sleep routine: 23:00–07:00.
+    public static let defaultSleep = try? WeeklyHours(start: TimeOfDay(hour: 23), end: TimeOfDay(hour: 7), days: .daily)
+
+    /// Asleep during the sleep routines (or ``defaultSleep`` when there are none); within the
+    /// working hours of the conflict settings when set. Routine hours are read in the person's
+    /// zone, which is where they live them.
+    public static func availability(for account: Account, tx: any StoreTransaction) async throws -> Availability {
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let sleep = try await RoutineCalendar.sleepHours(account: account, tx: tx)
+        let settings = try await tx.conflictSettings(accountID: account.id)
+        return Availability(
+            timeZone: zone, asleep: sleep.isEmpty ? defaultSleep.map { [$0] } ?? [] : sleep,
+            working: settings.workingHours.map { [$0] } ?? [])
+    }
+}

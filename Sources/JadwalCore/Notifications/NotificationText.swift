@@ -1,0 +1,84 @@
+import Foundation
+
+/// What each notification says, in the person's language and time zone: the one place its
+/// wording lives (feed, email and push all show these texts).
+public struct NotificationText: Sendable {
+    public let language: Language
+    public let timeZone: TimeZone
+
+    public init(account: Account) {
+        language = account.language
+        timeZone = TimeZone(identifier: account.timeZone) ?? .gmt
+    }
+
+    private var arabic: Bool { language == .arabic }
+
+    /// "Thu 26 Nov, 20:00" / "الخميس ٢٦ نوفمبر، ٢٠:٠٠".
+    public func when(_ date: Date, allDay: Bool = false) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: arabic ? "ar" : "en_GB")
+        formatter.timeZone = timeZone
+        formatter.setLocalizedDateFormatFromTemplate(allDay ? "EEEdMMM" : "EEEdMMMHHmm")
+        return formatter.string(from: date)
+    }
+
+    /// "20:00" / "٢٠:٠٠".
+    public func time(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: arabic ? "ar" : "en_GB")
+        formatter.timeZone = timeZone
+        formatter.setLocalizedDateFormatFromTemplate("HHmm")
+        return formatter.string(from: date)
+    }
+
+    // MARK: Kinds
+
+    /// An event Jadwal wrote from a chat: added, moved or cancelled.
+    public func chatEvent(_ change: ChatEventChange, title: String, start: Date, allDay: Bool, partner: String?) -> (title: String, body: String) {
+        let at = when(start, allDay: allDay)
+        let source = partner.map { arabic ? "من محادثتك مع \($0)." : "From your chat with \($0)." } ?? (arabic ? "من محادثة." : "From a chat.")
+        switch change {
+        case .created: return (arabic ? "أُضيف: \(title)، \(at)" : "Added: \(title), \(at)", source)
+        case .moved: return (arabic ? "نُقل: \(title) إلى \(at)" : "Moved: \(title) to \(at)", source)
+        case .cancelled: return (arabic ? "أُلغي: \(title)، \(at)" : "Cancelled: \(title), \(at)", source)
+        }
+    }
+
+    /// An event that runs into others: "Dinner with Sara, Thu 26 Nov, 20:00 — conflicts with Gym".
+    public func conflict(title: String, start: Date, overlapping: [String]) -> (title: String, body: String) {
+        let names = overlapping.isEmpty ? (arabic ? "موعد آخر" : "something else") : overlapping.joined(separator: arabic ? "، " : ", ")
+        let at = when(start)
+        if arabic {
+            return ("تعارض: \(title)", "\(title)، \(at) — يتعارض مع \(names). اختر: إبقاء أو نقل أو إلغاء.")
+        }
+        return ("Conflict: \(title)", "\(title), \(at) — conflicts with \(names). Keep it, move it or cancel it.")
+    }
+
+    /// An alarm: "Dinner with Sara at 20:00 — in 15 min".
+    public func reminder(title: String, start: Date, allDay: Bool, firesAt: Date, isTask: Bool) -> (title: String, body: String) {
+        let minutes = Int((start.timeIntervalSince(firesAt) / 60).rounded())
+        let lead: String
+        if allDay {
+            lead = when(start, allDay: true)
+        } else if minutes <= 0 {
+            lead = minutes == 0 ? (arabic ? "الآن" : "now") : (arabic ? "بدأ \(time(start))" : "started \(time(start))")
+        } else if minutes < 60 {
+            lead = arabic ? "بعد \(minutes) دقيقة" : "in \(minutes) min"
+        } else if minutes < 24 * 60, minutes % 60 == 0 {
+            lead = arabic ? "بعد \(minutes / 60) ساعة" : "in \(minutes / 60) h"
+        } else {
+            lead = when(start)
+        }
+        let kind = isTask ? (arabic ? "مهمة" : "Due") : nil
+        let heading = kind.map { "\($0): \(title)" } ?? title
+        let at = allDay ? when(start, allDay: true) : time(start)
+        return (heading, arabic ? "\(at) — \(lead)" : "\(at) — \(lead)")
+    }
+
+    /// Easy Setup finished on a device.
+    public func setupDone(device: String) -> (title: String, body: String) {
+        arabic
+            ? ("تم إعداد \(device)", "يتزامن تقويمك الآن مع \(device).")
+            : ("\(device) is set up", "Your calendars now sync with \(device).")
+    }
+}

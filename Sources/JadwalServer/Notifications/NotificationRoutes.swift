@@ -1,0 +1,298 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import JadwalCore
+import NIOCore
+
+/// `/api/v1/notifications`: the feed, its unread count and read marks, the live stream
+/// (Server-Sent Events, resumable with `Last-Event-ID`), the person's channel and quiet-hour
+/// choices, and `/api/v1/devices` for push tokens.
+struct NotificationRoutes: Sendable {
+    let store: any Store
+    let clock: Clock
+    let hub: NotificationHub
+    /// A stream with nothing to send writes a comment this often (proxies close silent
+    /// connections) and reads the database again (posts by other processes).
+    let keepAlive: Duration
+
+    /// The header an EventSource sends when it reconnects.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
+
+    func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("notifications") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let query = request.uri.queryParameters
+            let limit = try Self.number(query.get("limit"), name: "limit", default: 50, range: 1...200)
+            let before = try query.get("before").map { try Self.number($0, name: "before", default: 0, range: 1...Int.max) }
+            let unreadOnly = try Self.flag(query.get("unread"), name: "unread")
+            let now = clock.now
+            let (items, unread) = try await store.read { tx in
+                (try await tx.notifications(accountID: accountID, deliveredBy: now, beforeSequence: before.map(Int64.init), unreadOnly: unreadOnly, limit: limit),
+                 try await tx.unreadNotificationCount(accountID: accountID, deliveredBy: now))
+            }
+            return JSONResponse(NotificationList(
+                notifications: items.map(NotificationView.init), unreadCount: unread,
+                nextBefore: items.count == limit ? items.last?.sequence : nil))
+        }
+        group.get("notifications/unread-count") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            let now = clock.now
+            return JSONResponse(UnreadCount(unreadCount: try await store.read { tx in try await tx.unreadNotificationCount(accountID: accountID, deliveredBy: now) }))
+        }
+        group.post("notifications/read") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            struct Body: Decodable { let ids: [String] }
+            let body = try await request.decodeJSON(as: Body.self)
+            guard body.ids.count <= 500 else { throw APIError.badRequest("invalid_field", "Field 'ids' takes at most 500 notification ids at a time.") }
+            let ids = try body.ids.map { text in
+                guard let id = UUID(uuidString: text) else { throw APIError.badRequest("invalid_field", "Field 'ids': '\(text)' is not a notification id.") }
+                return id
+            }
+            let now = clock.now
+            let (marked, unread) = try await store.transaction { tx in
+                (try await tx.markNotificationsRead(ids: ids, accountID: accountID, at: now), try await tx.unreadNotificationCount(accountID: accountID, deliveredBy: now))
+            }
+            hub.wake(accountID)
+            return JSONResponse(ReadResult(marked: marked, unreadCount: unread))
+        }
+        group.post("notifications/read-all") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            let now = clock.now
+            let marked = try await store.transaction { tx in try await tx.markAllNotificationsRead(accountID: accountID, at: now) }
+            hub.wake(accountID)
+            return JSONResponse(ReadResult(marked: marked, unreadCount: 0))
+        }
+        group.get("notifications/stream") { request, context -> Response in
+            let accountID = try context.requireIdentity().account.id
+            let lastEventID = request.headers[Self.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
+            let start: Int64?
+            if let lastEventID {
+                guard let parsed = Int64(lastEventID.trimmingCharacters(in: .whitespaces)), parsed >= 0 else {
+                    throw APIError.badRequest("invalid_last_event_id", "Last-Event-ID must be the id of a notification event this stream sent (a number).")
+                }
+                start = parsed
+            } else {
+                start = nil
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", Self.accelBuffering: "no"],
+                body: ResponseBody { writer in try await stream(accountID: accountID, after: start, to: &writer) })
+        }
+        group.get("notifications/settings") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            return JSONResponse(NotificationSettingsView(try await store.read { tx in try await tx.notificationSettings(accountID: accountID) }))
+        }
+        group.put("notifications/settings") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let change = try await request.decodeJSON(as: NotificationSettingsChange.self)
+            let now = clock.now
+            let updated = try await store.transaction { tx in
+                let updated = try change.applied(to: try await tx.notificationSettings(accountID: accountID))
+                try await tx.saveNotificationSettings(updated, accountID: accountID, at: now)
+                return updated
+            }
+            return JSONResponse(NotificationSettingsView(updated))
+        }
+
+        group.post("devices") { request, context -> Response in
+            let accountID = try context.requireIdentity().account.id
+            struct Body: Decodable { let token: String; let name: String? }
+            let body = try await request.decodeJSON(as: Body.self)
+            guard let token = PushDevice.normalizedToken(body.token) else {
+                throw APIError.badRequest("invalid_field", "Field 'token' must be the APNs device token in hex (as the app received it).")
+            }
+            let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard name.count <= 100, !name.containsControlCharacters else {
+                throw APIError.badRequest("invalid_field", "Field 'name' must be at most 100 characters without control characters.")
+            }
+            let now = clock.now
+            let saved = try await store.transaction { tx in
+                try await tx.savePushDevice(PushDevice(accountID: accountID, token: token, name: name.isEmpty ? "Apple device" : name, createdAt: now))
+            }
+            return try JSONResponse(DeviceView(saved), status: .created).response(from: request, context: context)
+        }
+        group.get("devices") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            return JSONResponse(DeviceList(devices: try await store.read { tx in try await tx.pushDevices(accountID: accountID) }.map(DeviceView.init)))
+        }
+        group.delete("devices/{id}") { _, context -> Response in
+            let accountID = try context.requireIdentity().account.id
+            guard let id = UUID(uuidString: try context.parameters.require("id")),
+                  try await store.transaction({ tx in try await tx.deletePushDevice(id: id, accountID: accountID) })
+            else { throw APIError.notFound("No such device; GET /api/v1/devices lists yours.") }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Writes every delivered notification after `start` (or, for a new stream, after the newest
+    /// one now), then waits for more until the client goes or the server stops.
+    private func stream(accountID: UUID, after start: Int64?, to writer: inout any ResponseBodyWriter) async throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        var last: Int64
+        if let start {
+            last = start
+        } else {
+            let now = clock.now
+            last = try await store.read { tx in
+                try await tx.notifications(accountID: accountID, deliveredBy: now, beforeSequence: nil, unreadOnly: false, limit: 1).first?.sequence ?? 0
+            }
+        }
+        // The first event tells the client where it stands, so a reconnect resumes from here.
+        try await writer.write(ByteBuffer(string: "retry: 3000\nid: \(last)\nevent: ready\ndata: {}\n\n"))
+        while true {
+            let generation = hub.generation(of: accountID)
+            let now = clock.now
+            let after = last
+            let (batch, nextHeld) = try await store.read { tx in
+                (try await tx.notifications(accountID: accountID, deliveredBy: now, afterSequence: after, limit: 100),
+                 try await tx.nextHeldNotification(accountID: accountID, after: now))
+            }
+            for notification in batch {
+                let data = String(decoding: try encoder.encode(NotificationView(notification)), as: UTF8.self)
+                try await writer.write(ByteBuffer(string: "id: \(notification.sequence)\nevent: notification\ndata: \(data)\n\n"))
+                last = max(last, notification.sequence)
+            }
+            if batch.count == 100 { continue }
+            var timeout = keepAlive
+            if let nextHeld {
+                // A notification held by quiet hours comes due: look again then.
+                timeout = min(timeout, .milliseconds(max(10, Int64(nextHeld.timeIntervalSince(now) * 1000) + 10)))
+            }
+            switch await hub.wait(accountID: accountID, after: generation, timeout: timeout) {
+            case .closed:
+                try await writer.finish(nil)
+                return
+            case .timedOut:
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            case .posted:
+                continue
+            }
+        }
+    }
+
+    static func number(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw APIError.badRequest("invalid_query", "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+
+    static func flag(_ text: String?, name: String) throws -> Bool {
+        switch text {
+        case nil, "false", "0": return false
+        case "true", "1": return true
+        case let other?: throw APIError.badRequest("invalid_query", "'\(name)' is true or false, not '\(other)'.")
+        }
+    }
+}
+
+// MARK: - Views and changes
+
+struct NotificationView: Encodable, Sendable {
+    let id: String
+    let sequence: Int64
+    let kind: NotificationKind
+    let title: String
+    let body: String
+    let links: [String: String]
+    let urgent: Bool
+    let createdAt: Date
+    let deliveredAt: Date
+    let read: Bool
+
+    init(_ notification: AccountNotification) {
+        id = notification.id.uuidString.lowercased()
+        sequence = notification.sequence
+        kind = notification.kind
+        title = notification.title
+        body = notification.body
+        links = notification.links
+        urgent = notification.urgent
+        createdAt = notification.createdAt
+        deliveredAt = notification.deliverAfter
+        read = notification.readAt != nil
+    }
+}
+
+struct NotificationList: Encodable, Sendable {
+    let notifications: [NotificationView]
+    let unreadCount: Int
+    /// Pass as `before` for the next (older) page; null on the last page.
+    let nextBefore: Int64?
+
+    enum CodingKeys: String, CodingKey { case notifications, unreadCount, nextBefore }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(notifications, forKey: .notifications)
+        try container.encode(unreadCount, forKey: .unreadCount)
+        try container.encode(nextBefore, forKey: .nextBefore)
+    }
+}
+
+struct UnreadCount: Encodable, Sendable { let unreadCount: Int }
+struct ReadResult: Encodable, Sendable { let marked: Int; let unreadCount: Int }
+
+struct NotificationSettingsView: Encodable, Sendable {
+    let email: [NotificationKind]
+    let push: [NotificationKind]
+    let quietDuringSleep: Bool
+    let quietDuringPrayer: Bool
+
+    init(_ settings: NotificationSettings) {
+        email = NotificationKind.allCases.filter(settings.emailKinds.contains)
+        push = NotificationKind.allCases.filter(settings.pushKinds.contains)
+        quietDuringSleep = settings.quietDuringSleep
+        quietDuringPrayer = settings.quietDuringPrayer
+    }
+}
+
+/// A change to notification settings; anything not given keeps its value.
+struct NotificationSettingsChange: Decodable, Sendable {
+    let email: [String]?
+    let push: [String]?
+    let quietDuringSleep: Bool?
+    let quietDuringPrayer: Bool?
+
+    func applied(to settings: NotificationSettings) throws -> NotificationSettings {
+        func kinds(_ names: [String], field: String) throws -> Set<NotificationKind> {
+            try Set(names.map { name in
+                guard let kind = NotificationKind(rawValue: name) else {
+                    let known = NotificationKind.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw APIError.badRequest("invalid_field", "Field '\(field)': '\(name)' is not a kind of notification (\(known)).")
+                }
+                return kind
+            })
+        }
+        var updated = settings
+        if let email { updated.emailKinds = try kinds(email, field: "email") }
+        if let push { updated.pushKinds = try kinds(push, field: "push") }
+        if let quietDuringSleep { updated.quietDuringSleep = quietDuringSleep }
+        if let quietDuringPrayer { updated.quietDuringPrayer = quietDuringPrayer }
+        return updated
+    }
+}
+
+struct DeviceView: Encodable, Sendable {
+    let id: String
+    let name: String
+    /// The token's last characters only: enough to tell devices apart.
+    let tokenSuffix: String
+    let createdAt: Date
+    let lastUsedAt: Date?
+
+    init(_ device: PushDevice) {
+        id = device.id.uuidString.lowercased()
+        name = device.name
+        tokenSuffix = String(device.token.suffix(8))
+        createdAt = device.createdAt
+        lastUsedAt = device.lastUsedAt
+    }
+}
+
+struct DeviceList: Encodable, Sendable { let devices: [DeviceView] }

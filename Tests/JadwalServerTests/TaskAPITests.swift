@@ -359,6 +359,23 @@ struct TaskAPITests {
         }
     }
 
+    @Test("Plan my tasks keeps to working hours and routines", arguments: TestEnvironment.engines)
+    func planWithinWorkingHours(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine, clock: TestClock(Self.monday8am), configure: { $0.workers = 0 }) { harness, client in
+            let (_, token) = try await ChatAPITests.omar(harness, client)
+            let gym = try await client.send(.post, "/api/v1/routines", json: #"{"name": "Gym", "start": "13:00", "end": "14:00", "days": "daily"}"#, token: token)
+            try #require(gym.status == .created, "\(gym.text)")
+            let settings = try await client.send(
+                .put, "/api/v1/conflicts/settings", json: #"{"workingHours": {"start": "12:00", "end": "16:00", "days": "weekdays"}}"#, token: token)
+            try #require(settings.status == .ok, "\(settings.text)")
+            let task = try await Self.create(client, #"{"title": "Budget", "estimateMinutes": 120}"#, token: token)
+            let plan = try await Self.plan(client, token: token)
+            // 12:00–13:00 is too short and 13:00–14:00 is the gym: 14:00–16:00 in Riyadh, not 08:00.
+            #expect(plan.placed.map(\.task) == [task.uid] && plan.placed.first?.start == "2026-11-23T11:00:00Z"
+                && plan.placed.first?.end == "2026-11-23T13:00:00Z", "\(plan.placed)")
+        }
+    }
+
     @Test("the python caldav client sees a JSON-made to-do as a VTODO in Tasks, and the API lists one it made")
     func pythonCalDAVClient() async throws {
         guard let python = TestEnvironment.python else {

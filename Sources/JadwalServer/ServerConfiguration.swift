@@ -40,6 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var defaultTimeZone = "UTC"
     /// The optional LLM extractor for chats; nil reads them with the rules alone.
     public var llm: LLMConfiguration?
+    /// Push to Apple devices through APNs; nil leaves push off.
+    public var apns: APNsConfiguration?
 
     public init() {}
 

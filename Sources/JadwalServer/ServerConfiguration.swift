@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     /// How often a quiet notification stream sends a keep-alive comment and reads the database
     /// again (which is how it sees posts by other processes sharing PostgreSQL).
     public var streamKeepAlive: Duration = .seconds(15)
+    /// Push to Apple devices through APNs; nil leaves push off.
+    public var apns: APNsConfiguration?
 
     public init() {}
 

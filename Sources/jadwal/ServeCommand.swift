@@ -115,6 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.llm = try ConfigurationValue.llm(
             url: llmURL ?? env["JADWAL_LLM_URL"], model: llmModel ?? env["JADWAL_LLM_MODEL"], apiKey: env["JADWAL_LLM_API_KEY"],
             timeoutSeconds: llmTimeoutSeconds ?? env["JADWAL_LLM_TIMEOUT_SECONDS"])
+        configuration.apns = try ConfigurationValue.apns(environment: env)
         return configuration
     }
 }

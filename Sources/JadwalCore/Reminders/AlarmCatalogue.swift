@@ -75,7 +75,7 @@ struct AlarmCatalogue {
         for key in order {
             guard let component = chosen[key], component.first("RECURRENCE-ID") == nil else { continue }
             let uid = component.first("UID")?.value ?? ""
-            series[uid] = (self.zone(of: Self.startProperty(of: component)) ?? zone, component)
+            series[uid] = (self.zone(of: try? Self.startProperty(of: component)?.dateValue()) ?? zone, component)
         }
         var needsExclusions = Set<String>()
         for key in order {
@@ -119,13 +119,14 @@ struct AlarmCatalogue {
         let status = component.first("STATUS")?.value.uppercased().filter { $0 != " " }
         let isDone = isTodo && (status == "COMPLETED" || component.first("COMPLETED") != nil)
         let startProperty = Self.startProperty(of: component)
-        let startZone = zone(of: startProperty) ?? zone
+        let startValue = try? startProperty?.dateValue()
+        let startZone = zone(of: startValue) ?? zone
         let hasDuration = component.first("DURATION") != nil && component.first("DTSTART") != nil
         var source = Source(
             uid: uid, recurrenceID: recurrenceID, isTodo: isTodo, isInactive: status == "CANCELLED" || isDone,
             title: component.first("SUMMARY")?.text, location: component.first("LOCATION")?.text, startZone: startZone,
-            endZone: zone(of: Self.endProperty(of: component)) ?? startZone,
-            hasEnd: !isTodo || component.first("DUE") != nil || hasDuration, isAllDay: (try? startProperty?.dateValue())?.isDate ?? false)
+            endZone: zone(of: try? Self.endProperty(of: component)?.dateValue()) ?? startZone,
+            hasEnd: !isTodo || component.first("DUE") != nil || hasDuration, isAllDay: startValue?.isDate ?? false)
         let alarms = component.components(named: "VALARM")
         guard !alarms.isEmpty else { return source }
         let keys = ReminderTrigger.keys(of: alarms)
@@ -154,7 +155,7 @@ struct AlarmCatalogue {
                 }
             }
         }
-        if !source.absolute.isEmpty, let startValue = try? startProperty?.dateValue(), let start = instant(startValue) {
+        if !source.absolute.isEmpty, let startValue, let start = instant(startValue) {
             source.start = start
             source.end = end(of: component, start: start, startValue: startValue, startZone: startZone, isTodo: isTodo)
         }
@@ -178,10 +179,10 @@ struct AlarmCatalogue {
         return start
     }
 
-    /// The zone a DATE or DATE-TIME property's wall clock is in: its TZID's, UTC, or `zone` for
+    /// The zone a DATE or DATE-TIME value's wall clock is in: its TZID's, UTC, or `zone` for
     /// floating times and dates.
-    func zone(of property: Property?) -> ZoneRules? {
-        guard let property, let value = try? property.dateValue() else { return nil }
+    func zone(of value: DateOrDateTime?) -> ZoneRules? {
+        guard let value else { return nil }
         switch value {
         case .date, .dateTime(_, .floating): return zone
         case .dateTime(_, .utc): return .utc

@@ -97,7 +97,7 @@ public struct SkippedAlarm: Sendable, Hashable, CustomStringConvertible {
 public struct ReminderWindow: Sendable {
     public var reminders: [Reminder]
     /// True when the limit, or the cap on expanded instances, cut the list short: ask again from
-    /// the last `fireAt` returned.
+    /// the last `fireAt` returned (its firings come again; their keys tell them apart).
     public var truncated: Bool
     public var skipped: [SkippedAlarm]
 

@@ -94,9 +94,10 @@ public struct ReminderSchedule: Sendable {
 
     static func seconds(_ date: Date) -> Int64 {
         let value = date.timeIntervalSince1970.rounded(.up)
-        // Far-off or NaN dates are clamped rather than trapped on in the conversion.
-        guard value.isFinite else { return value > 0 ? Int64.max / 4 : Int64.min / 4 }
-        return Int64(max(min(value, 1e15), -1e15))
+        // Converting NaN or an infinity to Int64 would trap; far-off dates are clamped to ±300,000
+        // years, where the calendar arithmetic still has room.
+        guard !value.isNaN else { return 0 }
+        return Int64(max(min(value, 1e13), -1e13))
     }
 
     func date(_ time: OccurrenceTime) -> Date {

@@ -607,6 +607,30 @@ struct ReminderScheduleTests {
         #expect(!(try Self.firings(body, from: "2026-05-01T00:00Z", to: "2026-06-01T00:00Z", limit: 28)).truncated)
     }
 
+    @Test("absurd windows neither trap nor run away: reversed, NaN, infinite, ten thousand years")
+    func absurdWindows() throws {
+        let body = """
+        BEGIN:VEVENT
+        UID:forever
+        DTSTART:20260504T080000Z
+        RRULE:FREQ=DAILY
+        BEGIN:VALARM
+        ACTION:DISPLAY
+        TRIGGER:-PT15M
+        END:VALARM
+        END:VEVENT
+        """
+        var schedule = try Self.schedule(body)
+        schedule.maxInstances = 500
+        let now = try instant("2026-05-01T00:00Z")
+        #expect(schedule.reminders(from: now, to: now.addingTimeInterval(-1)).reminders.isEmpty)
+        #expect(schedule.reminders(from: Date(timeIntervalSince1970: .nan), to: now).reminders.isEmpty)
+        let endless = schedule.reminders(from: now, to: Date(timeIntervalSince1970: .infinity), limit: 10)
+        #expect(endless.truncated && endless.reminders.count == 10 && endless.reminders.first.map { iso($0.fireAt) } == "2026-05-04T07:45:00Z")
+        let ages = schedule.reminders(from: .distantPast, to: .distantFuture, limit: 100_000)
+        #expect(ages.truncated && ages.reminders.count == 500)
+    }
+
     @Test("floating times and DATE values are read in the calendar's zone, else the person's")
     func storedObject() throws {
         let text = """

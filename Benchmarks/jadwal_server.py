@@ -99,8 +99,12 @@ class JadwalServer:
         self.basic = "Basic " + base64.b64encode(f"{EMAIL}:{password}".encode()).decode()
 
     def jobs_pending(self) -> float:
+        """Jobs due now or running (queued reminders for next month do not count)."""
         _, body = self.api.send("GET", "/metrics")
-        return sum(float(m.group(2)) for m in re.finditer(r'jadwal_jobs\{state="(queued|running)"\} ([0-9.e+]+)', body.decode()))
+        found = re.search(r"^jadwal_jobs_due ([0-9.e+]+)", body.decode(), re.MULTILINE)
+        if not found:
+            sys.exit("no jadwal_jobs_due in /metrics")
+        return float(found.group(1))
 
     def wait_for_jobs(self) -> None:
         while self.jobs_pending() > 0:

@@ -66,6 +66,12 @@ public protocol JobStore: Sendable {
     /// Deletes the queued (not running) jobs of `kind` about `subject`; how many went.
     @discardableResult
     func cancelQueuedJobs(kind: JobKind, subject: String) async throws -> Int
+    func queuedJobCount(kind: JobKind) async throws -> Int
+    /// Queued jobs due by `now`, and running ones: the backlog.
+    func dueJobCount(now: Date) async throws -> Int
+    /// Forgets finished jobs (done, not dead) that finished before `date`; how many.
+    @discardableResult
+    func deleteDoneJobs(finishedBefore date: Date) async throws -> Int
 }
 
 public protocol CalendarStore: Sendable {
@@ -95,6 +101,9 @@ public protocol CalendarStore: Sendable {
     func storedBytes(accountID: UUID) async throws -> Int64
     /// Changes after `revision`, oldest first.
     func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]
+    /// Every object of enabled accounts whose text may hold an alarm and that is not over by
+    /// `date` (or never ends): what the reminder sweep reschedules.
+    func calendarObjectsWithAlarms(endingAfter date: Date) async throws -> [ReminderQueue.Target]
 }
 
 public protocol AppPasswordStore: Sendable {

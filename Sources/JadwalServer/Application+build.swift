@@ -151,6 +151,16 @@ private func assemble(
     let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, busyTime: busyTime)
     let hub = NotificationHub()
     handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, hub: hub, logger: logger))
+    let apns = configuration.apns.map { APNsClient(configuration: $0, clock: dependencies.clock, logger: logger) }
+    if let apns {
+        handlers.register(NotificationDispatch.pushJob, NotificationPush.handler(store: store, client: apns, busyTime: busyTime, clock: dependencies.clock, logger: logger))
+    } else {
+        // Devices are refused without APNs; jobs left from when it was configured fail clearly.
+        handlers.register(NotificationDispatch.pushJob) { _ in throw PermanentJobFailure(description: "push is not configured on this server (JADWAL_APNS_*)") }
+    }
+    let reminders = ReminderQueue(store: store, clock: dependencies.clock, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    ReminderJobs.register(in: &handlers, queue: reminders, hub: hub, logger: logger)
+    try await reminders.ensureSweep()
     handlers.register(NotificationDispatch.emailJob, NotificationEmail.handler(
         store: store, transport: transport, from: configuration.mailFrom, publicURL: configuration.effectivePublicURL, clock: dependencies.clock))
     let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
@@ -172,7 +182,7 @@ private func assemble(
         store: store, clock: dependencies.clock, writes: writes,
         authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessionMiddleware))))
 
-    HealthRoutes(store: store).addRoutes(to: router)
+    HealthRoutes(store: store, clock: dependencies.clock).addRoutes(to: router)
     router.get("/") { _, _ in Pages.signIn }
     router.get("auth/magic") { _, _ in Pages.magicLink }
 
@@ -208,7 +218,8 @@ private func assemble(
     ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
         .addRoutes(to: signedIn)
     RoutineRoutes(routines: RoutineCalendar(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
-    NotificationRoutes(store: store, clock: dependencies.clock, hub: hub, keepAlive: configuration.streamKeepAlive).addRoutes(to: signedIn)
+    NotificationRoutes(store: store, clock: dependencies.clock, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
+        .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         inbox: chatInbox, store: store, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
     ).addRoutes(to: router)
@@ -219,7 +230,9 @@ private func assemble(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "jadwal"),
         // Background work, the retention sweep included, runs where job workers run.
-        services: configuration.workers > 0 ? [StoreLifecycle(store: store), hub, workers, retention] : [StoreLifecycle(store: store), hub, workers],
+        // Stopped in reverse: the workers finish their jobs before the APNs client and the store close.
+        services: ([StoreLifecycle(store: store), hub] as [any Service]) + (apns.map { [$0] } ?? []) + [workers]
+            + (configuration.workers > 0 ? [retention] : []),
         onServerRunning: { channel in
             var listening = configuration
             listening.port = channel.localAddress?.port ?? configuration.port

@@ -151,6 +151,20 @@ extension SQLRepository: CalendarStore {
             }
     }
 
+    func calendarObjectsWithAlarms(endingAfter date: Date) async throws -> [ReminderQueue.Target] {
+        try await db.raw("""
+            SELECT c.account_id, o.calendar_id, o.name FROM calendar_objects o
+            JOIN calendars c ON c.id = o.calendar_id JOIN accounts a ON a.id = c.account_id
+            WHERE a.disabled_at IS NULL AND (o.last_end IS NULL OR o.last_end > \(bind: date.unixMilliseconds))
+              AND o.icalendar LIKE '%BEGIN:VALARM%'
+            ORDER BY o.calendar_id, o.name
+            """).all().map { row in
+                ReminderQueue.Target(
+                    accountID: try Self.uuid(row, "account_id"), calendarID: try Self.uuid(row, "calendar_id"),
+                    objectName: try row.decode(column: "name", as: String.self))
+            }
+    }
+
     /// Bumps the calendar's revision in this transaction; the row lock orders concurrent writers.
     private func nextRevision(calendarID: UUID) async throws -> Int64 {
         guard let row = try await db.raw("""

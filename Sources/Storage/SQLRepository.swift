@@ -209,6 +209,21 @@ extension SQLRepository: JobStore {
             """).run()
     }
 
+    func queuedJobCount(kind: JobKind) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = \(bind: kind.rawValue) AND state = 'queued'").first()?
+            .decode(column: "n", as: Int.self) ?? 0
+    }
+
+    func dueJobCount(now: Date) async throws -> Int {
+        try await db.raw("""
+            SELECT COUNT(*) AS n FROM jobs WHERE state = 'running' OR (state = 'queued' AND run_at <= \(bind: now.unixMilliseconds))
+            """).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
+    func deleteDoneJobs(finishedBefore date: Date) async throws -> Int {
+        try await db.raw("DELETE FROM jobs WHERE state = 'done' AND finished_at < \(bind: date.unixMilliseconds) RETURNING id").all().count
+    }
+
     func cancelQueuedJobs(kind: JobKind, subject: String) async throws -> Int {
         try await db.raw("""
             DELETE FROM jobs WHERE subject = \(bind: subject) AND kind = \(bind: kind.rawValue) AND state = 'queued'

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -249,31 +250,72 @@ struct NotificationAPITests {
         #expect(html.contains(#"dir="rtl""#) && html.contains(#"lang="ar""#) && html.contains("افتح جدول"))
     }
 
-    @Test("devices register once per token and are listed and removed; settings take only known kinds", arguments: TestEnvironment.engines)
+    @Test("pushed to each device as an alert, and as a background push carrying the event; a token APNs refuses is dropped",
+          arguments: TestEnvironment.engines)
+    func push(engine: TestEngine) async throws {
+        let key = P256.Signing.PrivateKey()
+        let clock = TestClock()
+        // The test APNs server checks the provider token's age against the server's own clock.
+        let apns = try await APNsTestServer.start(
+            .init(keyID: APNsRig.keyID, teamID: APNsRig.teamID, topic: APNsRig.topic, publicKey: key.publicKey), now: { clock.now })
+        let configuration = APNsConfiguration(
+            signingKey: key, keyID: APNsRig.keyID, teamID: APNsRig.teamID, topic: APNsRig.topic, endpoint: apns.endpoint,
+            additionalTrustRoots: [apns.certificate.certificate], timeout: .seconds(10))
+        do {
+            try await ServerHarness.run(engine: engine, clock: clock, configure: { $0.workers = 0; $0.apns = configuration }) { harness, client in
+                let (user, token) = try await ChatAPITests.omar(harness, client)
+                let phone = APNsRig.deviceToken()
+                let created = try await client.send(.post, "/api/v1/devices", json: #"{"token": "\#(phone.uppercased())", "name": "iPhone"}"#, token: token)
+                #expect(created.status == .created && created.text.contains(#""tokenSuffix":"\#(phone.suffix(8))""#), "\(created.text)")
+                let again = try await client.send(.post, "/api/v1/devices", json: #"{"token": "\#(phone)", "name": "Omar's iPhone"}"#, token: token)
+                #expect(again.status == .created)
+                let devices = try await client.send(.get, "/api/v1/devices", token: token).json(Devices.self).devices
+                #expect(devices.map(\.name) == ["Omar's iPhone"], "one device per token")
+                for body in [#"{"token": "xyz"}"#, #"{"token": "abcd"}"#, #"{"name": "no token"}"#, #"{"token": "\#(phone)", "name": "a\u0007b"}"#] {
+                    #expect(try await client.send(.post, "/api/v1/devices", json: body, token: token).status == .badRequest, "\(body)")
+                }
+
+                try await Self.conflictFromPhone(harness, client, user: user, token: token)
+                let sent = apns.requests.filter { $0.deviceToken == phone && $0.status == 200 }
+                #expect(sent.map { $0.header("apns-push-type") } == ["alert", "background"], "\(sent.map { $0.failedCheck ?? "" })")
+                let alert = try #require(sent.first?.aps?["alert"] as? [String: Any])
+                #expect(alert["title"] as? String == "Conflict: Call with Sara")
+                let event = try #require(sent.last?.jadwal?["event"] as? [String: Any])
+                #expect(event["title"] as? String == "Call with Sara" && event["start"] as? String == "2026-11-23T15:30:00Z", "\(event)")
+                try await ConflictAPITests.runJobs(harness)
+                #expect(apns.requests.filter { $0.deviceToken == phone }.count == 2, "a notification is pushed once")
+
+                // The phone was reset: APNs answers 410 and the token is dropped.
+                apns.unregister(phone, at: clock.now)
+                try await Self.setUpDevice(client, token: token)
+                try await ConflictAPITests.runJobs(harness)
+                #expect(apns.requests.last?.status == 410)
+                let left = try await client.send(.get, "/api/v1/devices", token: token).json(Devices.self).devices
+                #expect(left.isEmpty, "\(left.map(\.name))")
+                #expect(try await client.send(.delete, "/api/v1/devices/\(devices[0].id)", token: token).status == .notFound)
+            }
+        } catch {
+            await apns.stop()
+            throw error
+        }
+        await apns.stop()
+    }
+
+    struct Devices: Decodable { struct Device: Decodable { let id: String; let name: String }; let devices: [Device] }
+
+    @Test("without APNs no device is taken; settings take only known kinds", arguments: TestEnvironment.engines)
     func devicesAndSettings(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine, configure: { $0.workers = 0 }) { harness, client in
             let (_, token) = try await ChatAPITests.omar(harness, client)
-            let hex = String(repeating: "ab12", count: 16)
-            let created = try await client.send(.post, "/api/v1/devices", json: #"{"token": "\#(hex.uppercased())", "name": "iPhone"}"#, token: token)
-            #expect(created.status == .created && created.text.contains(#""tokenSuffix":"ab12ab12""#), "\(created.text)")
-            let again = try await client.send(.post, "/api/v1/devices", json: #"{"token": "\#(hex)", "name": "Omar's iPhone"}"#, token: token)
-            #expect(again.status == .created)
-            struct Devices: Decodable { struct Device: Decodable { let id: String; let name: String }; let devices: [Device] }
-            let devices = try await client.send(.get, "/api/v1/devices", token: token).json(Devices.self).devices
-            #expect(devices.map(\.name) == ["Omar's iPhone"], "one device per token")
-            for body in [#"{"token": "xyz"}"#, #"{"token": "abcd"}"#, #"{"name": "no token"}"#, #"{"token": "\#(hex)", "name": "a\u0007b"}"#] {
-                #expect(try await client.send(.post, "/api/v1/devices", json: body, token: token).status == .badRequest, "\(body)")
-            }
-            let id = try #require(devices.first?.id)
-            #expect(try await client.send(.delete, "/api/v1/devices/\(id)", token: token).status == .noContent)
-            #expect(try await client.send(.delete, "/api/v1/devices/\(id)", token: token).status == .notFound)
+            let refused = try await client.send(.post, "/api/v1/devices", json: #"{"token": "\#(APNsRig.deviceToken())"}"#, token: token)
+            #expect(refused.status == .conflict && refused.errorCode == "push_not_configured", "\(refused.text)")
 
             let defaults = try await client.send(.get, "/api/v1/notifications/settings", token: token)
             #expect(defaults.text.contains(#""email":["event-added","conflict","feed-failed"]"#) && defaults.text.contains(#""quietDuringPrayer":true"#), "\(defaults.text)")
             let changed = try await client.send(.put, "/api/v1/notifications/settings", json: #"{"email": ["reminder"], "quietDuringSleep": false}"#, token: token)
             #expect(changed.status == .ok && changed.text.contains(#""email":["reminder"]"#) && changed.text.contains(#""quietDuringSleep":false"#), "\(changed.text)")
-            let refused = try await client.send(.put, "/api/v1/notifications/settings", json: #"{"push": ["gossip"]}"#, token: token)
-            #expect(refused.status == .badRequest && refused.text.contains("gossip"), "\(refused.text)")
+            let unknown = try await client.send(.put, "/api/v1/notifications/settings", json: #"{"push": ["gossip"]}"#, token: token)
+            #expect(unknown.status == .badRequest && unknown.text.contains("gossip"), "\(unknown.text)")
         }
     }
 }

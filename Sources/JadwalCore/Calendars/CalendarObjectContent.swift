@@ -147,7 +147,18 @@ public struct CalendarWrites: Sendable {
         if content.component == .event {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
         }
+        if ReminderQueue.mayHoldAlarms(content.text) || ReminderQueue.mayHoldAlarms(existing?.icalendar) {
+            try await scheduleReminders(calendar: calendar, name: name, tx: tx)
+        }
         return (stored, existing == nil)
+    }
+
+    /// Queues the rescheduling of an object's reminders in the write's transaction (its queued
+    /// firings are replaced by the job, so an edit never leaves a stale one behind).
+    func scheduleReminders(calendar: CalendarCollection, name: String, tx: any StoreTransaction) async throws {
+        let target = ReminderQueue.Target(accountID: calendar.accountID, calendarID: calendar.id, objectName: name)
+        try await tx.cancelQueuedJobs(kind: ReminderQueue.scheduleJob, subject: target.subject)
+        try await tx.enqueue(target.scheduleJob(now: clock.now))
     }
 
     /// Queues the conflict check of a written or removed event in the write's transaction: it
@@ -187,6 +198,11 @@ public struct CalendarWrites: Sendable {
                 try await checkConflicts(calendar: source, name: name, source: .caldav, tx: tx)
                 try await checkConflicts(calendar: destination, name: newName, source: .caldav, tx: tx)
             }
+            if ReminderQueue.mayHoldAlarms(moving.icalendar) || ReminderQueue.mayHoldAlarms(replaced?.icalendar) {
+                try await tx.cancelQueuedJobs(kind: ReminderQueue.fireJob, subject: ReminderQueue.Target(
+                    accountID: source.accountID, calendarID: source.id, objectName: name).subject)
+                try await scheduleReminders(calendar: destination, name: newName, tx: tx)
+            }
             return (stored, replaced == nil)
         }
     }
@@ -206,6 +222,11 @@ public struct CalendarWrites: Sendable {
         _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
         if existing.component == .event {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
+        }
+        if ReminderQueue.mayHoldAlarms(existing.icalendar) {
+            // Gone now: its firings are cancelled here, not by a later job.
+            try await tx.cancelQueuedJobs(kind: ReminderQueue.fireJob, subject: ReminderQueue.Target(
+                accountID: calendar.accountID, calendarID: calendar.id, objectName: name).subject)
         }
     }
 }

@@ -94,11 +94,4 @@ public struct PushDevice: Sendable, Hashable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
     }
-
-    /// APNs device tokens are hex (64 characters today; Apple says not to assume the length).
-    public static func normalizedToken(_ text: String) -> String? {
-        let token = text.lowercased().filter { $0 != " " && $0 != "<" && $0 != ">" }
-        guard (32...200).contains(token.count), token.count.isMultiple(of: 2), token.allSatisfy(\.isHexDigit) else { return nil }
-        return token
-    }
 }

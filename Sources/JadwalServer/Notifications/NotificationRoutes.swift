@@ -14,6 +14,8 @@ struct NotificationRoutes: Sendable {
     /// A stream with nothing to send writes a comment this often (proxies close silent
     /// connections) and reads the database again (posts by other processes).
     let keepAlive: Duration
+    /// Devices are taken only when this server can push to them (APNs is configured).
+    let pushEnabled: Bool
 
     /// The header an EventSource sends when it reconnects.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
@@ -99,8 +101,11 @@ struct NotificationRoutes: Sendable {
         group.post("devices") { request, context -> Response in
             let accountID = try context.requireIdentity().account.id
             struct Body: Decodable { let token: String; let name: String? }
+            guard pushEnabled else {
+                throw APIError(.conflict, code: "push_not_configured", message: "This server cannot push to Apple devices: its operator has not set JADWAL_APNS_* (see the README).")
+            }
             let body = try await request.decodeJSON(as: Body.self)
-            guard let token = PushDevice.normalizedToken(body.token) else {
+            guard let token = APNsDeviceToken.normalized(body.token) else {
                 throw APIError.badRequest("invalid_field", "Field 'token' must be the APNs device token in hex (as the app received it).")
             }
             let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

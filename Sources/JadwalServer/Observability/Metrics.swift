@@ -25,11 +25,13 @@ enum PrometheusMetrics {
     }
 
     /// The text for `/metrics`, with the job queue depth read fresh from storage.
-    static func exposition(store: any Store) async throws -> String {
-        let counts = try await store.read { tx in try await tx.jobCounts() }
+    static func exposition(store: any Store, now: Date) async throws -> String {
+        let (counts, due) = try await store.read { tx in (try await tx.jobCounts(), try await tx.dueJobCount(now: now)) }
         for state in JobState.allCases {
             Gauge(label: "jadwal_jobs", dimensions: [("state", state.rawValue)]).record(counts[state] ?? 0)
         }
+        // Queued jobs include reminders due next month; the backlog is what is due now.
+        Gauge(label: "jadwal_jobs_due").record(due)
         return registry.emitToString()
     }
 }

@@ -6,6 +6,7 @@ import JadwalCore
 /// `/metrics` (Prometheus text).
 struct HealthRoutes: Sendable {
     let store: any Store
+    let clock: Clock
 
     struct Status: Encodable, Sendable {
         let status: String
@@ -26,7 +27,7 @@ struct HealthRoutes: Sendable {
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: try await PrometheusMetrics.exposition(store: store)))
+                body: .init(byteBuffer: ByteBuffer(string: try await PrometheusMetrics.exposition(store: store, now: clock.now)))
             )
         }
     }

@@ -187,3 +187,22 @@ extension APIError {
         }
     }
 }
+
+extension CalendarWrites {
+    /// A JSON route's write: the text made from the JSON checked as iCalendar (400 `invalidCode`
+    /// naming the problem), then put through the path CalDAV PUT takes.
+    func putFromAPI(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, create: Bool, invalidCode: String) async throws
+        -> CalendarObject {
+        let content: CalendarObjectContent
+        do {
+            content = try CalendarObjectContent(text: text)
+        } catch {
+            throw APIError.badRequest(invalidCode, "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+        }
+        do {
+            return try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create, source: .api).object
+        } catch let refusal as CalendarWrites.Refusal {
+            throw APIError(refusal, name: name)
+        }
+    }
+}

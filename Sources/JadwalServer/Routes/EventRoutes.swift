@@ -66,17 +66,7 @@ struct EventRoutes: Sendable {
     }
 
     private func write(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, create: Bool) async throws -> CalendarObject {
-        let content: CalendarObjectContent
-        do {
-            content = try CalendarObjectContent(text: text)
-        } catch {
-            throw APIError.badRequest("invalid_event", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
-        }
-        do {
-            return try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create, source: .api).object
-        } catch let refusal as CalendarWrites.Refusal {
-            throw APIError(refusal, name: name)
-        }
+        try await writes.putFromAPI(text, name: name, in: calendar, ifMatch: ifMatch, create: create, invalidCode: "invalid_event")
     }
 
     static func view(_ object: CalendarObject) throws -> EventView {

@@ -193,17 +193,7 @@ struct TaskRoutes: Sendable {
     }
 
     private func write(_ text: String, name: String, in list: CalendarCollection, ifMatch: String?, create: Bool) async throws -> CalendarObject {
-        let content: CalendarObjectContent
-        do {
-            content = try CalendarObjectContent(text: text)
-        } catch {
-            throw APIError.badRequest("invalid_task", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
-        }
-        do {
-            return try await writes.put(content, name: name, in: list, ifMatch: ifMatch, ifNoneMatch: create, source: .api).object
-        } catch let refusal as CalendarWrites.Refusal {
-            throw APIError(refusal, name: name)
-        }
+        try await writes.putFromAPI(text, name: name, in: list, ifMatch: ifMatch, create: create, invalidCode: "invalid_task")
     }
 
     private func view(_ object: CalendarObject, account: Account) async throws -> TaskView {

@@ -93,10 +93,19 @@ class JadwalServer:
             sys.exit("no sign-in link in the server log")
         _, body = anonymous.send("POST", "/api/v1/auth/magic", json.dumps({"token": link.group(1)}))
         session = json.loads(body)
+        self.refresh_token = session["refreshToken"]
         self.access_token = session["accessToken"]
         self.api = Connection(self.port, "Bearer " + self.access_token)
         self.home = f"/dav/calendars/{session['account']['id'].lower()}/"
         self.basic = "Basic " + base64.b64encode(f"{EMAIL}:{password}".encode()).decode()
+
+    def refresh(self) -> None:
+        """A new access token (they last 5 minutes; a long run outlives one)."""
+        _, body = Connection(self.port, "").send("POST", "/api/v1/auth/refresh", json.dumps({"refreshToken": self.refresh_token}))
+        session = json.loads(body)
+        self.refresh_token = session["refreshToken"]
+        self.access_token = session["accessToken"]
+        self.api = Connection(self.port, "Bearer " + self.access_token)
 
     def jobs_pending(self) -> float:
         """Jobs due now or running (queued reminders for next month do not count)."""
@@ -109,6 +118,7 @@ class JadwalServer:
     def wait_for_jobs(self) -> None:
         while self.jobs_pending() > 0:
             time.sleep(0.05)
+        self.refresh()
 
     def __exit__(self, *exc) -> None:
         self.process.terminate()

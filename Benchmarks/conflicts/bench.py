@@ -120,6 +120,7 @@ def measure(server: JadwalServer, reps: int) -> int:
     # Every write queued a check; wait until the workers have run them all.
     server.wait_for_jobs()
     checks_seconds = time.perf_counter() - began
+    api = server.api
 
     status, body = api.send("GET", "/api/v1/conflicts")
     conflicts = json.loads(body)["conflicts"]

@@ -19,12 +19,9 @@ struct ConflictRoutes: Sendable {
             }
             let zone = TimeZone(identifier: account.timeZone) ?? .gmt
             let views = try await store.read { tx in
-                var views: [ConflictView] = []
-                for conflict in try await tx.conflicts(accountID: account.id, includeResolved: status == "all") {
-                    let day = try await dayTimeline(of: conflict, account: account, zone: zone, tx: tx)
-                    views.append(ConflictView(conflict, day: day))
-                }
-                return views
+                let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: status == "all")
+                let days = try await dayTimelines(of: conflicts, account: account, zone: zone, tx: tx)
+                return conflicts.map { ConflictView($0, day: days[$0.id]) }
             }
             return JSONResponse(ConflictList(conflicts: views))
         }
@@ -77,8 +74,8 @@ struct ConflictRoutes: Sendable {
             do {
                 let resolved = try await resolution.resolve(id: id, accountID: account.id, action: action)
                 let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-                let day = try await store.read { tx in try await dayTimeline(of: resolved, account: account, zone: zone, tx: tx) }
-                return JSONResponse(ConflictView(resolved, day: day))
+                let days = try await store.read { tx in try await dayTimelines(of: [resolved], account: account, zone: zone, tx: tx) }
+                return JSONResponse(ConflictView(resolved, day: days[resolved.id]))
             } catch let refusal as ConflictResolution.Refusal {
                 throw APIError(refusal)
             } catch let refusal as CalendarWrites.Refusal {
@@ -87,22 +84,33 @@ struct ConflictRoutes: Sendable {
         }
     }
 
-    /// Everything busy on the local day the conflicting occurrence starts on.
-    func dayTimeline(of conflict: EventConflict, account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> DayView? {
+    /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
+    /// once for all the days together: a list of hundreds of conflicts costs one read, not one
+    /// per conflict.
+    func dayTimelines(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: DayView] {
         var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        let start = calendar.startOfDay(for: conflict.event.start)
-        guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
-        let blocks = try await busyTime.blocks(account: account, in: day, tx: tx).sorted { $0.range.start < $1.range.start }
-        let reference = EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName)
+        let days: [(EventConflict, TimeRange)] = conflicts.compactMap { conflict in
+            let start = calendar.startOfDay(for: conflict.event.start)
+            guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
+            return (conflict, day)
+        }
+        guard let first = days.map(\.1.start).min(), let last = days.map(\.1.end).max(), let window = try? TimeRange(start: first, end: last)
+        else { return [:] }
+        let blocks = try await busyTime.blocks(account: account, in: window, tx: tx).sorted { $0.range.start < $1.range.start }
         let formatter = DateFormatter()
         formatter.calendar = calendar
         formatter.timeZone = zone
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
-        return DayView(
-            date: formatter.string(from: start), timeZone: zone.identifier,
-            blocks: blocks.map { BlockView($0, isThisEvent: $0.referenceID == reference) })
+        var views: [UUID: DayView] = [:]
+        for (conflict, day) in days {
+            let reference = EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName)
+            views[conflict.id] = DayView(
+                date: formatter.string(from: day.start), timeZone: zone.identifier,
+                blocks: blocks.filter { $0.range.overlaps(day) }.map { BlockView($0, isThisEvent: $0.referenceID == reference) })
+        }
+        return views
     }
 
     static func conflictID(_ context: JadwalRequestContext) throws -> UUID {

@@ -142,6 +142,7 @@ struct JobWorkerTests {
             // Delivering it opens the seal.
             let workers = harness.instance.workers
             #expect(try await workers.runNextJob(worker: "t"))
+            while try await workers.runNextJob(worker: "t") {}  // the sweep may come first
             #expect(try await harness.outbox.waitForMagicLink(to: "sealed@example.com").count == 43)
         }
     }

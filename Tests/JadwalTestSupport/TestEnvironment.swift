@@ -123,7 +123,7 @@ public actor MailOutbox: MailTransport {
     /// Waits (bounded) until `count` messages to `address` (that pass `filter`) have arrived,
     /// and returns the newest of them.
     public func waitForMessage(
-        to address: String, count: Int = 1, timeout: Duration = .seconds(10), where filter: @Sendable (MailMessage) -> Bool = { _ in true }
+        to address: String, count: Int = 1, timeout: Duration = .seconds(30), where filter: @Sendable (MailMessage) -> Bool = { _ in true }
     ) async throws -> MailMessage {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

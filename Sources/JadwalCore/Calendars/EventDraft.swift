@@ -81,7 +81,7 @@ public struct EventDraft: Sendable, Codable, Equatable {
         } else {
             endValue = Self.shifted(startValue, by: 3600)
         }
-        guard Self.instant(endValue, zoneRules) > Self.instant(startValue, zoneRules) else { throw .endBeforeStart }
+        guard endValue.utcSeconds(floating: zoneRules) > startValue.utcSeconds(floating: zoneRules) else { throw .endBeforeStart }
 
         var recurrence: [RecurrenceRule] = []
         if let rrule, !rrule.isEmpty {
@@ -160,13 +160,6 @@ public struct EventDraft: Sendable, Codable, Equatable {
         return .dateTime(local.adding(seconds: seconds), reference)
     }
 
-    static func instant(_ value: DateOrDateTime, _ rules: ZoneRules) -> Int64 {
-        switch value {
-        case .date(let day): return rules.utcSeconds(for: LocalDateTime(date: day))
-        case .dateTime(let local, .utc): return local.secondsSinceEpoch
-        case .dateTime(let local, _): return rules.utcSeconds(for: local)
-        }
-    }
 }
 
 /// iCalendar UTC DATE-TIME text (`20261121T090000Z`), written by the iCalendar engine.

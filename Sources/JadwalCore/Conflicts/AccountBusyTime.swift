@@ -67,9 +67,11 @@ public struct AccountBusyTime: Sendable {
     }
 
     /// Every busy block of the account in `window`; which events count is each calendar's
-    /// busy policy (from the person's settings).
-    public func blocks(account: Account, in window: TimeRange, tx: any StoreTransaction) async throws -> [BusyBlock] {
-        let settings = try await tx.conflictSettings(accountID: account.id)
+    /// busy policy (from the person's settings; pass them when already read).
+    public func blocks(account: Account, in window: TimeRange, settings known: ConflictSettings? = nil, tx: any StoreTransaction) async throws
+        -> [BusyBlock] {
+        let settings: ConflictSettings
+        if let known { settings = known } else { settings = try await tx.conflictSettings(accountID: account.id) }
         var blocks: [BusyBlock] = []
         for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
             let policy = settings.busyPolicy(calendarID: calendar.id)

@@ -141,7 +141,7 @@ public struct ConflictCheck: Sendable {
         guard let first = occurrences.map(\.range.start).min(), let last = occurrences.map(\.range.end).max(),
               let window = try? TimeRange(start: first, end: last)
         else { return [] }
-        let busy = BusyTime(try await busyTime.blocks(account: account, in: window, tx: tx), window: window)
+        let busy = BusyTime(try await busyTime.blocks(account: account, in: window, settings: settings, tx: tx), window: window)
         var conflicts: [EventConflict] = []
         var writtenLater: [String: Bool] = [:]
         for occurrence in occurrences {

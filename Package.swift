@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // Tests only: the local APNs server (HTTP/2 over TLS) and its self-signed certificate.
         // async-http-client already builds all three.
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
@@ -111,7 +112,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The web app's templates, scripts, styles and texts travel beside the binary
+            // (`jadwal_JadwalServer.resources`); no build step, no CDN.
+            resources: [.copy("Web/Assets")]
         ),
         .executableTarget(
             name: "jadwal",

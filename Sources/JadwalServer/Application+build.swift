@@ -174,17 +174,26 @@ private func assemble(
     if configuration.trustForwardedFor { router.add(middleware: ForwardedClientMiddleware()) }
 
     let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
-    let sessionMiddleware = SessionMiddleware(accessTokens: accessTokens, signIn: signIn)
+    let sessions = AccessSessions(accessTokens: accessTokens, signIn: signIn)
+    let browser = BrowserSession(
+        sessions: sessions, secret: secret,
+        secureCookies: configuration.tlsCertificatePath != nil || configuration.effectivePublicURL.lowercased().hasPrefix("https://"))
+    let sessionMiddleware = SessionMiddleware(sessions: sessions, browser: browser)
     let writes = CalendarWrites(store: store, clock: dependencies.clock)
     // Before any route: middleware is attached to routes as they are added, and CalDAV answers
     // methods and paths the router has no routes for.
     router.add(middleware: CalDAVMiddleware(service: CalDAVService(
         store: store, clock: dependencies.clock, writes: writes,
-        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessionMiddleware))))
+        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions))))
 
     HealthRoutes(store: store, clock: dependencies.clock).addRoutes(to: router)
-    router.get("/") { _, _ in Pages.signIn }
-    router.get("auth/magic") { _, _ in Pages.magicLink }
+    let assets: WebAssets
+    do {
+        assets = try await WebAssets.bundled()
+    } catch {
+        throw ServerStartupError.configuration("\(error)")
+    }
+    WebRoutes(assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes).addRoutes(to: router)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))

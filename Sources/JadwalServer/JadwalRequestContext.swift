@@ -12,6 +12,8 @@ public struct JadwalRequestContext: RequestContext, RemoteAddressRequestContext 
     /// The client address used for rate limits (the proxy's view when configured to trust it).
     public var clientAddress: String?
     public var identity: Identity?
+    /// A web form post's body, read (and its CSRF token checked) by `WebSessionMiddleware`.
+    var formBody: String?
 
     public struct Identity: Sendable {
         public var account: Account

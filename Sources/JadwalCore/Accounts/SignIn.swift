@@ -153,31 +153,63 @@ public struct SignIn: Sendable {
     /// Rotates a refresh token. A token presented twice revokes its whole session: one of the two
     /// holders is a thief, and we cannot tell which.
     public func refresh(_ token: SecretToken) async throws -> SignedIn {
+        switch try await resume(token, concurrentWithin: .zero) {
+        case .rotated(let signedIn): return signedIn
+        case .concurrent: throw Failure.refreshTokenReused  // unreachable with no grace
+        }
+    }
+
+    /// How a browser's session went on from its refresh token.
+    public enum Resumed: Sendable {
+        /// The token was rotated: the browser gets the new one.
+        case rotated(SignedIn)
+        /// Another request from the same browser rotated this token moments ago (a page and its
+        /// scripts asking at once); the session stands and that request's answer carries the new token.
+        case concurrent(Account, SignInSession)
+    }
+
+    /// `refresh` for a browser, whose parallel requests all carry the same cookie: a token
+    /// rotated less than `grace` ago is a sibling request, not a thief, and revokes nothing.
+    public func resume(_ token: SecretToken, concurrentWithin grace: Duration) async throws -> Resumed {
         let now = clock.now
         let random = self.random
         // The revocation on reuse must commit, so the outcome is returned, not thrown, from the transaction.
-        let outcome: Result<SignedIn, Failure> = try await store.transaction { tx in
+        let outcome: Result<Resumed, Failure> = try await store.transaction { tx in
             guard let record = try await tx.refreshToken(digest: token.digest) else { return .failure(.unknownRefreshToken) }
             guard let session = try await tx.session(id: record.sessionID) else { return .failure(.unknownRefreshToken) }
-            let reused = { () async throws -> Result<SignedIn, Failure> in
+            let live = { () async throws -> Result<Account, Failure> in
+                guard session.revokedAt == nil else { return .failure(.sessionRevoked) }
+                guard session.expiresAt > now else { return .failure(.sessionExpired) }
+                guard let account = try await tx.account(id: session.accountID) else { return .failure(.unknownRefreshToken) }
+                guard !account.isDisabled else { return .failure(.accountDisabled) }
+                return .success(account)
+            }
+            let reused = { () async throws -> Result<Resumed, Failure> in
                 if session.revokedAt == nil {
                     try await tx.revokeSession(id: session.id, at: now, reason: "refresh token reused")
                 }
                 return .failure(.refreshTokenReused)
             }
-            if record.rotatedAt != nil { return try await reused() }
-            guard session.revokedAt == nil else { return .failure(.sessionRevoked) }
-            guard session.expiresAt > now else { return .failure(.sessionExpired) }
-            // Two requests racing with the same token: only one may rotate it; the other is a replay.
-            guard try await tx.markRefreshTokenRotated(digest: record.digest, at: now) else { return try await reused() }
-            guard let account = try await tx.account(id: session.accountID) else { return .failure(.unknownRefreshToken) }
-            guard !account.isDisabled else { return .failure(.accountDisabled) }
+            if let rotatedAt = record.rotatedAt {
+                guard now.timeIntervalSince(rotatedAt) < grace.timeInterval else { return try await reused() }
+                return try await live().map { .concurrent($0, session) }
+            }
+            let account: Account
+            switch try await live() {
+            case .failure(let failure): return .failure(failure)
+            case .success(let found): account = found
+            }
+            // Two requests racing with the same token: only one may rotate it; the other is a replay,
+            // or, within a browser's grace, its sibling.
+            guard try await tx.markRefreshTokenRotated(digest: record.digest, at: now) else {
+                return grace > .zero ? .success(.concurrent(account, session)) : try await reused()
+            }
             let next = SecretToken(random: random)
             try await tx.insertRefreshToken(RefreshTokenRecord(digest: next.digest, sessionID: session.id, createdAt: now))
             try await tx.touchSession(id: session.id, at: now)
             var touched = session
             touched.lastUsedAt = now
-            return .success(SignedIn(account: account, session: touched, refreshToken: next, isNewAccount: false))
+            return .success(.rotated(SignedIn(account: account, session: touched, refreshToken: next, isNewAccount: false)))
         }
         return try outcome.get()
     }

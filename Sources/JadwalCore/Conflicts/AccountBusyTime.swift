@@ -119,7 +119,7 @@ public struct AccountBusyTime: Sendable {
     }
 
     /// An occurrence time as an instant: a date is its midnight in `zone`.
-    static func instant(_ time: OccurrenceTime, zone: TimeZone) -> Date {
+    public static func instant(_ time: OccurrenceTime, zone: TimeZone) -> Date {
         switch time {
         case .instant(let seconds):
             return Date(timeIntervalSince1970: TimeInterval(seconds))

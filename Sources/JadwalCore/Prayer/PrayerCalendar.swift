@@ -104,7 +104,7 @@ public struct PrayerCalendar: Sendable {
         return blocks
     }
 
-    func title(_ prayer: Prayer, jumuah: Bool) -> String {
+    public func title(_ prayer: Prayer, jumuah: Bool) -> String {
         if jumuah { return language == .arabic ? "صلاة الجمعة" : "Jumu'ah" }
         return language == .arabic ? prayer.arabicName : prayer.englishName
     }

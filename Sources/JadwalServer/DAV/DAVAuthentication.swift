@@ -7,7 +7,7 @@ import JadwalCore
 struct DAVAuthentication: Sendable {
     let store: any Store
     let appPasswords: AppPasswords
-    let sessions: SessionMiddleware
+    let sessions: AccessSessions
 
     /// The account, or nil when the request carries no usable credentials (answered with 401).
     func account(for request: Request) async throws -> Account? {

@@ -12,9 +12,6 @@ struct CalendarObjectRoutes: Sendable {
     let clock: Clock
     let writes: CalendarWrites
 
-    static let maxWindowDays = 366
-    static let maxInstances = 10_000
-
     struct EventInstance: Encodable, Sendable {
         let calendarId: String
         let calendarName: String
@@ -122,40 +119,19 @@ struct CalendarObjectRoutes: Sendable {
             throw APIError.badRequest("invalid_query", "'start' and 'end' must be dates (2026-03-01) or ISO 8601 instants (2026-03-01T09:00:00Z).")
         }
         guard start < end else { throw APIError.badRequest("invalid_query", "'start' must be before 'end'.") }
-        guard end.timeIntervalSince(start) <= Double(Self.maxWindowDays) * 86_400 else {
-            throw APIError.badRequest("invalid_query", "Ask for at most \(Self.maxWindowDays) days at a time.")
+        guard end.timeIntervalSince(start) <= Double(IntegratedCalendar.maxWindowDays) * 86_400 else {
+            throw APIError.badRequest("invalid_query", "Ask for at most \(IntegratedCalendar.maxWindowDays) days at a time.")
         }
-        let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
-            var found: [(CalendarCollection, [CalendarObject])] = []
-            for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
-                found.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
-            }
-            return found
+        let (instances, truncated) = try await IntegratedCalendar(store: store).instances(account: account, from: start, to: end)
+        let events = instances.map { instance in
+            let occurrence = instance.occurrence
+            return EventInstance(
+                calendarId: instance.calendar.id.uuidString, calendarName: instance.calendar.displayName, color: instance.calendar.color,
+                object: instance.objectName, uid: occurrence.uid, recurrenceId: occurrence.recurrenceId?.iso8601, start: occurrence.start.iso8601,
+                end: occurrence.end.iso8601, allDay: occurrence.isAllDay, summary: occurrence.summary,
+                location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value, busy: instance.isBusy)
         }
-        let options = ExpansionOptions(
-            maxInstances: Self.maxInstances + 1, floatingZone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
-        let from = Int64(start.timeIntervalSince1970.rounded(.down))
-        let to = Int64(end.timeIntervalSince1970.rounded(.up))
-        var instances: [(Int64, EventInstance)] = []
-        for (calendar, objects) in candidates {
-            for object in objects {
-                // Stored objects were parsed on the way in; one that no longer parses is skipped, not fatal.
-                guard let parsed = ParsedCalendarCache.shared.calendar(for: object) else { continue }
-                for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences {
-                    let transparent = occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT"
-                    instances.append((occurrence.start.sortSeconds, EventInstance(
-                        calendarId: calendar.id.uuidString, calendarName: calendar.displayName, color: calendar.color, object: object.name,
-                        uid: occurrence.uid, recurrenceId: occurrence.recurrenceId?.iso8601, start: occurrence.start.iso8601,
-                        end: occurrence.end.iso8601, allDay: occurrence.isAllDay, summary: occurrence.summary,
-                        location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value,
-                        busy: !transparent && !occurrence.isAllDay
-                    )))
-                }
-            }
-        }
-        instances.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.uid < $1.1.uid }
-        let truncated = instances.count > Self.maxInstances
-        return EventList(start: start, end: end, events: instances.prefix(Self.maxInstances).map(\.1), truncated: truncated)
+        return EventList(start: start, end: end, events: events, truncated: truncated)
     }
 
     /// A date (midnight in the person's zone) or an ISO 8601 instant.

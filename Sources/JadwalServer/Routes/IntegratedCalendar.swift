@@ -1,0 +1,58 @@
+import Foundation
+import ICalendar
+import JadwalCore
+
+/// Every event calendar of a person seen as one: the instances in a window with recurrences
+/// expanded, in time order. The JSON API's `GET /api/v1/events` and the web app's calendar
+/// views both read it.
+struct IntegratedCalendar: Sendable {
+    let store: any Store
+
+    static let maxWindowDays = 366
+    static let maxInstances = 10_000
+
+    struct Instance: Sendable {
+        let calendar: CalendarCollection
+        let objectName: String
+        let occurrence: Occurrence
+        /// The instant it starts and ends; all-day events from midnight in the person's zone.
+        let start: Date
+        let end: Date
+
+        var isTransparent: Bool { occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT" }
+        var isBusy: Bool { !isTransparent && !occurrence.isAllDay }
+    }
+
+    /// The instances overlapping `start..<end`, at most `maxInstances` (then `truncated`).
+    func instances(account: Account, from start: Date, to end: Date) async throws -> (instances: [Instance], truncated: Bool) {
+        let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
+            var found: [(CalendarCollection, [CalendarObject])] = []
+            for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
+                found.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
+            }
+            return found
+        }
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let options = ExpansionOptions(maxInstances: Self.maxInstances + 1, floatingZone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
+        let from = Int64(start.timeIntervalSince1970.rounded(.down))
+        let to = Int64(end.timeIntervalSince1970.rounded(.up))
+        var instances: [Instance] = []
+        for (calendar, objects) in candidates {
+            for object in objects {
+                // Stored objects were parsed on the way in; one that no longer parses is skipped, not fatal.
+                guard let parsed = ParsedCalendarCache.shared.calendar(for: object) else { continue }
+                for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences {
+                    instances.append(Instance(
+                        calendar: calendar, objectName: object.name, occurrence: occurrence,
+                        start: AccountBusyTime.instant(occurrence.start, zone: zone), end: AccountBusyTime.instant(occurrence.end, zone: zone)))
+                }
+            }
+        }
+        instances.sort {
+            $0.occurrence.start.sortSeconds != $1.occurrence.start.sortSeconds
+                ? $0.occurrence.start.sortSeconds < $1.occurrence.start.sortSeconds : $0.occurrence.uid < $1.occurrence.uid
+        }
+        let truncated = instances.count > Self.maxInstances
+        return (Array(instances.prefix(Self.maxInstances)), truncated)
+    }
+}

@@ -1,0 +1,125 @@
+// Jadwal's web app script: what needs a live page. Every page works without it; this adds
+// the live notifications panel, checks forms while typing, and sends the magic-link form.
+const csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? '';
+
+/** A request to Jadwal's JSON API with the browser's session and its CSRF token. */
+export async function api(path, options = {}) {
+  const headers = { 'Accept': 'application/json', ...(options.headers ?? {}) };
+  if (options.method && options.method !== 'GET') headers['X-CSRF-Token'] = csrf;
+  const response = await fetch(path, { credentials: 'same-origin', ...options, headers });
+  if (!response.ok) {
+    let message = response.statusText;
+    try { message = (await response.json()).error?.message ?? message; } catch { /* not JSON */ }
+    throw new Error(message);
+  }
+  return response.status === 204 ? null : response.json();
+}
+
+// The magic-link page presses its own button: a mail scanner's GET never signs anyone in.
+const magic = document.getElementById('magic');
+if (magic?.dataset.auto === 'true') magic.requestSubmit();
+
+// Forms that ask first (deleting an event).
+for (const form of document.querySelectorAll('form[data-confirm]')) {
+  form.addEventListener('submit', (event) => { if (!confirm(form.dataset.confirm)) event.preventDefault(); });
+}
+
+// The event form: Add stays disabled until the form is valid, and says why beside the field.
+const eventForm = document.getElementById('event-form');
+if (eventForm) {
+  const field = (name) => eventForm.elements.namedItem(name);
+  const save = document.getElementById('save');
+  const allDay = field('allDay');
+  const showError = (name, message) => {
+    const input = field(name);
+    const note = document.getElementById(`${name}-error`);
+    if (note) note.textContent = message;
+    if (input) input.setAttribute('aria-invalid', message ? 'true' : 'false');
+  };
+  const check = (touched) => {
+    eventForm.classList.toggle('all-day', allDay.checked);
+    const title = field('title').value.trim();
+    const titleMessage = title ? '' : document.getElementById('title-error').dataset.required;
+    const start = field('startDate').value + (allDay.checked ? '' : 'T' + (field('startTime').value || '00:00'));
+    const end = field('endDate').value + (allDay.checked ? '' : 'T' + (field('endTime').value || '00:00'));
+    const ordered = field('startDate').value && field('endDate').value && (allDay.checked ? end >= start : end > start);
+    const orderMessage = ordered ? '' : document.getElementById('endDate-error').dataset.order;
+    if (touched.has('title')) showError('title', titleMessage);
+    if (touched.has('endDate') || touched.has('startDate')) showError('endDate', orderMessage);
+    save.disabled = Boolean(titleMessage || orderMessage);
+  };
+  const touched = new Set();
+  eventForm.addEventListener('input', (event) => {
+    const name = event.target.name;
+    if (name === 'startTime' || name === 'endTime') touched.add('endDate');
+    touched.add(name === 'startDate' ? 'endDate' : name);
+    // Moving the start moves an end that was before it along with it.
+    if (name === 'startDate' && field('endDate').value < field('startDate').value) field('endDate').value = field('startDate').value;
+    check(touched);
+  });
+  eventForm.addEventListener('change', () => check(touched));
+  check(new Set());
+}
+
+// Notifications: the unread count and panel, kept live by the server's event stream.
+const bell = document.getElementById('bell');
+if (bell) {
+  const panel = document.getElementById('notifications');
+  const list = document.getElementById('notification-list');
+  const badge = document.getElementById('unread');
+  const timeFormat = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+  const setUnread = (count) => { badge.textContent = String(count); badge.hidden = count === 0; };
+  const render = (items) => {
+    list.replaceChildren();
+    if (items.length === 0) {
+      const empty = document.createElement('li');
+      empty.textContent = list.dataset.empty;
+      list.append(empty);
+    }
+    for (const item of items) {
+      const li = document.createElement('li');
+      if (!item.read) li.classList.add('unread');
+      const text = document.createElement('span');
+      text.textContent = item.title + (item.body ? ' — ' + item.body : '');
+      const when = document.createElement('time');
+      when.dateTime = item.createdAt;
+      when.textContent = timeFormat.format(new Date(item.createdAt));
+      li.append(text, when);
+      list.append(li);
+    }
+  };
+  const refresh = async () => {
+    const feed = await api('/api/v1/notifications?limit=20');
+    render(feed.notifications ?? []);
+    setUnread(feed.unreadCount ?? 0);
+  };
+  bell.addEventListener('click', async () => {
+    const open = bell.getAttribute('aria-expanded') !== 'true';
+    bell.setAttribute('aria-expanded', String(open));
+    panel.hidden = !open;
+    if (open) await refresh();
+  });
+  document.getElementById('read-all').addEventListener('click', async () => {
+    await api('/api/v1/notifications/read-all', { method: 'POST' });
+    await refresh();
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !panel.hidden) { panel.hidden = true; bell.setAttribute('aria-expanded', 'false'); bell.focus(); }
+  });
+  if ('EventSource' in window) {
+    let stream = null;
+    const listen = () => {
+      stream = new EventSource('/api/v1/notifications/stream');
+      stream.addEventListener('notification', async () => {
+        const count = await api('/api/v1/notifications/unread-count');
+        setUnread(count.unreadCount ?? 0);
+        if (!panel.hidden) await refresh();
+      });
+    };
+    // A page kept in the back-forward cache must not keep its stream: browsers allow only a few
+    // connections to one server, and every open stream takes one.
+    window.addEventListener('pagehide', () => stream?.close());
+    window.addEventListener('pageshow', (event) => { if (event.persisted) listen(); });
+    listen();
+  }
+}

@@ -1,0 +1,91 @@
+import Crypto
+import Foundation
+import JadwalCore
+import Mustache
+
+/// The web app's files, read once at start from the resources that travel with the binary:
+/// Mustache templates, the static scripts and styles, and the English and Arabic texts.
+struct WebAssets: Sendable {
+    /// A static file held in memory, served with a content hash as its version.
+    struct StaticFile: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        /// The first 16 hex digits of its SHA-256: the ETag and the `?v=` that lets browsers keep it a year.
+        let version: String
+    }
+
+    let templates: MustacheLibrary
+    let files: [String: StaticFile]
+    let texts: [Language: [String: String]]
+
+    enum Problem: Error, CustomStringConvertible {
+        case missing(String)
+        case unreadable(String, String)
+
+        var description: String {
+            switch self {
+            case .missing(let path):
+                "the web app's files are missing (\(path)); keep the jadwal_JadwalServer.resources folder beside the jadwal binary"
+            case .unreadable(let path, let reason): "cannot read the web app's file \(path): \(reason)"
+            }
+        }
+    }
+
+    /// The folder SwiftPM copies beside the binary.
+    static func bundled() async throws -> WebAssets {
+        guard let root = bundledRoot else { throw Problem.missing("Assets") }
+        return try await load(from: root)
+    }
+
+    static var bundledRoot: URL? { Bundle.module.url(forResource: "Assets", withExtension: nil) }
+
+    static func load(from root: URL) async throws -> WebAssets {
+        let templates: MustacheLibrary
+        do {
+            templates = try await MustacheLibrary(directory: root.appendingPathComponent("templates").path)
+        } catch {
+            throw Problem.unreadable("templates", "\(error)")
+        }
+        var files: [String: StaticFile] = [:]
+        let staticFolder = root.appendingPathComponent("static")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: staticFolder.path)) ?? []
+        for name in names.sorted() {
+            guard let type = contentTypes[(name as NSString).pathExtension] else { continue }
+            let data: Data
+            do {
+                data = try Data(contentsOf: staticFolder.appendingPathComponent(name))
+            } catch {
+                throw Problem.unreadable("static/\(name)", "\(error)")
+            }
+            let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            files[name] = StaticFile(bytes: Array(data), contentType: type, version: String(digest.prefix(16)))
+        }
+        var texts: [Language: [String: String]] = [:]
+        for language in Language.allCases {
+            let path = root.appendingPathComponent("text/\(language.rawValue).json")
+            do {
+                texts[language] = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: path))
+            } catch {
+                throw Problem.unreadable("text/\(language.rawValue).json", "\(error)")
+            }
+        }
+        return WebAssets(templates: templates, files: files, texts: texts)
+    }
+
+    static let contentTypes = [
+        "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
+        "ico": "image/x-icon", "webmanifest": "application/manifest+json",
+    ]
+
+    /// `/static/<name>?v=<version>`, the address pages link to.
+    func url(_ name: String) -> String {
+        "/static/\(name)" + (files[name].map { "?v=\($0.version)" } ?? "")
+    }
+
+    /// The texts of a language; a key missing in Arabic falls back to English rather than showing nothing.
+    func texts(_ language: Language) -> [String: String] {
+        let english = texts[.english] ?? [:]
+        guard language != .english, let own = texts[language] else { return english }
+        return english.merging(own) { _, translated in translated }
+    }
+}

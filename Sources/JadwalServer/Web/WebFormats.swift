@@ -1,0 +1,62 @@
+import Foundation
+import JadwalCore
+import PrayerTimes
+
+/// Dates and times as the person reads them: in their language's conventions (ICU via
+/// Foundation) and their time zone. Made per request; formatters are not shared across threads.
+struct WebFormats {
+    let language: Language
+    let zone: TimeZone
+    private let time: DateFormatter
+    private let fullDay: DateFormatter
+    private let monthYear: DateFormatter
+    private let shortDay: DateFormatter
+    private let weekdayShort: DateFormatter
+    private let dayNumber: DateFormatter
+
+    init(language: Language, zone: TimeZone) {
+        self.language = language
+        self.zone = zone
+        let locale = Locale(identifier: language == .arabic ? "ar" : "en-GB")
+        func formatter(_ template: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = locale
+            formatter.timeZone = zone
+            formatter.calendar = Foundation.Calendar(identifier: .gregorian)
+            formatter.setLocalizedDateFormatFromTemplate(template)
+            return formatter
+        }
+        time = formatter("jmm")
+        fullDay = formatter("EEEEdMMMMy")
+        monthYear = formatter("MMMMy")
+        shortDay = formatter("EEEdMMM")
+        weekdayShort = formatter("EEE")
+        dayNumber = formatter("d")
+    }
+
+    func time(_ date: Date) -> String { time.string(from: date) }
+    func fullDay(_ day: LocalDate) -> String { fullDay.string(from: noon(day)) }
+    func monthYear(_ day: LocalDate) -> String { monthYear.string(from: noon(day)) }
+    func shortDay(_ day: LocalDate) -> String { shortDay.string(from: noon(day)) }
+    func weekday(_ day: LocalDate) -> String { weekdayShort.string(from: noon(day)) }
+    func dayNumber(_ day: LocalDate) -> String { dayNumber.string(from: noon(day)) }
+
+    /// "09:00–10:30", or one time for an event that takes none.
+    func timeRange(_ start: Date, _ end: Date) -> String {
+        end > start ? "\(time(start))–\(time(end))" : time(start)
+    }
+
+    /// The Umm al-Qura date, for people who asked to see it.
+    func hijri(_ day: LocalDate) -> String? {
+        guard let hijri = HijriDate(gregorian: day) else { return nil }
+        return language == .arabic ? hijri.arabicDescription : hijri.description
+    }
+
+    /// Midday of a local day in the zone: safe from clock changes at midnight.
+    private func noon(_ day: LocalDate) -> Date {
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
+            ?? Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400 + 43_200)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+
+/// The web app, served by Jadwal itself: server-rendered pages (Mustache) over the same core
+/// the JSON API uses, forms that post back to the page, and small script modules for what
+/// needs a live page (notifications, validation while typing, upload progress).
+struct WebRoutes: Sendable {
+    let assets: WebAssets
+    let browser: BrowserSession
+    let store: any Store
+    let clock: Clock
+    let signIn: SignIn
+    let writes: CalendarWrites
+
+    func addRoutes(to router: Router<JadwalRequestContext>) {
+        router.get("static/{name}") { request, context in try staticFile(request, context) }
+        addSignInRoutes(to: router)
+        let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
+        addCalendarRoutes(to: pages)
+        addEventRoutes(to: pages)
+    }
+
+    /// The signed-in person's view of a page: language, CSRF token, unread notifications.
+    func viewer(_ request: Request, _ context: JadwalRequestContext) async throws -> WebPage.Viewer {
+        let identity = try context.requireIdentity()
+        let now = clock.now
+        let unread = try await store.read { tx in try await tx.unreadNotificationCount(accountID: identity.account.id, deliveredBy: now) }
+        return WebPage.Viewer(
+            language: identity.account.language, identity: identity, csrf: browser.csrfToken(sessionID: identity.session.id), unread: unread,
+            path: request.uri.path)
+    }
+
+    func texts(_ context: JadwalRequestContext) -> [String: String] {
+        assets.texts(context.identity?.account.language ?? .english)
+    }
+
+    private func staticFile(_ request: Request, _ context: JadwalRequestContext) throws -> Response {
+        guard let name = context.parameters.get("name"), let file = assets.files[name] else {
+            throw HTTPError(.notFound, message: "No such file.")
+        }
+        let etag = "\"\(file.version)\""
+        var headers: HTTPFields = [
+            .contentType: file.contentType, .eTag: etag, .xContentTypeOptions: "nosniff",
+            // Pages link with ?v=<hash>, so a changed file has a new address.
+            .cacheControl: "public, max-age=31536000, immutable",
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        headers[.contentLength] = String(file.bytes.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+}
+
+extension [String: String] {
+    /// A text with `{name}` placeholders filled in.
+    func text(_ key: String, _ values: [String: String] = [:]) -> String {
+        var text = self[key] ?? key
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+}

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""The web app in a real browser: headless Chromium (Debian's chromium + chromedriver, driven by
+Selenium) walks the real flows against a real `jadwal serve` on loopback, runs axe-core on every
+screen (zero serious or critical violations allowed), checks that no request leaves for another
+host, and writes a screenshot of each screen.
+
+    scripts/web/browser_tests.py --binary .build/debug/jadwal [--screenshots DIR]
+
+Exit status 0 when every check passes; each failure is printed with what was expected.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from axe_core_python.selenium import Axe
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+class Run:
+    """The server, the browser and what the checks found."""
+
+    def __init__(self, binary: str, shots: Path):
+        self.shots = shots
+        self.failures: list[str] = []
+        self.passed = 0
+        self.screens: list[Path] = []
+        self.data = Path(tempfile.mkdtemp(prefix="jadwal-web-"))
+        self.log_path = self.data / "server.log"
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JADWAL_")}
+        with open(self.log_path, "wb") as log:
+            self.server = subprocess.Popen(
+                [binary, "serve", "--hostname", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data / "data"),
+                 "--public-url", self.base, "--log-level", "info"],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        wait_until(lambda: http_ok(self.base + "/healthz"), 60, f"jadwal did not start; log {self.log_path}")
+        options = Options()
+        options.binary_location = CHROMIUM
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--lang=en-US"):
+            options.add_argument(flag)
+        self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        self.driver.set_script_timeout(30)
+        self.axe = Axe()
+
+    def close(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            os.killpg(self.server.pid, signal.SIGTERM)
+            try:
+                self.server.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.server.pid, signal.SIGKILL)
+            shutil.rmtree(self.data, ignore_errors=True)
+
+    # Checks
+
+    def check(self, condition: bool, what: str) -> bool:
+        if condition:
+            self.passed += 1
+        else:
+            self.failures.append(what)
+            print(f"FAIL: {what}", flush=True)
+        return condition
+
+    def screen(self, name: str) -> None:
+        """Axe on the page as it is now, the same-host rule, and a screenshot."""
+        results = self.axe.run(self.driver)
+        serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        for violation in serious:
+            nodes = "; ".join(n.get("target", [""])[0] if n.get("target") else "" for n in violation["nodes"][:3])
+            print(f"  axe {violation['id']} ({violation['impact']}): {violation['help']} — {nodes}")
+        self.check(not serious, f"{name}: axe-core finds no serious or critical violations ({len(serious)} found)")
+        hosts = self.driver.execute_script(
+            "return performance.getEntriesByType('resource').map(e => new URL(e.name).host)")
+        foreign = sorted({h for h in hosts if h != f"127.0.0.1:{self.port}"})
+        self.check(not foreign, f"{name}: no request to another host ({foreign})")
+        path = self.shots / f"{len(self.screens) + 1:02d}-{name}.png"
+        self.driver.save_screenshot(str(path))
+        self.screens.append(path)
+
+    # Helpers
+
+    def open(self, path: str) -> None:
+        self.driver.get(self.base + path)
+
+    def find(self, css: str):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def wait_for(self, condition, what: str, timeout: float = 15) -> bool:
+        try:
+            WebDriverWait(self.driver, timeout).until(lambda d: condition())
+            return self.check(True, what)
+        except TimeoutException:
+            return self.check(False, what + f" (page {self.driver.current_url})")
+
+    def set_value(self, css: str, value: str) -> None:
+        """Sets a field the way typing does (date and time inputs take keys in the locale's order)."""
+        self.driver.execute_script(
+            "const e = document.querySelector(arguments[0]); e.value = arguments[1];"
+            "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));",
+            css, value)
+
+    def api(self, method: str, path: str, body: dict | None = None) -> dict:
+        """The JSON API from the page, with the browser's session and CSRF token (as the app's script calls it)."""
+        return self.driver.execute_async_script(
+            """const [method, path, body, done] = arguments;
+            const csrf = document.querySelector('meta[name="csrf-token"]').content;
+            fetch(path, {method, headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+                         body: body ? JSON.stringify(body) : undefined})
+              .then(async r => done({status: r.status, body: await r.text()}), e => done({status: 0, body: String(e)}));""",
+            method, path, body)
+
+    def magic_link(self, email: str, after: int) -> str | None:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            links = re.findall(r"(http://127\.0\.0\.1:\d+/auth/magic\?token=[A-Za-z0-9_-]+)", self.log_path.read_text(errors="replace"))
+            if len(links) > after:
+                return links[-1]
+            time.sleep(0.25)
+        return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def wait_until(condition, timeout: float, message: str) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise SystemExit(message)
+
+
+def sign_in(run: Run) -> None:
+    run.open("/")
+    run.check(run.find("html").get_attribute("dir") == "ltr", "sign-in page is left to right in English")
+    run.screen("sign-in")
+    before = len(re.findall(r"/auth/magic\?token=", run.log_path.read_text(errors="replace")))
+    run.find("#email").send_keys("sara@example.com")
+    run.find("form[action='/signin/email'] button").click()
+    run.wait_for(lambda: "sara@example.com" in run.find("main").text, "check-your-email page names the address")
+    run.screen("check-email")
+    link = run.magic_link("sara@example.com", before)
+    if not run.check(link is not None, "the magic link appears in the log emailer's output"):
+        raise SystemExit(1)
+    run.driver.get(link)
+    run.wait_for(lambda: run.driver.current_url.endswith("/calendar"), "the magic link signs the browser in and opens the calendar")
+    cookies = {c["name"]: c for c in run.driver.get_cookies()}
+    run.check(cookies.get("jadwal_refresh", {}).get("httpOnly") is True, "the session cookie is HTTP-only")
+    run.check(run.driver.execute_script("return document.cookie") == "", "scripts cannot read the session cookies")
+
+
+def add_event(run: Run) -> None:
+    run.find("a.add").click()
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "event-form"), "Add event opens the form")
+    save = run.find("#save")
+    run.check(not save.is_enabled(), "Add is disabled while the title is empty")
+    run.find("#title").send_keys("Dinner with Sara")
+    run.set_value("#startTime", "20:00")
+    run.set_value("#endTime", "19:00")
+    run.wait_for(lambda: "after the start" in run.find("#endDate-error").text, "an end before the start is shown beside the field")
+    run.check(not save.is_enabled(), "Add is disabled while the end is before the start")
+    run.screen("event-form-invalid")
+    run.set_value("#endTime", "21:30")
+    run.wait_for(lambda: save.is_enabled(), "Add is enabled once the form is valid")
+    run.find("#location").send_keys("Najd Village")
+    save.click()
+    run.wait_for(lambda: "view=week" in run.driver.current_url, "saving goes to the week of the event")
+    run.check("Dinner with Sara" in run.find(".timegrid").text, "the new event is in the week view")
+    run.screen("week")
+
+
+def views(run: Run) -> None:
+    for view in ("month", "day", "agenda"):
+        run.find(f".views a[href*='view={view}']").click()
+        run.wait_for(lambda: f"view={view}" in run.driver.current_url, f"the {view} view opens")
+        run.check("Dinner with Sara" in run.find("main").text, f"the event is in the {view} view")
+        run.screen(view)
+    run.find(".views a[href*='view=month']").click()
+    run.wait_for(lambda: "view=month" in run.driver.current_url and run.driver.find_elements(By.CSS_SELECTOR, "table.month a.item"),
+                 "back to the month view")
+    run.find("table.month a.item").click()
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "event-form"), "clicking the event opens it for editing")
+    title = run.find("#title")
+    title.clear()
+    title.send_keys("Dinner with Sara and Omar")
+    run.find("#save").click()
+    run.wait_for(lambda: "Dinner with Sara and Omar" in run.find("main").text, "the edited title is shown")
+
+
+def navigation(run: Run) -> None:
+    run.open("/calendar?view=month")
+    heading = run.find("#cal-title").text
+    run.find("a[rel='next']").click()
+    run.wait_for(lambda: run.find("#cal-title").text != heading, "next shows the following month")
+    run.set_value("#month-picker", "2027-03")
+    run.find("form.picker button").click()
+    run.wait_for(lambda: "March 2027" in run.find("#cal-title").text, "the month picker jumps to March 2027")
+    run.find("a[href*='date=2027-03-10'].day-add").click()
+    run.wait_for(lambda: run.find("#startDate").get_attribute("value") == "2027-03-10", "the + on a day adds an event on that day")
+    # Keyboard: Tab from the top reaches the skip link first, and focus is visible.
+    run.open("/calendar")
+    run.find("body").send_keys("\ue004")
+    focused = run.driver.switch_to.active_element
+    run.check(focused.get_attribute("class") == "skip", "the first Tab reaches 'Skip to content'")
+
+
+def notifications(run: Run) -> None:
+    run.open("/calendar")
+    run.find("#bell").click()
+    run.wait_for(lambda: run.find("#notifications").is_displayed(), "the bell opens the notifications panel")
+    run.wait_for(lambda: run.find("#notification-list li"), "the panel lists the notifications (or says there are none)")
+    run.screen("notifications")
+    run.find("body").send_keys("\ue00c")  # Escape
+    run.wait_for(lambda: not run.find("#notifications").is_displayed(), "Escape closes the panel")
+
+
+def arabic(run: Run) -> None:
+    answer = run.api("PATCH", "/api/v1/me", {"language": "ar", "timeZone": "Asia/Riyadh"})
+    run.check(answer["status"] == 200, f"the profile takes Arabic ({answer})")
+    run.open("/calendar?view=month")
+    html = run.find("html")
+    run.check(html.get_attribute("dir") == "rtl" and html.get_attribute("lang") == "ar", "in Arabic the page is right to left")
+    run.check(run.find("a.add").text == "أضف حدثًا", "the calendar speaks Arabic")
+    # Mirrored: the first weekday column is on the right.
+    first, last = run.driver.find_elements(By.CSS_SELECTOR, "table.month th")[0], run.driver.find_elements(By.CSS_SELECTOR, "table.month th")[-1]
+    run.check(first.location["x"] > last.location["x"], "in Arabic the week runs right to left")
+    run.screen("month-arabic")
+    run.open("/calendar?view=week")
+    run.screen("week-arabic")
+    run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", required=True, help="the jadwal binary")
+    parser.add_argument("--screenshots", default=None, help="folder for the screenshots (default: a new temporary folder)")
+    args = parser.parse_args()
+    for tool in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(tool, os.X_OK):
+            print(f"{tool} is missing: apt-get install -y chromium chromium-driver", file=sys.stderr)
+            return 2
+    shots = Path(args.screenshots or tempfile.mkdtemp(prefix="jadwal-screens-"))
+    shots.mkdir(parents=True, exist_ok=True)
+    run = Run(str(Path(args.binary).resolve()), shots)
+    try:
+        for flow in (sign_in, add_event, views, navigation, notifications, arabic):
+            try:
+                flow(run)
+            except SystemExit:
+                raise
+            except Exception as error:  # a flow that breaks is one failure, and the others still run
+                run.check(False, f"{flow.__name__}: {type(error).__name__}: {error}")
+    finally:
+        run.close()
+    print("\nScreenshots:")
+    for path in run.screens:
+        print(f"  {path}")
+    print(f"\n{run.passed} checks passed, {len(run.failures)} failed")
+    return 1 if run.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

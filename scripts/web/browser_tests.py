@@ -11,6 +11,7 @@ Exit status 0 when every check passes; each failure is printed with what was exp
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import shutil
@@ -30,6 +31,10 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The screens with flows of their own, in scripts/web/flows/.
+SCREEN_FLOWS: tuple[str, ...] = ()
 
 CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -277,7 +282,10 @@ def main() -> int:
     shots.mkdir(parents=True, exist_ok=True)
     run = Run(str(Path(args.binary).resolve()), shots)
     try:
-        for flow in (sign_in, add_event, views, navigation, notifications, arabic):
+        # Each screen's flows live in scripts/web/flows/<screen>.py as FLOWS, run in this order
+        # after signing in; every flow starts from any page and may leave the browser anywhere.
+        extra = [flow for name in SCREEN_FLOWS for flow in importlib.import_module(f"flows.{name}").FLOWS]
+        for flow in (sign_in, add_event, views, navigation, notifications, *extra, arabic):
             try:
                 flow(run)
             except SystemExit:

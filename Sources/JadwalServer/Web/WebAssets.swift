@@ -62,12 +62,23 @@ struct WebAssets: Sendable {
         }
         var texts: [Language: [String: String]] = [:]
         for language in Language.allCases {
-            let path = root.appendingPathComponent("text/\(language.rawValue).json")
-            do {
-                texts[language] = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: path))
-            } catch {
-                throw Problem.unreadable("text/\(language.rawValue).json", "\(error)")
+            // One file per screen (`text/en/calendar.json`); a key may live in one file only.
+            let folder = root.appendingPathComponent("text/\(language.rawValue)")
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+            guard !names.isEmpty else { throw Problem.missing("text/\(language.rawValue)") }
+            var table: [String: String] = [:]
+            for name in names {
+                let path = "text/\(language.rawValue)/\(name)"
+                let part: [String: String]
+                do {
+                    part = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: folder.appendingPathComponent(name)))
+                } catch {
+                    throw Problem.unreadable(path, "\(error)")
+                }
+                if let repeated = part.keys.first(where: { table[$0] != nil }) { throw Problem.unreadable(path, "the text '\(repeated)' is also in another file") }
+                table.merge(part) { first, _ in first }
             }
+            texts[language] = table
         }
         return WebAssets(templates: templates, files: files, texts: texts)
     }

@@ -14,6 +14,9 @@ struct WebPage {
     var status: HTTPResponse.Status = .ok
     /// CSS made for this page (calendar colours), from validated values only.
     var style: String = ""
+    /// The screen's own script modules and stylesheets in `static/`, beside `app.js` and `app.css`.
+    var scripts: [String] = []
+    var stylesheets: [String] = []
 
     /// Where the page is shown: who (if anyone) and in which language.
     struct Viewer {
@@ -44,6 +47,8 @@ struct WebPage {
             "otherLanguageName": viewer.language == .arabic ? "English" : "العربية",
         ]
         if !style.isEmpty { root["pageStyle"] = style }
+        root["scripts"] = scripts.map(assets.url)
+        root["stylesheets"] = stylesheets.map(assets.url)
         if let csrf = viewer.csrf { root["csrf"] = csrf }
         if let identity = viewer.identity {
             root["user"] = ["name": identity.account.displayName, "email": identity.account.email.value]

@@ -193,7 +193,13 @@ private func assemble(
     } catch {
         throw ServerStartupError.configuration("\(error)")
     }
-    WebRoutes(assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes).addRoutes(to: router)
+    let googleWeb = google.map {
+        GoogleWebSignIn(
+            verifier: $0, clientID: configuration.googleClientID ?? "", authorizationURL: configuration.googleAuthorizationURL,
+            callbackURL: configuration.effectivePublicURL + "/auth/google/callback", secret: secret, random: dependencies.random)
+    }
+    WebRoutes(assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb)
+        .addRoutes(to: router)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))

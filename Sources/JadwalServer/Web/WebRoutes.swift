@@ -12,6 +12,8 @@ struct WebRoutes: Sendable {
     let clock: Clock
     let signIn: SignIn
     let writes: CalendarWrites
+    /// Google sign-in in the browser, when an OAuth client ID is configured.
+    let google: GoogleWebSignIn?
 
     func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from axe_core_python.selenium import Axe
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -114,7 +114,10 @@ class Run:
 
     def wait_for(self, condition, what: str, timeout: float = 15) -> bool:
         try:
-            WebDriverWait(self.driver, timeout).until(lambda d: condition())
+            # A click that navigates leaves the old page's elements behind for a moment: reading one
+            # of them then is "not yet", not a failure.
+            WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)).until(
+                lambda d: condition())
             return self.check(True, what)
         except TimeoutException:
             return self.check(False, what + f" (page {self.driver.current_url})")
@@ -204,7 +207,7 @@ def add_event(run: Run) -> None:
     run.find("#location").send_keys("Najd Village")
     save.click()
     run.wait_for(lambda: "view=week" in run.driver.current_url, "saving goes to the week of the event")
-    run.check("Dinner with Sara" in run.find(".timegrid").text, "the new event is in the week view")
+    run.wait_for(lambda: "Dinner with Sara" in run.find(".timegrid").text, "the new event is in the week view")
     run.screen("week")
 
 
@@ -212,7 +215,7 @@ def views(run: Run) -> None:
     for view in ("month", "day", "agenda"):
         run.find(f".views a[href*='view={view}']").click()
         run.wait_for(lambda: f"view={view}" in run.driver.current_url, f"the {view} view opens")
-        run.check("Dinner with Sara" in run.find("main").text, f"the event is in the {view} view")
+        run.wait_for(lambda: "Dinner with Sara" in run.find("main").text, f"the event is in the {view} view")
         run.screen(view)
     run.find(".views a[href*='view=month']").click()
     run.wait_for(lambda: "view=month" in run.driver.current_url and run.driver.find_elements(By.CSS_SELECTOR, "table.month a.item"),

@@ -39,6 +39,7 @@ def tasks(run) -> None:
     titles = [a.text for a in run.driver.find_elements(By.CSS_SELECTOR, "#task-list .task-title")]
     run.check(titles == ["Write report", "Prepare slides"], f"sorted by due date ({titles})")
     run.check("1 h 30 min" in run.find("#task-list").text, "the estimate is shown in hours and minutes")
+    run.driver.execute_script("document.getElementById('list-title').scrollIntoView()")
     run.screen("tasks")
 
     run.find("#plan-tasks").click()
@@ -90,9 +91,11 @@ def routines(run) -> None:
     run.wait_for(lambda: run.driver.current_url.endswith("/settings/routines") and "Morning walk" in run.find("#routine-list").text,
                  "the routine is listed")
     run.screen("routines")
-    run.open("/calendar?view=week")
+    # The series starts today, so a whole week of it is next week's.
+    run.open(f"/calendar?view=week&date={(datetime.date.today() + datetime.timedelta(days=7)).isoformat()}")
     items = run.driver.find_elements(By.CSS_SELECTOR, ".timegrid .item.kind-routine")
-    run.check(sum("Morning walk" in i.text for i in items) == 7, f"the week shows the routine every day ({len(items)} routine items)")
+    run.check(sum("Morning walk" in i.text for i in items) == 7, f"next week shows the routine every day ({len(items)} routine items)")
+    run.screen("routines-week")
 
 
 def tasks_arabic(run) -> None:
@@ -103,6 +106,7 @@ def tasks_arabic(run) -> None:
     run.check(run.find("#plan-tasks").text == "خطّط مهامي", "the Tasks page speaks Arabic")
     title, check = run.find("#task-list .task-title"), run.find("#task-list .task-check")
     run.check(check.location["x"] > title.location["x"], "in Arabic the done button is on the right of the title")
+    run.driver.execute_script("document.getElementById('list-title').scrollIntoView()")
     run.screen("tasks-arabic")
     run.open("/settings/routines/new")
     run.check(run.find("#preset-daily + label").text == "كل يوم", "the routine form speaks Arabic")

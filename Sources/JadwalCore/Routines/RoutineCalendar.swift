@@ -141,7 +141,7 @@ public struct RoutineCalendar: Sendable {
     }
 
     /// A routine's id: its object's name without the `.ics` every client gives it.
-    static func id(of objectName: String) -> String {
+    public static func id(of objectName: String) -> String {
         objectName.hasSuffix(".ics") ? String(objectName.dropLast(4)) : objectName
     }
 }

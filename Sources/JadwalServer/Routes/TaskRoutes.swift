@@ -89,12 +89,8 @@ struct TaskRoutes: Sendable {
             guard let filter = TaskList.Filter(rawValue: statusText) else {
                 throw APIError.badRequest("invalid_query", "'status' must be one of \(Self.accepted(TaskList.Filter.allCases)), not '\(statusText)'.")
             }
-            let views = try await store.read { tx -> [TaskView] in
-                guard let list = try await TaskList.calendar(for: account, creating: false, now: clock.now, tx: tx) else { return [] }
-                let tasks = try await TaskList.tasks(in: list, account: account, tx: tx, parse: Self.parse)
-                let planned = try await Self.plannedByTask(account: account, tx: tx)
-                return order.sorted(tasks.filter { filter.includes($0.todo) }).map { Self.view($0, planned: planned[$0.todo.uid]) }
-            }
+            let views = try await Self.listed(account: account, order: order, filter: filter, store: store, now: clock.now)
+                .map { Self.view($0.task, planned: $0.planned) }
             return JSONResponse(TaskListView(sort: order.rawValue, status: filter.rawValue, tasks: views))
         }
 
@@ -163,14 +159,30 @@ struct TaskRoutes: Sendable {
         values.map { "'\($0.rawValue)'" }.joined(separator: ", ")
     }
 
-    /// The account's task list, made again if the person deleted it.
+    /// The account's to-dos `filter` keeps, in `order`, each with the time planned for it (the
+    /// API's list and the web app's Tasks page).
+    static func listed(account: Account, order: TaskList.Order, filter: TaskList.Filter, store: any Store, now: Date) async throws
+        -> [(task: StoredTask, planned: [PlannedTaskBlock]?)] {
+        try await store.read { tx in
+            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
+            let tasks = try await TaskList.tasks(in: list, account: account, tx: tx, parse: Self.parse)
+            let planned = try await Self.plannedByTask(account: account, tx: tx)
+            return order.sorted(tasks.filter { filter.includes($0.todo) }).map { ($0, planned[$0.todo.uid]) }
+        }
+    }
+
+    /// The account's task list, made again if the person deleted it; `TaskList.Missing` when its
+    /// slug is taken by an event calendar.
+    static func taskList(account: Account, store: any Store, now: Date) async throws -> CalendarCollection {
+        try await store.transaction { tx in
+            guard let list = try await TaskList.calendar(for: account, creating: true, now: now, tx: tx) else { throw TaskList.Missing() }
+            return list
+        }
+    }
+
     private func taskList(account: Account) async throws -> CalendarCollection {
-        let now = clock.now
         do {
-            return try await store.transaction { tx in
-                guard let list = try await TaskList.calendar(for: account, creating: true, now: now, tx: tx) else { throw TaskList.Missing() }
-                return list
-            }
+            return try await Self.taskList(account: account, store: store, now: clock.now)
         } catch let missing as TaskList.Missing {
             throw APIError(.conflict, code: "task_list_missing", message: "\(missing.description.prefix(1).uppercased())\(missing.description.dropFirst()).")
         }

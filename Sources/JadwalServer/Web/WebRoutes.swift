@@ -21,6 +21,8 @@ struct WebRoutes: Sendable {
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addEventRoutes(to: pages)
+        addTaskRoutes(to: pages)
+        addRoutinePages(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

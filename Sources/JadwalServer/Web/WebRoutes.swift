@@ -19,6 +19,7 @@ struct WebRoutes: Sendable {
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addEventRoutes(to: pages)
+        addConflictRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

@@ -55,7 +55,7 @@ struct WebConflictsTests {
             let id = try await Self.overlappingEvents(harness, client, person)
             let page = try await person.browser.get(client, "/conflicts")
             #expect(page.status == .ok && !page.text.contains("No scheduling conflicts ✓"))
-            #expect(page.text.contains("Call with Sara") && page.text.contains("Monday 23 November 2026") && page.text.contains("18:30–19:30"))
+            #expect(page.text.contains("Call with Sara") && page.text.contains("Monday, 23 November 2026") && page.text.contains("18:30–19:30"))
             #expect(page.text.contains("<strong>Dinner</strong>") && page.text.contains("18:00–19:00") && page.text.contains("30 min overlap"))
             // The timeline: an image with a title and a description, both events drawn and labelled, the shared half hour shaded.
             #expect(page.text.contains(#"role="img" aria-labelledby="timeline-title-\#(id) timeline-desc-\#(id)""#))
@@ -63,8 +63,12 @@ struct WebConflictsTests {
             #expect(page.text.contains("“Call with Sara”, 18:30–19:30, runs into: Dinner (18:00–19:00)."))
             #expect(page.text.contains(#"<g class="tl-block tl-this">"#) && page.text.contains(#"<g class="tl-block tl-event">"#))
             #expect(page.text.contains(#"class="tl-overlap""#) && page.text.contains(#"id="preview-rect-\#(id)""#))
-            // 17:00 to 21:00 is drawn: half an hour around the two events, then the first suggestion (19:30–20:30 + 30 min).
-            #expect(page.text.contains(">17:00</text>") && page.text.contains(">21:00</text>") && !page.text.contains(">16:00</text>"))
+            // 16:00 to 21:00 is drawn: the two events and the suggestions on their day (17:00 and 19:00), half an hour around;
+            // the suggestions on the following days are listed, not drawn.
+            #expect(page.text.contains(">16:00</text>") && page.text.contains(">21:00</text>"))
+            #expect(!page.text.contains(">15:00</text>") && !page.text.contains(">22:00</text>"))
+            #expect(page.text.contains(#"data-label="Tue 24 Nov · 18:30–19:30">"#), "no place on the timeline for the next day")
+            #expect(page.text.contains("Preview: moved to Tue 24 Nov · 18:30–19:30, outside the hours drawn."))
             // Suggested times as radio buttons, nearest first, each placed on the timeline for the preview.
             let first = try #require(TestBrowser.first(#"<input type="radio" id="slot-[^"]+-0" name="slot" value="([^"]+)""#, in: page.text))
             #expect(first == "2026-11-23T16:00:00Z/2026-11-23T17:00:00Z")

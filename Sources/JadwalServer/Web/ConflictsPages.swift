@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import JadwalCore
+import PrayerTimes
 import Scheduling
 
 /// The conflicts screen: each open conflict with the hours around it drawn, what it runs into,

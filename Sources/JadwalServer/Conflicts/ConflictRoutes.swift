@@ -84,33 +84,11 @@ struct ConflictRoutes: Sendable {
         }
     }
 
-    /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
-    /// once for all the days together: a list of hundreds of conflicts costs one read, not one
-    /// per conflict.
+    /// Each conflict's day as the API shows it (see ``AccountBusyTime/conflictDays``).
     func dayTimelines(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: DayView] {
-        var calendar = Foundation.Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let days: [(EventConflict, TimeRange)] = conflicts.compactMap { conflict in
-            let start = calendar.startOfDay(for: conflict.event.start)
-            guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
-            return (conflict, day)
+        try await busyTime.conflictDays(of: conflicts, account: account, zone: zone, tx: tx).mapValues { day in
+            DayView(date: day.date, timeZone: zone.identifier, blocks: day.blocks.map { BlockView($0, isThisEvent: $0.referenceID == day.eventReference) })
         }
-        guard let first = days.map(\.1.start).min(), let last = days.map(\.1.end).max(), let window = try? TimeRange(start: first, end: last)
-        else { return [:] }
-        let blocks = try await busyTime.blocks(account: account, in: window, tx: tx).sorted { $0.range.start < $1.range.start }
-        let formatter = DateFormatter()
-        formatter.calendar = calendar
-        formatter.timeZone = zone
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd"
-        var views: [UUID: DayView] = [:]
-        for (conflict, day) in days {
-            let reference = EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName)
-            views[conflict.id] = DayView(
-                date: formatter.string(from: day.start), timeZone: zone.identifier,
-                blocks: blocks.filter { $0.range.overlaps(day) }.map { BlockView($0, isThisEvent: $0.referenceID == reference) })
-        }
-        return views
     }
 
     static func conflictID(_ context: JadwalRequestContext) throws -> UUID {
@@ -278,6 +256,47 @@ struct OverlapView: Encodable, Sendable {
         calendarId = overlap.calendarID?.uuidString.lowercased()
         name = overlap.objectName
         prayer = overlap.prayer
+    }
+}
+
+/// The local day a conflicting occurrence starts on, with everything busy in it: what the API's
+/// `day` and the web page's timeline draw.
+struct ConflictDay: Sendable {
+    /// `2026-11-23`, in the person's zone.
+    let date: String
+    let range: TimeRange
+    /// Sorted by start; the conflicting event's own blocks are named by `eventReference`.
+    let blocks: [BusyBlock]
+    let eventReference: String
+}
+
+extension AccountBusyTime {
+    /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
+    /// once for all the days together: a list of hundreds of conflicts costs one read, not one
+    /// per conflict.
+    func conflictDays(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: ConflictDay] {
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let days: [(EventConflict, TimeRange)] = conflicts.compactMap { conflict in
+            let start = calendar.startOfDay(for: conflict.event.start)
+            guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
+            return (conflict, day)
+        }
+        guard let first = days.map(\.1.start).min(), let last = days.map(\.1.end).max(), let window = try? TimeRange(start: first, end: last)
+        else { return [:] }
+        let blocks = try await self.blocks(account: account, in: window, tx: tx).sorted { $0.range.start < $1.range.start }
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = zone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        var views: [UUID: ConflictDay] = [:]
+        for (conflict, day) in days {
+            views[conflict.id] = ConflictDay(
+                date: formatter.string(from: day.start), range: day, blocks: blocks.filter { $0.range.overlaps(day) },
+                eventReference: EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName))
+        }
+        return views
     }
 }
 

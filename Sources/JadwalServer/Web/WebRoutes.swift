@@ -23,6 +23,7 @@ struct WebRoutes: Sendable {
         addEventRoutes(to: pages)
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)
+        addConflictRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

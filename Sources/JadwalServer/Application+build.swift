@@ -193,7 +193,13 @@ private func assemble(
     } catch {
         throw ServerStartupError.configuration("\(error)")
     }
-    WebRoutes(assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes).addRoutes(to: router)
+    let setup = SetupRoutes(
+        store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
+        publicURL: configuration.effectivePublicURL, hub: hub)
+    WebRoutes(
+        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, appPasswords: appPasswords,
+        setup: setup
+    ).addRoutes(to: router)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
@@ -211,9 +217,6 @@ private func assemble(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)
     prayer.addFeedRoute(to: router)
-    let setup = SetupRoutes(
-        store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
-        publicURL: configuration.effectivePublicURL, hub: hub)
     setup.addRoutes(to: signedIn)
     setup.addProfileRoute(to: router)
     // Events link back to their conversation; absolute only when the address is known before listening.

@@ -12,6 +12,9 @@ struct WebRoutes: Sendable {
     let clock: Clock
     let signIn: SignIn
     let writes: CalendarWrites
+    let appPasswords: AppPasswords
+    /// Easy Setup's one-time links, made the way the API makes them.
+    let setup: SetupRoutes
 
     func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
@@ -19,6 +22,7 @@ struct WebRoutes: Sendable {
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addEventRoutes(to: pages)
+        addSettingsRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

@@ -13,6 +13,15 @@ struct WebSettingsTests {
     struct Me: Decodable { let name: String; let timeZone: String; let language: String; let showHijri: Bool }
     struct NotificationChoices: Decodable { let email: [String]; let push: [String]; let quietDuringSleep: Bool; let quietDuringPrayer: Bool }
 
+    /// A browser signed in as `email`, on the settings page, and the page's CSRF token.
+    static func onSettings(_ email: String, _ client: any TestClientProtocol, _ harness: ServerHarness) async throws
+        -> (browser: TestBrowser, page: TestResponse, csrf: String) {
+        var browser = TestBrowser()
+        try await browser.signIn(email, client: client, harness: harness)
+        let page = try await browser.get(client, "/settings")
+        return (browser, page, try #require(TestBrowser.csrf(in: page)))
+    }
+
     static func profile(_ name: String, zone: String, language: String = "en", hijri: Bool = false) -> [(String, String)] {
         [("name", name), ("timeZone", zone), ("language", language)] + (hijri ? [("showHijri", "on")] : [])
     }
@@ -21,13 +30,11 @@ struct WebSettingsTests {
           arguments: TestEnvironment.engines)
     func profile(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
-            var browser = TestBrowser()
-            try await browser.signIn("profile@example.com", client: client, harness: harness)
-            let page = try await browser.get(client, "/settings")
+            let (signedIn, page, csrf) = try await Self.onSettings("profile@example.com", client, harness)
+            var browser = signedIn
             #expect(page.status == .ok && page.text.contains(#"action="/settings/profile""#))
             for other in ["/settings/prayer", "/settings/whatsapp", "/settings/routines"] { #expect(page.text.contains(#"href="\#(other)""#)) }
             #expect(page.text.contains("<option selected>UTC</option>") && page.text.contains("<option>Asia/Riyadh</option>"))
-            let csrf = try #require(TestBrowser.csrf(in: page))
 
             let badZone = try await browser.post(client, "/settings/profile", Self.profile("Sara", zone: "Mars/Olympus"), csrf: csrf)
             #expect(badZone.status == .unprocessableContent)
@@ -65,7 +72,8 @@ struct WebSettingsTests {
             // The API takes the preference too.
             let off = try await client.send(
                 .patch, "/api/v1/me", json: #"{"showHijri": false}"#, headers: [.cookie: browser.cookieHeader, .csrfToken: csrf])
-            #expect(off.status == .ok && (try off.json(Me.self)).showHijri == false)
+            #expect(off.status == .ok)
+            #expect(try off.json(Me.self).showHijri == false)
             #expect(!(try await browser.get(client, "/calendar?view=day&date=2026-09-22").text.contains(#"class="hijri""#)))
         }
     }
@@ -73,11 +81,9 @@ struct WebSettingsTests {
     @Test("choosing Arabic reloads settings right to left, in Arabic")
     func languageSwitch() async throws {
         try await ServerHarness.run { harness, client in
-            var browser = TestBrowser()
-            try await browser.signIn("lang@example.com", client: client, harness: harness)
-            let page = try await browser.get(client, "/settings")
+            let (signedIn, page, csrf) = try await Self.onSettings("lang@example.com", client, harness)
+            var browser = signedIn
             #expect(page.text.contains(#"<html lang="en" dir="ltr">"#))
-            let csrf = try #require(TestBrowser.csrf(in: page))
             let saved = try await browser.post(client, "/settings/profile", Self.profile("سارة", zone: "Asia/Riyadh", language: "ar"), csrf: csrf)
             #expect(saved.status == .seeOther)
             let arabic = try await browser.get(client, "/settings")
@@ -89,9 +95,8 @@ struct WebSettingsTests {
     @Test("Easy Setup: the page makes a one-time link; its profile downloads once, then the link is gone")
     func easySetup() async throws {
         try await ServerHarness.run(configure: { $0.publicURL = "https://cal.example.com" }) { harness, client in
-            var browser = TestBrowser()
-            try await browser.signIn("setup-web@example.com", client: client, harness: harness)
-            let csrf = try #require(TestBrowser.csrf(in: try await browser.get(client, "/settings")))
+            let (signedInBrowser, _, csrf) = try await Self.onSettings("setup-web@example.com", client, harness)
+            var browser = signedInBrowser
             let tooLong = try await browser.post(client, "/settings/setup", [("name", String(repeating: "x", count: 101))], csrf: csrf)
             #expect(tooLong.status == .unprocessableContent && tooLong.text.contains("at most 100 characters"))
 
@@ -100,10 +105,9 @@ struct WebSettingsTests {
             let link = try #require(TestBrowser.first(#"id="setup-url" value="([^"]+)""#, in: made.text))
             #expect(link.hasPrefix("https://cal.example.com/setup/") && link.hasSuffix(".mobileconfig"))
             #expect(made.text.contains(#"id="download-profile" href="\#(link)""#) && made.text.contains("This link works once, until"))
-            if made.text.contains("<svg") {
-                // The QR code is ours, inline: an SVG with its title, nothing from the person unescaped.
-                #expect(made.text.contains("QR code of the setup link"))
-            }
+            // The QR code is ours, inline: an SVG named by its title, nothing from the person unescaped.
+            #expect(made.text.contains(#"role="img" shape-rendering="crispEdges"><title>QR code of the setup link</title>"#))
+            #expect(made.text.components(separatedBy: "<svg").count == 2 && !made.text.contains("Sara's"))
             let path = String(link.dropFirst("https://cal.example.com".count))
             let profile = try await client.send(.get, path)
             #expect(profile.status == .ok && profile.headers[.contentType] == ConfigurationProfile.contentType)
@@ -118,9 +122,8 @@ struct WebSettingsTests {
     @Test("app passwords: created and shown once, work for CalDAV, listed without the secret, revoked; another's is 404")
     func appPasswords() async throws {
         try await ServerHarness.run { harness, client in
-            var browser = TestBrowser()
-            try await browser.signIn("passwords@example.com", client: client, harness: harness)
-            let csrf = try #require(TestBrowser.csrf(in: try await browser.get(client, "/settings")))
+            let (signedInBrowser, _, csrf) = try await Self.onSettings("passwords@example.com", client, harness)
+            var browser = signedInBrowser
             let empty = try await browser.post(client, "/settings/app-passwords", [("name", "  ")], csrf: csrf)
             #expect(empty.status == .unprocessableContent && empty.text.contains("Name the device in 1 to 100 characters"))
             #expect(empty.text.contains(#"id="password-name" name="name" value="  ""#))
@@ -136,9 +139,8 @@ struct WebSettingsTests {
             #expect(listed.text.contains("<bdi>Thunderbird</bdi>") && !listed.text.contains(password))
             let id = try #require(TestBrowser.first(#"action="/settings/app-passwords/([0-9a-f-]{36})/revoke""#, in: listed.text))
 
-            var stranger = TestBrowser()
-            try await stranger.signIn("stranger-pw@example.com", client: client, harness: harness)
-            let strangerCSRF = try #require(TestBrowser.csrf(in: try await stranger.get(client, "/settings")))
+            let (signedInStranger, _, strangerCSRF) = try await Self.onSettings("stranger-pw@example.com", client, harness)
+            var stranger = signedInStranger
             #expect(try await stranger.post(client, "/settings/app-passwords/\(id)/revoke", [], csrf: strangerCSRF).status == .notFound)
             #expect(try await client.dav(.propfind, "/dav/", as: nil, body: body, depth: "0", headers: basic).status.code == 207)
 
@@ -174,9 +176,8 @@ struct WebSettingsTests {
             #expect(try await browser.post(client, "/settings/sessions/\(phone.sessionId.lowercased())/revoke", [], csrf: csrf).status == .notFound)
 
             let deviceID = try #require(TestBrowser.first(#"action="/settings/devices/([0-9a-f-]{36})/delete""#, in: page.text))
-            var stranger = TestBrowser()
-            try await stranger.signIn("stranger-dev@example.com", client: client, harness: harness)
-            let strangerCSRF = try #require(TestBrowser.csrf(in: try await stranger.get(client, "/settings")))
+            let (signedInStranger, _, strangerCSRF) = try await Self.onSettings("stranger-dev@example.com", client, harness)
+            var stranger = signedInStranger
             #expect(try await stranger.post(client, "/settings/devices/\(deviceID)/delete", [], csrf: strangerCSRF).status == .notFound)
             #expect(try await browser.post(client, "/settings/devices/\(deviceID)/delete", [], csrf: csrf).status == .seeOther)
             #expect(try await harness.instance.store.read { tx in try await tx.pushDevices(accountID: accountID) }.isEmpty)
@@ -186,11 +187,9 @@ struct WebSettingsTests {
     @Test("notification choices: every box is the whole state, saved through the API's core")
     func notifications() async throws {
         try await ServerHarness.run { harness, client in
-            var browser = TestBrowser()
-            try await browser.signIn("notify-web@example.com", client: client, harness: harness)
-            let page = try await browser.get(client, "/settings")
+            let (signedIn, page, csrf) = try await Self.onSettings("notify-web@example.com", client, harness)
+            var browser = signedIn
             #expect(page.text.contains(#"id="email-conflict" name="email[]" value="conflict" checked"#))
-            let csrf = try #require(TestBrowser.csrf(in: page))
             let saved = try await browser.post(
                 client, "/settings/notifications", [("email[]", "conflict"), ("push[]", "reminder"), ("push[]", "setup-done"), ("quietDuringPrayer", "on")],
                 csrf: csrf)
@@ -242,7 +241,8 @@ struct WebSettingsTests {
             let page = try await browser.get(client, "/settings")
             #expect(!page.text.contains("Mallory") && page.text.contains("No app passwords yet."))
             let out = try await browser.post(client, "/signout/everywhere", [])
-            #expect(out.headers[.location] == "/settings" && (try await browser.get(client, "/settings")).status == .ok, "not signed out")
+            #expect(out.headers[.location] == "/settings")
+            #expect(try await browser.get(client, "/settings").status == .ok, "not signed out")
         }
     }
 }

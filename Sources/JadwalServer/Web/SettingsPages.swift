@@ -55,10 +55,11 @@ enum SettingsPages {
         }
     }
 
-    /// The link as a QR code, inline SVG for a phone to scan from the screen.
-    /// QR: waits for the encoder on the `qr-code` branch (JadwalCore/Setup/QRCode.swift).
+    /// The link as a QR code, inline SVG for a phone to scan from the screen. Safe to put in
+    /// the page unescaped: the encoder's own markup, the link only as modules, the title escaped.
     static func qrCode(_ link: String, title: String) -> String? {
-        nil
+        guard let code = try? QRCode(encoding: Array(link.utf8)) else { return nil }
+        return code.svg(moduleSize: 4, quietZone: 4, title: title)
     }
 
     /// The message beside the field a profile problem belongs to.

@@ -193,12 +193,17 @@ private func assemble(
     } catch {
         throw ServerStartupError.configuration("\(error)")
     }
+    let googleWeb = google.map {
+        GoogleWebSignIn(
+            verifier: $0, clientID: configuration.googleClientID ?? "", authorizationURL: configuration.googleAuthorizationURL,
+            callbackURL: configuration.effectivePublicURL + "/auth/google/callback", secret: secret, random: dependencies.random)
+    }
     let setup = SetupRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
         publicURL: configuration.effectivePublicURL, hub: hub)
     WebRoutes(
-        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, appPasswords: appPasswords,
-        setup: setup
+        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
+        appPasswords: appPasswords, setup: setup
     ).addRoutes(to: router)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)

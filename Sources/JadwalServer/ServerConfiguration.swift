@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var mailFrom = MailAddress("jadwal@localhost", name: "Jadwal")
     public var googleClientID: String?
     public var googleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
+    /// Where the browser is sent to sign in with Google (OpenID Connect authorization endpoint).
+    public var googleAuthorizationURL = "https://accounts.google.com/o/oauth2/v2/auth"
     /// Background job workers in this process (0 runs none: the API only).
     public var workers = 2
     /// Use the last `X-Forwarded-For` hop as the client address (only behind your own proxy).

@@ -36,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("google-jwks-url"), help: "Where Google's signing keys are published (env JADWAL_GOOGLE_JWKS_URL).")
     var googleJWKSURL: String?
 
+    @Option(name: .customLong("google-authorization-url"), help: "Where browsers go to sign in with Google (env JADWAL_GOOGLE_AUTHORIZATION_URL; default Google's).")
+    var googleAuthorizationURL: String?
+
     @Option(help: "Background job workers in this process, 0 for none (env JADWAL_WORKERS, default 2).")
     var workers: Int?
 
@@ -101,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.googleClientID = googleClientID ?? env["JADWAL_GOOGLE_CLIENT_ID"]
         if let value = googleJWKSURL ?? env["JADWAL_GOOGLE_JWKS_URL"] { configuration.googleJWKSURL = value }
+        if let value = googleAuthorizationURL ?? env["JADWAL_GOOGLE_AUTHORIZATION_URL"] { configuration.googleAuthorizationURL = value }
         if let value = workers {
             configuration.workers = value
         } else if let text = env["JADWAL_WORKERS"] {

@@ -35,19 +35,22 @@ struct GoogleSignInTests {
 
         func idToken(
             email: String = "layla@gmail.com", verified: Bool? = true, audience: String = GoogleSignInTests.clientID,
-            issuer: String = "https://accounts.google.com", expires: Date = Date() + 3600, kid: String = "google-1"
+            issuer: String = "https://accounts.google.com", expires: Date = Date() + 3600, kid: String = "google-1", nonce: String? = nil
         ) async throws -> String {
             let claims = GoogleIDTokenVerifier.Claims(
                 iss: .init(value: issuer), aud: .init(value: [audience]), sub: .init(value: "1234567890"),
                 exp: .init(value: expires), iat: .init(value: Date()), email: email, emailVerified: verified.map(GoogleIDTokenVerifier.Flag.init),
-                name: "Layla"
+                name: "Layla", nonce: nonce
             )
             return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
         }
     }
 
     /// Runs `body` with a JWKS server publishing `jwks` and a Jadwal server configured to use it.
-    static func withServers(jwks: String, _ body: @Sendable @escaping (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
+    static func withServers(
+        jwks: String, configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable @escaping (ServerHarness, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let router = Router()
         router.get("certs") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
@@ -59,6 +62,7 @@ struct GoogleSignInTests {
             try await ServerHarness.run(clock: TestClock(Date())) { configuration in
                 configuration.googleClientID = clientID
                 configuration.googleJWKSURL = "http://127.0.0.1:\(port)/certs"
+                configure(&configuration)
             } _: { harness, client in
                 try await body(harness, client)
             }

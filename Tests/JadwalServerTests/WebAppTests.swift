@@ -182,6 +182,7 @@ struct WebAppTests {
             harness.clock.advance(by: 6 * 60)
             let missing = try await browser.get(client, "/events/\(UUID().uuidString.lowercased())/nothing.ics")
             #expect(missing.status == .notFound && missing.headers[values: .setCookie].count == 2)
+            #expect(missing.headers[.contentType]?.hasPrefix("text/html") == true && missing.text.contains("does not exist"))
             harness.clock.advance(by: 60)
             #expect(try await browser.get(client, "/calendar").status == .ok)
         }

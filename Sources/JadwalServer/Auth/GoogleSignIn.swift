@@ -17,9 +17,11 @@ actor GoogleIDTokenVerifier {
         var email: String?
         var emailVerified: Flag?
         var name: String?
+        /// Set by the browser flow: binds the token to the sign-in that asked for it.
+        var nonce: String?
 
         enum CodingKeys: String, CodingKey {
-            case iss, aud, sub, exp, iat, email, name
+            case iss, aud, sub, exp, iat, email, name, nonce
             case emailVerified = "email_verified"
         }
 
@@ -61,8 +63,9 @@ actor GoogleIDTokenVerifier {
         self.httpClient = httpClient
     }
 
-    /// The verified email and name, or an APIError saying what failed.
-    func verify(_ idToken: String) async throws -> (email: EmailAddress, name: String?) {
+    /// The verified email and name, or an APIError saying what failed. A browser sign-in passes
+    /// the nonce it sent, so a token obtained for another sign-in is refused.
+    func verify(_ idToken: String, nonce: String? = nil) async throws -> (email: EmailAddress, name: String?) {
         var keys = try await currentKeys(forceRefresh: false)
         let claims: Claims
         do {
@@ -77,6 +80,7 @@ actor GoogleIDTokenVerifier {
         guard Self.issuers.contains(claims.iss.value) else { throw Self.rejection("it was not issued by Google") }
         guard claims.aud.value.contains(clientID) else { throw Self.rejection("it was issued for another application (audience)") }
         guard claims.exp.value > clock.now else { throw Self.rejection("it has expired") }
+        if let nonce, claims.nonce != nonce { throw Self.rejection("it was issued for another sign-in (nonce)") }
         guard let rawEmail = claims.email else { throw Self.rejection("it carries no email address") }
         guard claims.emailVerified?.value == true else { throw Self.rejection("Google has not verified its email address") }
         guard let email = try? EmailAddress(rawEmail) else { throw Self.rejection("its email address is not valid") }

@@ -34,6 +34,19 @@ struct CalendarLayout {
     let zone: TimeZone
     /// 0 = Sunday … 6 = Saturday.
     let weekStart: Int
+    /// Gregorian in `zone`, made once: a month of 500 events asks it thousands of times.
+    private let calendar: Foundation.Calendar
+
+    init(view: View, anchor: LocalDate, today: LocalDate, zone: TimeZone, weekStart: Int) {
+        self.view = view
+        self.anchor = anchor
+        self.today = today
+        self.zone = zone
+        self.weekStart = weekStart
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        self.calendar = calendar
+    }
 
     /// Rows of 15 minutes: 96 a day.
     static let rowsPerDay = 96
@@ -94,16 +107,12 @@ struct CalendarLayout {
     }
 
     func midnight(_ date: LocalDate) -> Date {
-        var calendar = Foundation.Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         // A day whose midnight is skipped by a clock change starts at the first instant it has.
         return calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))
             ?? Date(timeIntervalSince1970: Double(date.daysSinceEpoch) * 86_400)
     }
 
     func localDay(_ instant: Date) -> LocalDate {
-        var calendar = Foundation.Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
         return (try? LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)) ?? LocalDate(daysSinceEpoch: 0)
     }
@@ -181,8 +190,6 @@ struct CalendarLayout {
 
     /// The row of an instant by the wall clock (a clock change shifts the rest of the day, as on a paper calendar).
     private func wallRow(_ instant: Date, dayStart: Date, roundingUp: Bool = false) -> Int {
-        var calendar = Foundation.Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         let parts = calendar.dateComponents([.hour, .minute, .second], from: instant)
         let minutes = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
         let exact = minutes % 15 == 0 && (parts.second ?? 0) == 0

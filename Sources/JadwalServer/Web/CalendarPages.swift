@@ -29,7 +29,8 @@ extension WebRoutes {
         let layout = CalendarLayout(view: view, anchor: anchor, today: today, zone: zone, weekStart: account.language == .arabic ? 0 : 1)
         let window = layout.window
         let (instances, truncated) = try await IntegratedCalendar(store: store).instances(account: account, from: window.start, to: window.end)
-        let prayerSettings = try await store.read { tx in try await tx.prayerSettings(accountID: account.id) }
+        // Prayers are drawn on the week and day grids only.
+        let prayerSettings = view == .week || view == .day ? try await store.read { tx in try await tx.prayerSettings(accountID: account.id) } : nil
 
         var colors = CalendarColors()
         var items = instances.map { instance -> CalendarLayout.Item in

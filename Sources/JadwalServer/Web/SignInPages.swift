@@ -17,6 +17,17 @@ extension WebRoutes {
         var token: String?
     }
 
+    /// What the Google callback page posts: the fragment's ID token and state, or Google's error.
+    struct GoogleForm: Decodable {
+        var idToken: String?
+        var state: String?
+        var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case idToken = "id_token", state, error
+        }
+    }
+
     func addSignInRoutes(to router: Router<JadwalRequestContext>) {
         router.get("/") { request, _ -> Response in
             if await browser.resolve(request) != nil { return WebPage.redirect("/calendar") }
@@ -77,6 +88,47 @@ extension WebRoutes {
             for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
             return response
         }
+        router.get("auth/google") { request, _ -> Response in
+            guard let google else { return WebPage.redirect("/") }
+            let (location, cookie) = google.start(secureCookie: browser.secureCookies)
+            var response = WebPage.redirect(location)
+            response.setCookie(cookie)
+            return response
+        }
+        router.get("auth/google/callback") { request, _ -> Response in
+            let language = WebLanguage.of(request, account: nil)
+            return WebPage(template: "google-callback", title: assets.texts(language).text("googleTitle"), page: [:])
+                .response(assets, viewer: .init(language: language, path: "/auth/google/callback"))
+        }
+        router.post("auth/google") { request, context -> Response in
+            let language = WebLanguage.of(request, account: nil)
+            let texts = assets.texts(language)
+            guard let google else { return WebPage.redirect("/") }
+            let form = try await decodeForm(GoogleForm.self, request)
+            var failure: String?
+            if let error = form.error, !error.isEmpty {
+                failure = texts.text("errorGoogleCancelled")
+            } else if !BrowserSession.isSameOrigin(request) {
+                failure = texts.text("errorFormExpired")
+            } else {
+                do {
+                    let (email, name) = try await google.finish(
+                        idToken: form.idToken ?? "", state: form.state ?? "", cookieState: request.cookies[GoogleWebSignIn.stateCookie]?.value)
+                    let signedIn = try await signIn.signInVerified(
+                        email: email, name: name, method: .google,
+                        client: SignIn.Client(address: context.clientAddress, userAgent: request.headers[.userAgent]))
+                    var response = WebPage.redirect("/calendar")
+                    for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
+                    response.setCookie(Cookie(name: GoogleWebSignIn.stateCookie, value: "", maxAge: 0, path: "/auth/google", httpOnly: true, sameSite: .lax))
+                    return response
+                } catch let refusal as APIError {
+                    failure = texts.text("errorGoogle", ["reason": refusal.message])
+                } catch let refusal as SignIn.Failure {
+                    failure = texts.text(Self.textKey(refusal))
+                }
+            }
+            return signInPage(request, language: language, email: "", error: failure, status: .unauthorized)
+        }
         router.get("language") { request, _ -> Response in
             let chosen = Language(rawValue: request.uri.queryParameters.get("to") ?? "") ?? .english
             var response = WebPage.redirect("/")
@@ -116,7 +168,7 @@ extension WebRoutes {
         _ request: Request, language: Language, email: String, error: String? = nil, status: HTTPResponse.Status = .ok
     ) -> Response {
         let texts = assets.texts(language)
-        var page: [String: Any] = ["email": email]
+        var page: [String: Any] = ["email": email, "google": google != nil]
         if let error { page["error"] = error }
         return WebPage(template: "signin", title: texts.text("signInTitle"), page: page, status: status)
             .response(assets, viewer: .init(language: language, path: "/"))

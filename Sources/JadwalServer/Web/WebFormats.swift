@@ -13,16 +13,20 @@ struct WebFormats {
     private let shortDay: DateFormatter
     private let weekdayShort: DateFormatter
     private let dayNumber: DateFormatter
+    private let calendar: Foundation.Calendar
 
     init(language: Language, zone: TimeZone) {
         self.language = language
         self.zone = zone
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        self.calendar = calendar
         let locale = Locale(identifier: language == .arabic ? "ar" : "en-GB")
         func formatter(_ template: String) -> DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = locale
             formatter.timeZone = zone
-            formatter.calendar = Foundation.Calendar(identifier: .gregorian)
+            formatter.calendar = calendar
             formatter.setLocalizedDateFormatFromTemplate(template)
             return formatter
         }
@@ -69,8 +73,6 @@ struct WebFormats {
 
     /// Midday of a local day in the zone: safe from clock changes at midnight.
     private func noon(_ day: LocalDate) -> Date {
-        var calendar = Foundation.Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
             ?? Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400 + 43_200)
     }

@@ -12,6 +12,8 @@ struct WebRoutes: Sendable {
     let clock: Clock
     let signIn: SignIn
     let writes: CalendarWrites
+    /// Google sign-in in the browser, when an OAuth client ID is configured.
+    let google: GoogleWebSignIn?
     let appPasswords: AppPasswords
     /// Easy Setup's one-time links, made the way the API makes them.
     let setup: SetupRoutes

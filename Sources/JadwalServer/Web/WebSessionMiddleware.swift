@@ -37,7 +37,19 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.formBody = body
         }
         let signedIn = context
-        return try await BrowserSession.deliver(resolved.renewal, request, signedIn) { try await next(request, signedIn) }
+        let language = resolved.identity.account.language
+        return try await BrowserSession.deliver(resolved.renewal, request, signedIn) {
+            // A page's failure is a page too, in the person's language, never a JSON body.
+            do {
+                return try await next(request, signedIn)
+            } catch let error as HTTPError {
+                let texts = assets.texts(language)
+                let message = error.status == .notFound ? texts.text("errorNotFound") : (error.body ?? texts.text("errorTitle"))
+                return WebPage(template: "problem", title: texts.text("errorTitle"), page: ["message": message, "back": "/calendar"], status: error.status)
+                    .response(assets, viewer: .init(
+                        language: language, identity: resolved.identity, csrf: browser.csrfToken(sessionID: resolved.identity.session.id), path: request.uri.path))
+            }
+        }
     }
 
     private struct CSRFField: Decodable {
@@ -46,7 +58,7 @@ struct WebSessionMiddleware: RouterMiddleware {
 
     private func problem(_ status: HTTPResponse.Status, key: String, language: Language, path: String) -> Response {
         let texts = assets.texts(language)
-        return WebPage(template: "problem", title: texts["errorTitle"] ?? "", page: ["message": texts[key] ?? key, "back": path], status: status)
+        return WebPage(template: "problem", title: texts.text("errorTitle"), page: ["message": texts.text(key), "back": "/calendar"], status: status)
             .response(assets, viewer: .init(language: language, path: path))
     }
 

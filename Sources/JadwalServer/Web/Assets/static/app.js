@@ -19,6 +19,15 @@ export async function api(path, options = {}) {
 const magic = document.getElementById('magic');
 if (magic?.dataset.auto === 'true') magic.requestSubmit();
 
+// Google answers in the fragment, which only this page sees; it posts the token to Jadwal.
+const googleCallback = document.getElementById('google-callback');
+if (googleCallback) {
+  const answer = new URLSearchParams(location.hash.slice(1));
+  for (const name of ['id_token', 'state', 'error']) googleCallback.elements.namedItem(name).value = answer.get(name) ?? '';
+  history.replaceState(null, '', location.pathname);
+  googleCallback.requestSubmit();
+}
+
 // Forms that ask first (deleting an event).
 for (const form of document.querySelectorAll('form[data-confirm]')) {
   form.addEventListener('submit', (event) => { if (!confirm(form.dataset.confirm)) event.preventDefault(); });

@@ -198,8 +198,13 @@ private func assemble(
             verifier: $0, clientID: configuration.googleClientID ?? "", authorizationURL: configuration.googleAuthorizationURL,
             callbackURL: configuration.effectivePublicURL + "/auth/google/callback", secret: secret, random: dependencies.random)
     }
-    WebRoutes(assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb)
-        .addRoutes(to: router)
+    let setup = SetupRoutes(
+        store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
+        publicURL: configuration.effectivePublicURL, hub: hub)
+    WebRoutes(
+        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
+        appPasswords: appPasswords, setup: setup
+    ).addRoutes(to: router)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
@@ -217,9 +222,6 @@ private func assemble(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     prayer.addRoutes(to: signedIn)
     prayer.addFeedRoute(to: router)
-    let setup = SetupRoutes(
-        store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
-        publicURL: configuration.effectivePublicURL, hub: hub)
     setup.addRoutes(to: signedIn)
     setup.addProfileRoute(to: router)
     // Events link back to their conversation; absolute only when the address is known before listening.

@@ -12,7 +12,7 @@ struct SQLRepository {
 // MARK: - Accounts
 
 extension SQLRepository: AccountStore {
-    static let accountColumns = "id, email, name, time_zone, language, created_at, disabled_at"
+    static let accountColumns = "id, email, name, time_zone, language, created_at, disabled_at, show_hijri"
 
     func account(id: UUID) async throws -> Account? {
         try await db.raw("SELECT \(unsafeRaw: Self.accountColumns) FROM accounts WHERE id = \(bind: id.uuidString)")
@@ -26,16 +26,18 @@ extension SQLRepository: AccountStore {
 
     func insertAccount(_ account: Account) async throws {
         try await db.raw("""
-            INSERT INTO accounts (id, email, name, time_zone, language, created_at, disabled_at)
+            INSERT INTO accounts (id, email, name, time_zone, language, created_at, disabled_at, show_hijri)
             VALUES (\(bind: account.id.uuidString), \(bind: account.email.value), \(bind: account.name), \(bind: account.timeZone),
-                    \(bind: account.language.rawValue), \(bind: account.createdAt.unixMilliseconds), \(bind: account.disabledAt?.unixMilliseconds))
+                    \(bind: account.language.rawValue), \(bind: account.createdAt.unixMilliseconds), \(bind: account.disabledAt?.unixMilliseconds),
+                    \(bind: account.showHijri))
             """).run()
     }
 
     func updateAccount(_ account: Account) async throws {
         try await db.raw("""
             UPDATE accounts SET email = \(bind: account.email.value), name = \(bind: account.name), time_zone = \(bind: account.timeZone),
-                language = \(bind: account.language.rawValue), disabled_at = \(bind: account.disabledAt?.unixMilliseconds)
+                language = \(bind: account.language.rawValue), disabled_at = \(bind: account.disabledAt?.unixMilliseconds),
+                show_hijri = \(bind: account.showHijri)
             WHERE id = \(bind: account.id.uuidString)
             """).run()
     }
@@ -54,7 +56,8 @@ extension SQLRepository: AccountStore {
         return Account(
             id: try uuid(row, "id"), email: parsedEmail, name: try row.decode(column: "name", as: String.self),
             timeZone: try row.decode(column: "time_zone", as: String.self), language: parsedLanguage,
-            createdAt: try date(row, "created_at"), disabledAt: try optionalDate(row, "disabled_at")
+            createdAt: try date(row, "created_at"), disabledAt: try optionalDate(row, "disabled_at"),
+            showHijri: try row.decode(column: "show_hijri", as: Bool.self)
         )
     }
 }

@@ -288,7 +288,7 @@ struct WebAppTests {
             var browser = TestBrowser()
             try await browser.signIn("arabic@example.com", client: client, harness: harness)
             let token = try await client.signIn("arabic@example.com", harness: harness).accessToken
-            _ = try await client.send(.patch, "/api/v1/me", json: #"{"language": "ar", "timeZone": "Asia/Riyadh"}"#, token: token)
+            _ = try await client.send(.patch, "/api/v1/me", json: #"{"language": "ar", "timeZone": "Asia/Riyadh", "showHijri": true}"#, token: token)
             _ = try await client.send(.put, "/api/v1/prayer-settings", json: #"{"city": "Riyadh"}"#, token: token)
             let month = try await browser.get(client, "/calendar?view=month&date=2026-09-01")
             #expect(month.text.contains(#"<html lang="ar" dir="rtl">"#) && month.text.contains("سبتمبر"))

@@ -34,7 +34,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The screens with flows of their own, in scripts/web/flows/.
-SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts")
+SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings")
 
 CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -287,8 +287,11 @@ def main() -> int:
     try:
         # Each screen's flows live in scripts/web/flows/<screen>.py as FLOWS, run in this order
         # after signing in; every flow starts from any page and may leave the browser anywhere.
-        extra = [flow for name in SCREEN_FLOWS for flow in importlib.import_module(f"flows.{name}").FLOWS]
-        for flow in (sign_in, add_event, views, navigation, notifications, *extra, arabic):
+        # A module's LAST flows end the session the others use, so they run after all of them.
+        modules = [importlib.import_module(f"flows.{name}") for name in SCREEN_FLOWS]
+        extra = [flow for module in modules for flow in module.FLOWS]
+        last = [flow for module in modules for flow in getattr(module, "LAST", [])]
+        for flow in (sign_in, add_event, views, navigation, notifications, *extra, arabic, *last):
             try:
                 flow(run)
             except SystemExit:

@@ -10,8 +10,13 @@ public struct Account: Sendable, Hashable, Codable {
     public var language: Language
     public var createdAt: Date
     public var disabledAt: Date?
+    /// Show the Umm al-Qura (Hijri) date beside the Gregorian one in the web app's calendar.
+    public var showHijri: Bool
 
-    public init(id: UUID, email: EmailAddress, name: String, timeZone: String, language: Language, createdAt: Date, disabledAt: Date? = nil) {
+    public init(
+        id: UUID, email: EmailAddress, name: String, timeZone: String, language: Language, createdAt: Date, disabledAt: Date? = nil,
+        showHijri: Bool = false
+    ) {
         self.id = id
         self.email = email
         self.name = name
@@ -19,6 +24,7 @@ public struct Account: Sendable, Hashable, Codable {
         self.language = language
         self.createdAt = createdAt
         self.disabledAt = disabledAt
+        self.showHijri = showHijri
     }
 
     public var isDisabled: Bool { disabledAt != nil }
@@ -38,11 +44,13 @@ public struct ProfileChange: Sendable {
     public var name: String?
     public var timeZone: String?
     public var language: Language?
+    public var showHijri: Bool?
 
-    public init(name: String? = nil, timeZone: String? = nil, language: Language? = nil) {
+    public init(name: String? = nil, timeZone: String? = nil, language: Language? = nil, showHijri: Bool? = nil) {
         self.name = name
         self.timeZone = timeZone
         self.language = language
+        self.showHijri = showHijri
     }
 
     public enum Problem: Error, Sendable, Equatable {
@@ -71,6 +79,7 @@ public struct ProfileChange: Sendable {
             updated.timeZone = timeZone
         }
         if let language { updated.language = language }
+        if let showHijri { updated.showHijri = showHijri }
         return updated
     }
 }

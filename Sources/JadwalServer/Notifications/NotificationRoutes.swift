@@ -89,13 +89,7 @@ struct NotificationRoutes: Sendable {
         group.put("notifications/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: NotificationSettingsChange.self)
-            let now = clock.now
-            let updated = try await store.transaction { tx in
-                let updated = try change.applied(to: try await tx.notificationSettings(accountID: accountID))
-                try await tx.saveNotificationSettings(updated, accountID: accountID, at: now)
-                return updated
-            }
-            return JSONResponse(NotificationSettingsView(updated))
+            return JSONResponse(NotificationSettingsView(try await change.save(accountID: accountID, store: store, now: clock.now)))
         }
 
         group.post("devices") { request, context -> Response in
@@ -280,6 +274,15 @@ struct NotificationSettingsChange: Decodable, Sendable {
         if let quietDuringSleep { updated.quietDuringSleep = quietDuringSleep }
         if let quietDuringPrayer { updated.quietDuringPrayer = quietDuringPrayer }
         return updated
+    }
+
+    /// Applies the change to the stored settings (the API's PUT and the settings page's form).
+    func save(accountID: UUID, store: any Store, now: Date) async throws -> NotificationSettings {
+        try await store.transaction { tx in
+            let updated = try applied(to: try await tx.notificationSettings(accountID: accountID))
+            try await tx.saveNotificationSettings(updated, accountID: accountID, at: now)
+            return updated
+        }
     }
 }
 

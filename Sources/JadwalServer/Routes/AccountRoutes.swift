@@ -11,6 +11,7 @@ struct AccountRoutes: Sendable {
         let name: String?
         let timeZone: String?
         let language: String?
+        let showHijri: Bool?
     }
 
     struct SessionView: Encodable, Sendable {
@@ -43,16 +44,10 @@ struct AccountRoutes: Sendable {
             }
             language = parsed
         }
-        let change = ProfileChange(name: patch.name, timeZone: patch.timeZone, language: language)
-        let accountID = try context.requireIdentity().account.id
+        let change = ProfileChange(name: patch.name, timeZone: patch.timeZone, language: language, showHijri: patch.showHijri)
         let updated: Account
         do {
-            updated = try await store.transaction { tx in
-                guard let current = try await tx.account(id: accountID) else { throw APIError.notFound("The account no longer exists.") }
-                let next = try change.applied(to: current)
-                try await tx.updateAccount(next)
-                return next
-            }
+            updated = try await Self.saveProfile(change, accountID: try context.requireIdentity().account.id, store: store)
         } catch let problem as ProfileChange.Problem {
             switch problem {
             case .nameTooLong(let limit): throw APIError.badRequest("invalid_field", "Field 'name' must be at most \(limit) characters.")
@@ -62,6 +57,17 @@ struct AccountRoutes: Sendable {
             }
         }
         return JSONResponse(AccountView(updated))
+    }
+
+    /// Validates and stores a profile change (the API's PATCH and the settings page's form);
+    /// throws `ProfileChange.Problem` for the field that is wrong.
+    static func saveProfile(_ change: ProfileChange, accountID: UUID, store: any Store) async throws -> Account {
+        try await store.transaction { tx in
+            guard let current = try await tx.account(id: accountID) else { throw APIError.notFound("The account no longer exists.") }
+            let next = try change.applied(to: current)
+            try await tx.updateAccount(next)
+            return next
+        }
     }
 
     private func sessions(_ context: JadwalRequestContext) async throws -> JSONResponse<SessionList> {
@@ -84,12 +90,18 @@ struct AccountRoutes: Sendable {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("No session with that ID.")
         }
-        let found = try await store.transaction { tx -> Bool in
-            guard let session = try await tx.session(id: id), session.accountID == identity.account.id, session.isActive(at: now) else { return false }
+        let found = try await Self.revokeSession(id: id, accountID: identity.account.id, store: store, now: now)
+        guard found else { throw APIError.notFound("No session with that ID.") }
+        return Response(status: .noContent)
+    }
+
+    /// Ends one of the person's own sessions (the API's DELETE and the settings page's button);
+    /// false when there is no such active session of theirs, so another's answers like a missing one.
+    static func revokeSession(id: UUID, accountID: UUID, store: any Store, now: Date) async throws -> Bool {
+        try await store.transaction { tx -> Bool in
+            guard let session = try await tx.session(id: id), session.accountID == accountID, session.isActive(at: now) else { return false }
             try await tx.revokeSession(id: id, at: now, reason: "signed out from another device")
             return true
         }
-        guard found else { throw APIError.notFound("No session with that ID.") }
-        return Response(status: .noContent)
     }
 }

@@ -125,6 +125,7 @@ struct AccountView: Encodable, Sendable {
     let name: String
     let timeZone: String
     let language: String
+    let showHijri: Bool
     let createdAt: Date
 
     init(_ account: Account) {
@@ -133,6 +134,7 @@ struct AccountView: Encodable, Sendable {
         name = account.name
         timeZone = account.timeZone
         language = account.language.rawValue
+        showHijri = account.showHijri
         createdAt = account.createdAt
     }
 }

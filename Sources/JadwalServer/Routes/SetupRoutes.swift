@@ -38,15 +38,18 @@ struct SetupRoutes: Sendable {
         guard let deviceName = SetupToken.deviceName(body.deviceName) else {
             throw APIError.badRequest("invalid_field", "Field 'deviceName' must be at most 100 characters without control characters.")
         }
+        return try JSONResponse(try await issueLink(kind, accountID: accountID, deviceName: deviceName), status: .created)
+            .response(from: request, context: context)
+    }
+
+    /// A new one-time link (the API's POST and the settings page's button).
+    func issueLink(_ kind: SetupToken.Kind, accountID: UUID, deviceName: String) async throws -> SetupView {
         let token = SecretToken(random: random)
         let now = clock.now
         let record = SetupToken(
             digest: token.digest, kind: kind, accountID: accountID, deviceName: deviceName, createdAt: now, expiresAt: now + SetupToken.lifetime)
         try await store.transaction { tx in try await tx.insertSetupToken(record) }
-        return try JSONResponse(
-            SetupView(url: "\(publicURL)/setup/\(token.value).mobileconfig", expiresAt: record.expiresAt, deviceName: deviceName),
-            status: .created
-        ).response(from: request, context: context)
+        return SetupView(url: "\(publicURL)/setup/\(token.value).mobileconfig", expiresAt: record.expiresAt, deviceName: deviceName)
     }
 
     func addProfileRoute(to router: Router<JadwalRequestContext>) {

@@ -56,7 +56,7 @@ extension WebRoutes {
         }
 
         let formats = WebFormats(language: account.language, zone: zone)
-        let model = CalendarPageModel(layout: layout, formats: formats, texts: texts, items: items)
+        let model = CalendarPageModel(layout: layout, formats: formats, texts: texts, items: items, showHijri: account.showHijri)
         var page: [String: Any] = model.header()
         switch view {
         case .month: page["month"] = model.month()
@@ -107,6 +107,8 @@ struct CalendarPageModel {
     let formats: WebFormats
     let texts: [String: String]
     let items: [CalendarLayout.Item]
+    /// The person asked to see the Hijri date beside the Gregorian one (settings).
+    var showHijri = false
 
     var title: String {
         switch layout.view {
@@ -132,8 +134,23 @@ struct CalendarPageModel {
             "todayHref": link(layout.view, layout.today), "monthValue": String(format: "%04d-%02d", layout.anchor.year, layout.anchor.month),
             "dateValue": layout.anchor.description, "addHref": "/events/new?date=\(layout.anchor)",
         ]
-        if let hijri = formats.hijri(layout.anchor), layout.view == .day { header["hijri"] = hijri }
+        if let hijri = hijri { header["hijri"] = hijri }
         return header
+    }
+
+    /// The Hijri dates of what the view shows: the day, the week's or agenda's days, or the
+    /// month's own days (not the neighbouring days that fill its first and last weeks).
+    var hijri: String? {
+        guard showHijri else { return nil }
+        switch layout.view {
+        case .day: return formats.hijri(layout.anchor)
+        case .week, .agenda:
+            return formats.hijri(from: LocalDate(daysSinceEpoch: layout.days.lowerBound), through: LocalDate(daysSinceEpoch: layout.days.upperBound))
+        case .month:
+            guard let first = try? LocalDate(year: layout.anchor.year, month: layout.anchor.month, day: 1) else { return nil }
+            let last = (try? LocalDate(year: first.year + (first.month == 12 ? 1 : 0), month: first.month % 12 + 1, day: 1))?.adding(days: -1) ?? first
+            return formats.hijri(from: first, through: last)
+        }
     }
 
     private func chip(_ item: CalendarLayout.Item, showTime: Bool) -> [String: Any] {

@@ -56,6 +56,21 @@ struct WebFormats {
         return language == .arabic ? hijri.arabicDescription : hijri.description
     }
 
+    /// The Hijri dates a span of days covers, shortened where the month or year is shared:
+    /// "14–20 Rabi' al-Awwal 1448 AH", "28 Safar – 5 Rabi' al-Awwal 1448 AH".
+    func hijri(from first: LocalDate, through last: LocalDate) -> String? {
+        guard let start = HijriDate(gregorian: first), let end = HijriDate(gregorian: last) else { return nil }
+        let arabic = language == .arabic
+        if start == end { return hijri(first) }
+        func month(_ date: HijriDate) -> String { arabic ? date.arabicMonthName : date.monthName }
+        let era = arabic ? "هـ" : "AH"
+        if start.year == end.year && start.month == end.month {
+            return "\(start.day)–\(end.day) \(month(end)) \(end.year) \(era)"
+        }
+        if start.year == end.year { return "\(start.day) \(month(start)) – \(end.day) \(month(end)) \(end.year) \(era)" }
+        return "\(arabic ? start.arabicDescription : start.description) – \(arabic ? end.arabicDescription : end.description)"
+    }
+
     /// Midday of a local day in the zone: safe from clock changes at midnight.
     private func noon(_ day: LocalDate) -> Date {
         return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))

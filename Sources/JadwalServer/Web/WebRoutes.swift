@@ -14,6 +14,9 @@ struct WebRoutes: Sendable {
     let writes: CalendarWrites
     /// Google sign-in in the browser, when an OAuth client ID is configured.
     let google: GoogleWebSignIn?
+    let appPasswords: AppPasswords
+    /// Easy Setup's one-time links, made the way the API makes them.
+    let setup: SetupRoutes
 
     func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
@@ -24,6 +27,7 @@ struct WebRoutes: Sendable {
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)
         addConflictRoutes(to: pages)
+        addSettingsRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

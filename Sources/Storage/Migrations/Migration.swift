@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -422,6 +422,16 @@ extension Migrations {
             "ALTER TABLE chat_conversations DROP COLUMN follow_ups_due_at",
             "CREATE INDEX jobs_subject ON jobs (subject, kind, state)",
         ]
+    }
+}
+
+extension Migrations {
+    /// Whether the web app shows the Hijri date beside the Gregorian one; off until the person asks.
+    static let v14HijriPreference = Migration(version: 14, name: "hijri date preference") { engine in
+        switch engine {
+        case .sqlite: ["ALTER TABLE accounts ADD COLUMN show_hijri BOOLEAN NOT NULL DEFAULT 0"]
+        case .postgres: ["ALTER TABLE accounts ADD COLUMN show_hijri BOOLEAN NOT NULL DEFAULT FALSE"]
+        }
     }
 }
 

@@ -201,10 +201,6 @@ private func assemble(
     let setup = SetupRoutes(
         store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
         publicURL: configuration.effectivePublicURL, hub: hub)
-    WebRoutes(
-        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
-        appPasswords: appPasswords, setup: setup
-    ).addRoutes(to: router)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
@@ -229,8 +225,8 @@ private func assemble(
     let chatInbox = ChatInbox(
         store: store, clock: dependencies.clock, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
         publicURL: chatLinkBase, notified: { hub.wake($0) })
-    ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
-        .addRoutes(to: signedIn)
+    let chats = ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
+    chats.addRoutes(to: signedIn)
     ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)
     ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
         .addRoutes(to: signedIn)
@@ -239,6 +235,11 @@ private func assemble(
         .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         inbox: chatInbox, store: store, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
+    ).addRoutes(to: router)
+    WebRoutes(
+        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
+        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, publicURL: configuration.effectivePublicURL,
+        whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)
 

@@ -16,21 +16,7 @@ struct ChatRoutes: Sendable {
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.post("chats/import") { request, context in
             let account = try context.requireIdentity().account
-            let upload = try await ChatUpload.read(request, limit: importLimit)
-            let me = request.uri.queryParameters.get("me") ?? upload.fields["me"]
-            let data = Data(buffer: upload.file)
-            let (chat, report): (ChatExportImport, ChatInbox.Report)
-            do {
-                (chat, report) = try await inbox.importWhatsAppExport(data, accountID: account.id, me: me)
-            } catch let problem as ChatImportProblem {
-                throw ChatAPIError(problem)
-            } catch let problem as MessageCipher.Problem {
-                throw ChatAPIError(problem)
-            }
-            return JSONResponse(ImportView(
-                file: .init(
-                    name: upload.filename, messages: chat.export.messages.count, participants: chat.export.participants, me: chat.me),
-                report: report))
+            return JSONResponse(try await importExport(request, accountID: account.id))
         }
 
         group.get("chats") { _, context in
@@ -46,47 +32,14 @@ struct ChatRoutes: Sendable {
         group.put("chats/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: ChatSettingsChange.self)
-            let now = clock.now
-            let (before, after) = try await store.transaction { tx in
-                let current = try await tx.chatSettings(accountID: accountID)
-                let updated: ChatSettings
-                do throws(ChatSettingsChange.Problem) {
-                    updated = try change.applied(to: current)
-                } catch {
-                    throw APIError.badRequest("invalid_field", "Field \(error.description).")
-                }
-                if let number = updated.cloudAPIPhoneNumberID, number != current.cloudAPIPhoneNumberID,
-                   let holder = try await tx.chatAccountID(cloudAPIPhoneNumberID: number), holder != accountID {
-                    throw APIError(
-                        .conflict, code: "phone_number_id_taken",
-                        message: "Another account already receives this business number's WhatsApp messages; one number belongs to one account.")
-                }
-                try await tx.saveChatSettings(updated, accountID: accountID, at: now)
-                return (current, updated)
-            }
-            if before.extractionPaused, !after.extractionPaused {
-                // What arrived while paused is read now.
-                do {
-                    _ = try await inbox.readAwaitingConversations(accountID: accountID)
-                } catch let problem as MessageCipher.Problem {
-                    throw ChatAPIError(problem)
-                }
-            }
-            return JSONResponse(after)
+            return JSONResponse(try await updateSettings(change, accountID: accountID))
         }
 
         group.post("chats/connector-tokens") { request, context in
             let accountID = try context.requireIdentity().account.id
             struct CreateRequest: Decodable { let name: String }
             let body = try await request.decodeJSON(as: CreateRequest.self)
-            guard let name = ChatConnectorToken.validName(body.name) else {
-                throw APIError.badRequest(
-                    "invalid_field", "Field 'name' must name the bridge in 1 to \(ChatConnectorToken.nameLimit) characters, e.g. \"whatsapp-web.js on my laptop\".")
-            }
-            let secret = ChatConnectorToken.newSecret(random: random)
-            let token = ChatConnectorToken(id: UUID(), accountID: accountID, name: name, digest: TokenDigest(of: secret), createdAt: clock.now)
-            try await store.transaction { tx in try await tx.insertChatConnectorToken(token) }
-            return JSONResponse(ConnectorTokenView(token, secret: secret), status: .created)
+            return JSONResponse(try await createConnectorToken(named: body.name, accountID: accountID), status: .created)
         }
         group.get("chats/connector-tokens") { _, context in
             let accountID = try context.requireIdentity().account.id
@@ -119,6 +72,68 @@ struct ChatRoutes: Sendable {
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// Reads an uploaded export (raw or multipart, `me` from the query or the form) and imports
+    /// it: for the API and the settings page's form alike.
+    func importExport(_ request: Request, accountID: UUID) async throws -> ImportView {
+        let upload = try await ChatUpload.read(request, limit: importLimit)
+        let me = request.uri.queryParameters.get("me") ?? upload.fields["me"]
+        let data = Data(buffer: upload.file)
+        let (chat, report): (ChatExportImport, ChatInbox.Report)
+        do {
+            (chat, report) = try await inbox.importWhatsAppExport(data, accountID: accountID, me: me)
+        } catch let problem as ChatImportProblem {
+            throw ChatAPIError(problem)
+        } catch let problem as MessageCipher.Problem {
+            throw ChatAPIError(problem)
+        }
+        return ImportView(
+            file: .init(name: upload.filename, messages: chat.export.messages.count, participants: chat.export.participants, me: chat.me),
+            report: report)
+    }
+
+    /// A new connector token; its secret is in this answer only.
+    func createConnectorToken(named raw: String, accountID: UUID) async throws -> ConnectorTokenView {
+        guard let name = ChatConnectorToken.validName(raw) else {
+            throw APIError.badRequest(
+                "invalid_field", "Field 'name' must name the bridge in 1 to \(ChatConnectorToken.nameLimit) characters, e.g. \"whatsapp-web.js on my laptop\".")
+        }
+        let secret = ChatConnectorToken.newSecret(random: random)
+        let token = ChatConnectorToken(id: UUID(), accountID: accountID, name: name, digest: TokenDigest(of: secret), createdAt: clock.now)
+        try await store.transaction { tx in try await tx.insertChatConnectorToken(token) }
+        return ConnectorTokenView(token, secret: secret)
+    }
+
+    /// Saves a change to the chat settings; resuming extraction reads what arrived while paused.
+    func updateSettings(_ change: ChatSettingsChange, accountID: UUID) async throws -> ChatSettings {
+        let now = clock.now
+        let (before, after) = try await store.transaction { tx in
+            let current = try await tx.chatSettings(accountID: accountID)
+            let updated: ChatSettings
+            do throws(ChatSettingsChange.Problem) {
+                updated = try change.applied(to: current)
+            } catch {
+                throw APIError.badRequest("invalid_field", "Field \(error.description).")
+            }
+            if let number = updated.cloudAPIPhoneNumberID, number != current.cloudAPIPhoneNumberID,
+               let holder = try await tx.chatAccountID(cloudAPIPhoneNumberID: number), holder != accountID {
+                throw APIError(
+                    .conflict, code: "phone_number_id_taken",
+                    message: "Another account already receives this business number's WhatsApp messages; one number belongs to one account.")
+            }
+            try await tx.saveChatSettings(updated, accountID: accountID, at: now)
+            return (current, updated)
+        }
+        if before.extractionPaused, !after.extractionPaused {
+            // What arrived while paused is read now.
+            do {
+                _ = try await inbox.readAwaitingConversations(accountID: accountID)
+            } catch let problem as MessageCipher.Problem {
+                throw ChatAPIError(problem)
+            }
+        }
+        return after
     }
 
     static let noConversation = APIError.notFound("No conversation with that ID.")

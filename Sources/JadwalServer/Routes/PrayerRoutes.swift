@@ -88,14 +88,7 @@ struct PrayerRoutes: Sendable {
         group.put("prayer-settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try Self.change(from: try await request.decodeJSON(as: SettingsRequest.self))
-            let now = clock.now
-            let saved = try await store.transaction { tx in
-                let current = try await tx.prayerSettings(accountID: accountID)
-                let next = try change.applied(to: current)
-                try await tx.savePrayerSettings(next, accountID: accountID, at: now)
-                return next
-            }
-            return JSONResponse(SettingsView(saved))
+            return JSONResponse(SettingsView(try await save(change, accountID: accountID)))
         }
         group.get("prayer-times") { request, context in
             let accountID = try context.requireIdentity().account.id
@@ -108,17 +101,7 @@ struct PrayerRoutes: Sendable {
                 throw APIError.badRequest("invalid_field", "Field 'alarmMinutesBefore' must be between 0 and 1440 minutes.")
             }
             _ = try await currentSettings(accountID)
-            let token = SecretToken(random: random)
-            let now = clock.now
-            // One live feed per account: a new URL replaces (revokes) the old one.
-            try await store.transaction { tx in
-                _ = try await tx.revokeCalendarFeeds(accountID: accountID, kind: .prayerTimes, at: now)
-                try await tx.insertCalendarFeed(CalendarFeed(
-                    digest: token.digest, accountID: accountID, kind: .prayerTimes, alarmMinutesBefore: alarm, createdAt: now))
-            }
-            let url = "\(publicURL)/feeds/\(token.value).ics"
-            let webcal = url.replacingOccurrences(of: #"^https?://"#, with: "webcal://", options: .regularExpression)
-            return JSONResponse(FeedView(url: url, webcalURL: webcal, alarmMinutesBefore: alarm), status: .created)
+            return JSONResponse(try await newFeed(accountID: accountID, alarmMinutesBefore: alarm), status: .created)
         }
         group.delete("prayer-times/feed") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
@@ -158,6 +141,33 @@ struct PrayerRoutes: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: body))
             )
         }
+    }
+
+    /// Validates a change against the saved settings and saves the result: for the API and the
+    /// settings page alike.
+    func save(_ change: PrayerSettingsChange, accountID: UUID) async throws -> PrayerSettings {
+        let now = clock.now
+        return try await store.transaction { tx in
+            let current = try await tx.prayerSettings(accountID: accountID)
+            let next = try change.applied(to: current)
+            try await tx.savePrayerSettings(next, accountID: accountID, at: now)
+            return next
+        }
+    }
+
+    /// A new subscription address for the prayer times. One live feed per account: a new URL
+    /// replaces (revokes) the old one.
+    func newFeed(accountID: UUID, alarmMinutesBefore alarm: Int?) async throws -> FeedView {
+        let token = SecretToken(random: random)
+        let now = clock.now
+        try await store.transaction { tx in
+            _ = try await tx.revokeCalendarFeeds(accountID: accountID, kind: .prayerTimes, at: now)
+            try await tx.insertCalendarFeed(CalendarFeed(
+                digest: token.digest, accountID: accountID, kind: .prayerTimes, alarmMinutesBefore: alarm, createdAt: now))
+        }
+        let url = "\(publicURL)/feeds/\(token.value).ics"
+        let webcal = url.replacingOccurrences(of: #"^https?://"#, with: "webcal://", options: .regularExpression)
+        return FeedView(url: url, webcalURL: webcal, alarmMinutesBefore: alarm)
     }
 
     static func hasBody(_ request: Request) -> Bool {

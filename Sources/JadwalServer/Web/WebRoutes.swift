@@ -17,6 +17,13 @@ struct WebRoutes: Sendable {
     let appPasswords: AppPasswords
     /// Easy Setup's one-time links, made the way the API makes them.
     let setup: SetupRoutes
+    /// The JSON API's prayer and chat routes: the settings pages save through the same functions.
+    let prayer: PrayerRoutes
+    let chats: ChatRoutes
+    /// Where this server is reached, for the addresses the settings pages show.
+    let publicURL: String
+    /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
+    let whatsAppWebhookConfigured: Bool
 
     func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
@@ -28,6 +35,8 @@ struct WebRoutes: Sendable {
         addRoutinePages(to: pages)
         addConflictRoutes(to: pages)
         addSettingsRoutes(to: pages)
+        addPrayerRoutes(to: pages)
+        addWhatsAppRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

@@ -21,7 +21,14 @@ struct WebSessionMiddleware: RouterMiddleware {
             return response
         }
         var context = context.signedIn(resolved.identity)
-        if request.isStateChanging {
+        if request.isStateChanging, Self.isUpload(request) {
+            // A file upload (multipart) is left unread for the route, which streams it against its
+            // own limit; its token comes in the header or in the form's action URL.
+            let presented = request.headers[.csrfToken] ?? request.uri.queryParameters.get("_csrf")
+            guard BrowserSession.isSameOrigin(request), browser.isValidCSRF(presented, sessionID: resolved.identity.session.id) else {
+                return problem(.forbidden, key: "errorFormExpired", language: resolved.identity.account.language, path: request.uri.path)
+            }
+        } else if request.isStateChanging {
             let language = resolved.identity.account.language
             let body: String
             do {
@@ -50,6 +57,10 @@ struct WebSessionMiddleware: RouterMiddleware {
                         language: language, identity: resolved.identity, csrf: browser.csrfToken(sessionID: resolved.identity.session.id), path: request.uri.path))
             }
         }
+    }
+
+    static func isUpload(_ request: Request) -> Bool {
+        request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     private struct CSRFField: Decodable {

@@ -94,14 +94,32 @@ extension SQLRepository: CalendarStore {
     }
 
     /// Sorted here, not in SQL: `ORDER BY name` makes SQLite walk the primary key (every row of
-    /// the calendar) instead of the time-range index.
+    /// the calendar) instead of the time-range index. Short spans overlap only if they start
+    /// within `shortSpanLimit` before the range, so that branch reads a slice of the index; the
+    /// other branch scans just the long spans (migration 14).
     func calendarObjects(calendarID: UUID, overlapping start: Date, _ end: Date) async throws -> [CalendarObject] {
-        try await db.raw("""
+        let id = calendarID.uuidString
+        let from = start.unixMilliseconds, to = end.unixMilliseconds
+        return try await db.raw("""
             SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
-            WHERE calendar_id = \(bind: calendarID.uuidString)
-              AND (first_start IS NULL OR first_start < \(bind: end.unixMilliseconds))
-              AND (last_end IS NULL OR last_end > \(bind: start.unixMilliseconds))
+            WHERE calendar_id = \(bind: id) AND long_span = 0
+              AND first_start >= \(bind: from.subtractingClamped(Self.shortSpanLimit)) AND first_start < \(bind: to) AND last_end > \(bind: from)
+            UNION ALL
+            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
+            WHERE calendar_id = \(bind: id) AND long_span = 1
+              AND (first_start IS NULL OR first_start < \(bind: to)) AND (last_end IS NULL OR last_end > \(bind: from))
             """).all().map(Self.object(from:)).sorted { $0.name < $1.name }
+    }
+
+    /// Index spans up to this long (milliseconds) are "short"; migration 14 classified existing
+    /// rows with the same figure, so it must never change.
+    static let shortSpanLimit: Int64 = 7 * 86_400_000
+
+    static func isLongSpan(_ object: CalendarObject) -> Int {
+        guard let first = object.firstStart?.unixMilliseconds, let last = object.lastEnd?.unixMilliseconds,
+              last.subtractingClamped(first) <= shortSpanLimit
+        else { return 1 }
+        return 0
     }
 
     func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject {
@@ -109,13 +127,14 @@ extension SQLRepository: CalendarStore {
         var stored = object
         stored.revision = revision
         try await db.raw("""
-            INSERT INTO calendar_objects (\(unsafeRaw: Self.objectColumns))
+            INSERT INTO calendar_objects (\(unsafeRaw: Self.objectColumns), long_span)
             VALUES (\(bind: object.calendarID.uuidString), \(bind: object.name), \(bind: object.uid), \(bind: object.component.rawValue),
                     \(bind: object.icalendar), \(bind: object.etag), \(bind: object.firstStart?.unixMilliseconds), \(bind: object.lastEnd?.unixMilliseconds),
-                    \(bind: revision), \(bind: object.updatedAt.unixMilliseconds))
+                    \(bind: revision), \(bind: object.updatedAt.unixMilliseconds), \(bind: Self.isLongSpan(object)))
             ON CONFLICT (calendar_id, name) DO UPDATE SET
                 uid = excluded.uid, component = excluded.component, icalendar = excluded.icalendar, etag = excluded.etag,
-                first_start = excluded.first_start, last_end = excluded.last_end, revision = excluded.revision, updated_at = excluded.updated_at
+                first_start = excluded.first_start, last_end = excluded.last_end, revision = excluded.revision, updated_at = excluded.updated_at,
+                long_span = excluded.long_span
             """).run()
         try await logChange(calendarID: object.calendarID, revision: revision, name: object.name, kind: .written)
         return stored
@@ -226,5 +245,13 @@ extension SQLRepository: CalendarStore {
             lastEnd: try optionalDate(row, "last_end"), revision: try row.decode(column: "revision", as: Int64.self),
             updatedAt: try date(row, "updated_at")
         )
+    }
+}
+
+private extension Int64 {
+    /// Saturating: range bounds come from requests.
+    func subtractingClamped(_ other: Int64) -> Int64 {
+        let (value, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other > 0 ? .min : .max) : value
     }
 }

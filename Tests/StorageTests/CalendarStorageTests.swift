@@ -113,6 +113,25 @@ struct CalendarStorageTests {
         try await f.store.shutdown()
     }
 
+    @Test("time-range candidates: spans up to a week and longer ones, also after an edit changes the length", arguments: TestEnvironment.engines)
+    func timeRangeSpans(engine: TestEngine) async throws {
+        let f = try await Fixture(engine: engine)
+        let hour: TimeInterval = 3600, day = 24 * hour
+        _ = try await f.put(f.object("week-long.ics", uid: "1", start: Self.t0 - 7 * day + hour, end: Self.t0 + hour))
+        _ = try await f.put(f.object("week-before.ics", uid: "2", start: Self.t0 - 7 * day - hour, end: Self.t0 - hour))
+        _ = try await f.put(f.object("eight-days.ics", uid: "3", start: Self.t0 - 8 * day, end: Self.t0 + hour))
+        _ = try await f.put(f.object("long-before.ics", uid: "4", start: Self.t0 - 20 * day, end: Self.t0 - 10 * day))
+        _ = try await f.put(f.object("grows.ics", uid: "5", start: Self.t0 - 30 * day, end: Self.t0 - 29 * day))
+        _ = try await f.put(f.object("shrinks.ics", uid: "6", start: Self.t0 - 30 * day, end: Self.t0 + day))
+        _ = try await f.put(f.object("grows.ics", uid: "5", start: Self.t0 - 30 * day, end: Self.t0 + hour))
+        _ = try await f.put(f.object("shrinks.ics", uid: "6", start: Self.t0 - 30 * day, end: Self.t0 - 29 * day))
+        let found = try await f.store.read { tx in try await tx.calendarObjects(calendarID: f.calendar.id, overlapping: Self.t0, Self.t0 + day) }
+        #expect(found.map(\.name) == ["eight-days.ics", "grows.ics", "week-long.ics"])
+        let all = try await f.store.read { tx in try await tx.calendarObjects(calendarID: f.calendar.id) }
+        #expect(all.filter { $0.mayOverlap(start: Self.t0, end: Self.t0 + day) }.map(\.name) == found.map(\.name))
+        try await f.store.shutdown()
+    }
+
     @Test("concurrent writers never share a revision", arguments: TestEnvironment.engines)
     func concurrentRevisions(engine: TestEngine) async throws {
         let f = try await Fixture(engine: engine)

@@ -33,9 +33,10 @@ public enum XMLWriter {
 
     private static func assignPrefixes(_ root: DAVElement) -> [(namespace: String, prefix: String)] {
         var used: [String] = []
-        var seen: Set<String> = []
         func note(_ namespace: String) {
-            guard !namespace.isEmpty, namespace != xmlNamespace, seen.insert(namespace).inserted else { return }
+            // A handful of namespaces per document: a linear search (equal strings usually
+            // share storage) costs less than hashing the name once per element.
+            guard !namespace.isEmpty, namespace != xmlNamespace, !used.contains(namespace) else { return }
             used.append(namespace)
         }
         // An explicit stack rather than recursion: the walk then does not depend on tree depth.
@@ -48,7 +49,7 @@ public enum XMLWriter {
             }
         }
         var result: [(namespace: String, prefix: String)] = []
-        for preferred in XMLNamespace.preferredPrefixes where seen.contains(preferred.namespace) {
+        for preferred in XMLNamespace.preferredPrefixes where used.contains(preferred.namespace) {
             result.append(preferred)
         }
         var counter = 0

@@ -26,18 +26,19 @@ public struct RecurrenceIterator: IteratorProtocol, Sequence, Sendable {
     private var finished = false
     private var skipTo: Int64? = nil
 
-    // Filters, precomputed as lookup tables.
+    // Filters, precomputed as lookup tables; each is allocated only when its BYxxx part is
+    // present (an iterator is built per series per query, and most rules have none).
     private let hasByMonth: Bool
-    private var monthOK = [Bool](repeating: false, count: 13)
+    private var monthOK: [Bool] = []
     private let hasMonthDay: Bool
-    private var monthDayPos = [Bool](repeating: false, count: 32)
-    private var monthDayNeg = [Bool](repeating: false, count: 32)
+    private var monthDayPos: [Bool] = []
+    private var monthDayNeg: [Bool] = []
     private let hasYearDay: Bool
-    private var yearDayPos = [Bool](repeating: false, count: 367)
-    private var yearDayNeg = [Bool](repeating: false, count: 367)
+    private var yearDayPos: [Bool] = []
+    private var yearDayNeg: [Bool] = []
     private let hasWeekNo: Bool
-    private var weekNoPos = [Bool](repeating: false, count: 54)
-    private var weekNoNeg = [Bool](repeating: false, count: 54)
+    private var weekNoPos: [Bool] = []
+    private var weekNoNeg: [Bool] = []
     private let hasByDay: Bool
     private var weekdayPlain = [Bool](repeating: false, count: 7)
     private var nthWeekdays: [(Int, Int)] = []
@@ -76,16 +77,20 @@ public struct RecurrenceIterator: IteratorProtocol, Sequence, Sendable {
             }
         }
         hasByMonth = !byMonth.isEmpty
+        if hasByMonth { monthOK = [Bool](repeating: false, count: 13) }
         for m in byMonth where (1...12).contains(m) { monthOK[m] = true }
         hasMonthDay = !byMonthDay.isEmpty
+        if hasMonthDay { (monthDayPos, monthDayNeg) = ([Bool](repeating: false, count: 32), [Bool](repeating: false, count: 32)) }
         for d in byMonthDay where abs(d) <= 31 && d != 0 {
             if d > 0 { monthDayPos[d] = true } else { monthDayNeg[-d] = true }
         }
         hasYearDay = !rule.byYearDay.isEmpty
+        if hasYearDay { (yearDayPos, yearDayNeg) = ([Bool](repeating: false, count: 367), [Bool](repeating: false, count: 367)) }
         for d in rule.byYearDay where abs(d) <= 366 && d != 0 {
             if d > 0 { yearDayPos[d] = true } else { yearDayNeg[-d] = true }
         }
         hasWeekNo = !rule.byWeekNo.isEmpty
+        if hasWeekNo { (weekNoPos, weekNoNeg) = ([Bool](repeating: false, count: 54), [Bool](repeating: false, count: 54)) }
         for w in rule.byWeekNo where abs(w) <= 53 && w != 0 {
             if w > 0 { weekNoPos[w] = true } else { weekNoNeg[-w] = true }
         }

@@ -264,7 +264,7 @@ public struct RecurrenceSet: Sendable {
             let startLocal = timing.start.local
             for ruleProperty in master.all("RRULE") {
                 var rule: RecurrenceRule
-                do { rule = try RecurrenceRule.parse(ruleProperty.value) } catch var e as ICalendarError {
+                do { rule = try RecurrenceRule.cachedParse(ruleProperty.value) } catch var e as ICalendarError {
                     e.line = ruleProperty.line
                     throw e
                 }

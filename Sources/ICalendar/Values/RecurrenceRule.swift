@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An RRULE value (RFC 5545 §3.3.10), validated part by part.
 public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// Ordered from shortest to longest period.
@@ -172,4 +174,21 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { icalValue }
+}
+
+extension RecurrenceRule {
+    private static let parsedRules = Mutex<[String: RecurrenceRule]>([:])
+
+    /// `parse`, remembered by text: a time-range query evaluates every recurring candidate, and
+    /// a calendar holds few distinct rules. Bounded, since rules come from untrusted input;
+    /// failures are not remembered (they throw again, with their message).
+    public static func cachedParse(_ text: String) throws -> RecurrenceRule {
+        if let hit = parsedRules.withLock({ $0[text] }) { return hit }
+        let rule = try parse(text)
+        parsedRules.withLock { table in
+            if table.count >= 4096 { table.removeAll(keepingCapacity: true) }
+            table[text] = rule
+        }
+        return rule
+    }
 }

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -468,5 +468,24 @@ extension Migrations {
     static func currentVersion(on db: any SQLDatabase) async throws -> Int {
         let row = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
         return try row?.decodeNil(column: "version") == false ? (try row?.decode(column: "version", as: Int.self) ?? 0) : 0
+    }
+}
+
+extension Migrations {
+    /// Objects whose index span is at most 7 days (`long_span = 0`: nearly every non-recurring
+    /// event) can only overlap a range if they start less than 7 days before it, so a
+    /// time-range query reads a bounded slice of the index for them and scans only the long
+    /// ones (recurring series, long events): the cost follows the range, not the calendar.
+    /// The limit must equal `SQLRepository.shortSpanLimit`.
+    static let v15ShortSpans = Migration(version: 15, name: "time-range index split by span length") { _ in
+        [
+            "ALTER TABLE calendar_objects ADD COLUMN long_span INTEGER NOT NULL DEFAULT 1",
+            """
+            UPDATE calendar_objects SET long_span = CASE
+                WHEN first_start IS NOT NULL AND last_end IS NOT NULL AND last_end - first_start <= 604800000 THEN 0 ELSE 1 END
+            """,
+            "CREATE INDEX calendar_objects_window ON calendar_objects (calendar_id, long_span, first_start, last_end)",
+            "DROP INDEX calendar_objects_span",
+        ]
     }
 }

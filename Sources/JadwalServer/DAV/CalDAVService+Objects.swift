@@ -18,13 +18,14 @@ extension CalDAVService {
     func get(_ call: DAVCall, includeBody: Bool) async throws -> Response {
         switch call.target {
         case .object:
-            guard case .object(_, let object)? = try await resource(call.target, account: call.account) else {
+            guard case .object(let calendar, let object)? = try await resource(call.target, account: call.account) else {
                 throw DAVError.notFound(call.request.uri.path)
             }
             var headers: HTTPFields = [
                 .eTag: object.etag, .contentType: DAVPropertySheet.contentType(object.component),
                 .lastModified: DAVDate.http(object.updatedAt),
             ]
+            headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
             if let wanted = call.request.headers[.ifNoneMatch], Self.etagList(wanted).contains(where: { $0 == object.etag || $0 == "*" }) {
                 return Response(status: .notModified, headers: headers)
             }
@@ -104,10 +105,12 @@ extension CalDAVService {
             throw Self.davError(error)
         }
         let ifNoneMatch = call.request.headers[.ifNoneMatch]?.trimmingCharacters(in: .whitespaces)
+        let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
         do {
-            let (object, created) = try await writes.put(
-                content, name: name, in: calendar, ifMatch: Self.ifMatch(call.request), ifNoneMatch: ifNoneMatch == "*", source: .caldav)
-            return Response(status: created ? .created : .noContent, headers: [.eTag: object.etag])
+            let (object, created) = try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch == "*", source: .caldav)
+            var headers: HTTPFields = [.eTag: object.etag]
+            headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
+            return Response(status: created ? .created : .noContent, headers: headers)
         } catch let refusal as CalendarWrites.Refusal {
             throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
         }
@@ -145,8 +148,9 @@ extension CalDAVService {
         case .object(let owner, let slug, let name):
             let calendar = try await calendar(for: call)
             try Self.requireWritable(calendar)
+            let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
             do {
-                try await writes.delete(name: name, in: calendar, ifMatch: Self.ifMatch(call.request), source: .caldav)
+                try await writes.delete(name: name, in: calendar, ifMatch: ifMatch, source: .caldav)
             } catch let refusal as CalendarWrites.Refusal {
                 throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
             }
@@ -186,10 +190,13 @@ extension CalDAVService {
             throw DAVError.status(403, "The source and destination are the same resource.")
         }
         let overwrite = call.request.headers[DAVResponse.overwriteHeader]?.trimmingCharacters(in: .whitespaces).uppercased() != "F"
+        // If-Schedule-Tag-Match names the source, the Request-URI (RFC 6638 §3.2.10).
+        let ifMatch = try await writeCondition(call, calendar: source, name: name)
         do {
-            let (_, created) = try await writes.move(
-                name: name, from: source, to: destination, as: newName, overwrite: overwrite, ifMatch: Self.ifMatch(call.request))
-            return Response(status: created ? .created : .noContent, headers: created ? [.location: destinationCall.href] : [:])
+            let (object, created) = try await writes.move(name: name, from: source, to: destination, as: newName, overwrite: overwrite, ifMatch: ifMatch)
+            var headers: HTTPFields = created ? [.location: destinationCall.href] : [:]
+            headers.append(contentsOf: Self.scheduleTagHeader(object, in: destination, account: call.account))
+            return Response(status: created ? .created : .noContent, headers: headers)
         } catch let refusal as CalendarWrites.Refusal {
             throw Self.refusal(refusal, owner: owner, slug: destinationSlug, href: call.href)
         }

@@ -37,7 +37,13 @@ extension CalDAVService {
         case .calendar(let calendar):
             let objects = try await objects(in: calendar, account: account)
             return objects.map { (DAVHref.object(owner, calendar.slug, $0.name), .object(calendar, $0)) }
-        case .principal, .object:
+        case .principal:
+            // RFC 6638 §2.1–2.2: the scheduling Inbox and Outbox live under the principal.
+            return [
+                (DAVHref.scheduleInbox(owner), .scheduleInbox(defaultCalendar: try await defaultCalendar(of: owner))),
+                (DAVHref.scheduleOutbox(owner), .scheduleOutbox),
+            ]
+        case .scheduleInbox, .scheduleOutbox, .object:
             return []
         }
     }
@@ -99,6 +105,7 @@ extension CalDAVService {
         .getLastModified, .creationDate, .quotaUsedBytes, .quotaAvailableBytes, .principalURL, .calendarHomeSet,
         .calendarUserAddressSet, .calendarData, .principalCollectionSet, .dav("lockdiscovery"), .dav("supportedlock"),
         .minDateTime, .maxDateTime, .caldav("max-instances"), .caldav("max-attendees-per-instance"),
+        .scheduleTag, .scheduleInboxURL, .scheduleOutboxURL, .scheduleDefaultCalendarURL,
     ]
     static let maxDeadProperties = 64
     static let maxDeadPropertyBytes = 16 * 1024

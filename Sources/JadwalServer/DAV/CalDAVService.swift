@@ -71,6 +71,7 @@ struct CalDAVService: Sendable {
         case "PUT": return try await put(call)
         case "DELETE": return try await delete(call)
         case "MOVE": return try await move(call)
+        case "POST": return try await post(call)
         default:
             throw DAVError.status(405, "\(method) is not supported here; the server allows \(DAVResponse.allowedMethods).")
         }
@@ -85,6 +86,8 @@ struct CalDAVService: Sendable {
         case .principals: return .principals
         case .calendarHomes: return .calendarHomes
         case .principal: return .principal
+        case .scheduleInbox(let owner): return .scheduleInbox(defaultCalendar: try await defaultCalendar(of: owner))
+        case .scheduleOutbox: return .scheduleOutbox
         case .home: return .home
         case .calendar(let owner, let slug):
             if slug == CalendarSlug.prayerTimes { return try await prayerCollection(for: account).map { .calendar($0.collection) } }

@@ -1,12 +1,17 @@
 import Foundation
 
-/// What a CalDAV URL path names (DESIGN.md "Data"): the server root, a principal, a calendar
-/// home, a calendar or a calendar object. `<user>` is the account's id in lower case.
+/// What a CalDAV URL path names (DESIGN.md "Data"): the server root, a principal, its
+/// scheduling Inbox and Outbox, a calendar home, a calendar or a calendar object. `<user>` is the
+/// account's id in lower case.
 enum DAVTarget: Sendable, Hashable {
     /// `/` and `/dav/`: where discovery starts (current-user-principal).
     case root
     case principals
     case principal(UUID)
+    /// `/dav/principals/<user>/inbox/` and `…/outbox/` (RFC 6638 §2.1–2.2): beside the principal,
+    /// not in the calendar home, so they never collide with a calendar's slug.
+    case scheduleInbox(UUID)
+    case scheduleOutbox(UUID)
     case calendarHomes
     case home(UUID)
     case calendar(UUID, slug: String)
@@ -32,6 +37,13 @@ enum DAVTarget: Sendable, Hashable {
         case ("principals", 2):
             guard let id = UUID(uuidString: trimmed[1]) else { return nil }
             self = .principal(id)
+        case ("principals", 3):
+            guard let id = UUID(uuidString: trimmed[1]) else { return nil }
+            switch trimmed[2] {
+            case DAVHref.inboxSegment: self = .scheduleInbox(id)
+            case DAVHref.outboxSegment: self = .scheduleOutbox(id)
+            default: return nil
+            }
         case ("calendars", 1): self = .calendarHomes
         case ("calendars", 2):
             guard let id = UUID(uuidString: trimmed[1]) else { return nil }
@@ -51,7 +63,7 @@ enum DAVTarget: Sendable, Hashable {
     var owner: UUID? {
         switch self {
         case .root, .principals, .calendarHomes: nil
-        case .principal(let id), .home(let id), .calendar(let id, _), .object(let id, _, _): id
+        case .principal(let id), .scheduleInbox(let id), .scheduleOutbox(let id), .home(let id), .calendar(let id, _), .object(let id, _, _): id
         }
     }
 
@@ -61,6 +73,8 @@ enum DAVTarget: Sendable, Hashable {
         case .root: "/dav/"
         case .principals: "/dav/principals/"
         case .principal: "/dav/principals/{user}/"
+        case .scheduleInbox: "/dav/principals/{user}/inbox/"
+        case .scheduleOutbox: "/dav/principals/{user}/outbox/"
         case .calendarHomes: "/dav/calendars/"
         case .home: "/dav/calendars/{user}/"
         case .calendar: "/dav/calendars/{user}/{calendar}/"
@@ -75,6 +89,10 @@ enum DAVHref {
     static let principals = "/dav/principals/"
 
     static func principal(_ account: UUID) -> String { "/dav/principals/\(account.uuidString.lowercased())/" }
+    static let inboxSegment = "inbox"
+    static let outboxSegment = "outbox"
+    static func scheduleInbox(_ account: UUID) -> String { principal(account) + inboxSegment + "/" }
+    static func scheduleOutbox(_ account: UUID) -> String { principal(account) + outboxSegment + "/" }
     static func home(_ account: UUID) -> String { "/dav/calendars/\(account.uuidString.lowercased())/" }
     static func calendar(_ account: UUID, _ slug: String) -> String { home(account) + encode(slug) + "/" }
     static func object(_ account: UUID, _ slug: String, _ name: String) -> String { calendar(account, slug) + encode(name) }
@@ -84,6 +102,8 @@ enum DAVHref {
         case .root: root
         case .principals: principals
         case .principal(let id): principal(id)
+        case .scheduleInbox(let id): scheduleInbox(id)
+        case .scheduleOutbox(let id): scheduleOutbox(id)
         case .calendarHomes: "/dav/calendars/"
         case .home(let id): home(id)
         case .calendar(let id, let slug): calendar(id, slug)

@@ -8,6 +8,9 @@ enum DAVResource: Sendable {
     case root
     case principals
     case principal
+    /// The scheduling Inbox (RFC 6638 §2.2), with the calendar invitations would land in.
+    case scheduleInbox(defaultCalendar: CalendarCollection?)
+    case scheduleOutbox
     case calendarHomes
     case home
     case calendar(CalendarCollection)
@@ -45,7 +48,14 @@ struct DAVPropertySheet: Sendable {
         case .root, .principals, .calendarHomes:
             break
         case .principal:
-            names += [.principalURL, .calendarHomeSet, .calendarUserAddressSet, .emailAddressSet, .calendarUserType]
+            names += [
+                .principalURL, .calendarHomeSet, .calendarUserAddressSet, .emailAddressSet, .calendarUserType, .scheduleInboxURL,
+                .scheduleOutboxURL,
+            ]
+        case .scheduleInbox(let calendar):
+            names += [.owner] + (calendar == nil ? [] : [.scheduleDefaultCalendarURL])
+        case .scheduleOutbox:
+            names += [.owner]
         case .home:
             names += [.owner, .quotaAvailableBytes, .quotaUsedBytes]
         case .calendar(let calendar):
@@ -57,6 +67,7 @@ struct DAVPropertySheet: Sendable {
         case .object:
             names.removeAll { $0 == .displayName }  // objects have none
             names += [.owner, .getETag, .getContentType, .getContentLength, .getLastModified, .calendarData]
+            if case .object(let calendar, let object) = resource, scheduleTag(of: object, in: calendar) != nil { names.append(.scheduleTag) }
         }
         return names
     }
@@ -73,6 +84,8 @@ struct DAVPropertySheet: Sendable {
             }
         case .principal:
             return principalValue(name)
+        case .scheduleInbox, .scheduleOutbox:
+            return mailboxValue(name, of: resource)
         case .home:
             switch name {
             case .resourceType: return PropertyValue.resourceType([.collection])
@@ -93,6 +106,7 @@ struct DAVPropertySheet: Sendable {
             case .getContentLength: return PropertyValue.text(.getContentLength, String(object.icalendar.utf8.count))
             case .getLastModified: return PropertyValue.text(.getLastModified, DAVDate.http(object.updatedAt))
             case .calendarData: return PropertyValue.calendarData(object.icalendar)
+            case .scheduleTag: return scheduleTag(of: object, in: calendar).map { PropertyValue.text(.scheduleTag, $0) }
             case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
             case .currentUserPrivilegeSet:
                 return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + (calendar.isComputed ? [] : Self.writePrivileges))
@@ -136,6 +150,8 @@ struct DAVPropertySheet: Sendable {
             PropertyValue.hrefs(.calendarUserAddressSet, ["mailto:\(account.email.value)", DAVHref.principal(account.id)])
         case .emailAddressSet: DAVElement(.emailAddressSet, elements: [DAVElement(.emailAddress, text: account.email.value)])
         case .calendarUserType: PropertyValue.text(.calendarUserType, "INDIVIDUAL")
+        case .scheduleInboxURL: PropertyValue.hrefs(.scheduleInboxURL, [DAVHref.scheduleInbox(account.id)])
+        case .scheduleOutboxURL: PropertyValue.hrefs(.scheduleOutboxURL, [DAVHref.scheduleOutbox(account.id)])
         default: nil
         }
     }

@@ -17,9 +17,12 @@ enum DAVResponse {
     static let briefHeader = HTTPField.Name("Brief")!
     static let preferenceAppliedHeader = HTTPField.Name("Preference-Applied")!
 
-    /// Compliance classes (RFC 4918 §18, RFC 4791 §5.1, RFC 5689 §3).
-    static let compliance = "1, 3, calendar-access, extended-mkcol"
-    static let allowedMethods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, MOVE"
+    static let scheduleTagHeader = HTTPField.Name("Schedule-Tag")!
+    static let ifScheduleTagMatchHeader = HTTPField.Name("If-Schedule-Tag-Match")!
+
+    /// Compliance classes (RFC 4918 §18, RFC 4791 §5.1, RFC 5689 §3, RFC 6638 §2).
+    static let compliance = "1, 3, calendar-access, extended-mkcol, calendar-auto-schedule"
+    static let allowedMethods = "OPTIONS, GET, HEAD, POST, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, MOVE"
 
     static func multistatus(_ body: Multistatus, headers extra: HTTPFields = [:]) -> Response {
         xml(body.element, status: HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status"), headers: extra)

@@ -96,7 +96,7 @@ extension SQLRepository: CalendarStore {
     /// Sorted here, not in SQL: `ORDER BY name` makes SQLite walk the primary key (every row of
     /// the calendar) instead of the time-range index. Short spans overlap only if they start
     /// within `shortSpanLimit` before the range, so that branch reads a slice of the index; the
-    /// other branch scans just the long spans (migration 14).
+    /// other branch scans just the long spans (migration 15).
     func calendarObjects(calendarID: UUID, overlapping start: Date, _ end: Date) async throws -> [CalendarObject] {
         let id = calendarID.uuidString
         let from = start.unixMilliseconds, to = end.unixMilliseconds
@@ -111,7 +111,7 @@ extension SQLRepository: CalendarStore {
             """).all().map(Self.object(from:)).sorted { $0.name < $1.name }
     }
 
-    /// Index spans up to this long (milliseconds) are "short"; migration 14 classified existing
+    /// Index spans up to this long (milliseconds) are "short"; migration 15 classified existing
     /// rows with the same figure, so it must never change.
     static let shortSpanLimit: Int64 = 7 * 86_400_000
 

@@ -129,6 +129,33 @@ struct WebConflictsTests {
         }
     }
 
+    @Test("more than ten conflicts are paged ten at a time, with links both ways; a page past the end shows the last")
+    func paging() async throws {
+        try await ServerHarness.run(configure: { $0.workers = 0 }) { harness, client in
+            var person = try await Self.person(harness, client)
+            var personal = person.user.calendar("personal")
+            for day in 10...21 {
+                #expect(try await client.putICS(personal + "dinner-\(day).ics", as: person.user, ICS.event(uid: "dinner-\(day)", summary: "Dinner \(day)", start: "202610\(day)T180000")).status == .created)
+                #expect(try await client.putICS(personal + "call-\(day).ics", as: person.user, ICS.event(uid: "call-\(day)", summary: "Call \(day)", start: "202610\(day)T183000")).status == .created)
+            }
+            try await ConflictAPITests.runJobs(harness)
+            func cards(_ text: String) -> Int { text.components(separatedBy: #"<li class="card conflict""#).count - 1 }
+
+            let first = try await person.browser.get(client, "/conflicts")
+            #expect(first.text.contains("Unresolved: 12") && first.text.contains("Showing 1–10 of 12."))
+            #expect(cards(first.text) == 10)
+            #expect(first.text.contains(#"href="/conflicts?from=10" rel="next""#) && !first.text.contains(#"rel="prev""#))
+            let second = try await person.browser.get(client, "/conflicts?from=10")
+            #expect(second.status == .ok && second.text.contains("Showing 11–12 of 12.") && cards(second.text) == 2)
+            #expect(second.text.contains(#"href="/conflicts?from=0" rel="prev""#) && !second.text.contains(#"rel="next""#))
+            let beyond = try await person.browser.get(client, "/conflicts?from=500")
+            #expect(beyond.text.contains("Showing 11–12 of 12."))
+            for odd in ["-3", "abc", "7"] {
+                #expect(try await person.browser.get(client, "/conflicts?from=\(odd)").text.contains("Showing 1–10 of 12."), "from=\(odd)")
+            }
+        }
+    }
+
     @Test("stale, unknown and other people's conflicts are answered on the page; a form without the CSRF token is refused")
     func refusals() async throws {
         try await ServerHarness.run(configure: { $0.workers = 0 }) { harness, client in

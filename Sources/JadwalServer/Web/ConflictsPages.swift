@@ -126,10 +126,13 @@ extension WebRoutes {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let formats = WebFormats(language: account.language, zone: zone)
         let busyTime = conflictBusyTime
-        let (count, shown, days) = try await store.read { tx in
+        // `from` pages through the list, `limit` at a time; past the end is the last page.
+        let asked = max(0, request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0)
+        let (count, from, shown, days) = try await store.read { tx in
             let open = try await tx.conflicts(accountID: account.id, includeResolved: false)
-            let shown = Array(open.prefix(ConflictsPage.limit))
-            return (open.count, shown, try await busyTime.conflictDays(of: shown, account: account, zone: zone, tx: tx))
+            let from = open.isEmpty ? 0 : min(asked - asked % ConflictsPage.limit, (open.count - 1) / ConflictsPage.limit * ConflictsPage.limit)
+            let shown = Array(open.dropFirst(from).prefix(ConflictsPage.limit))
+            return (open.count, from, shown, try await busyTime.conflictDays(of: shown, account: account, zone: zone, tx: tx))
         }
         var cards: [[String: Any]] = []
         for conflict in shown {
@@ -146,7 +149,11 @@ extension WebRoutes {
         }
         var page: [String: Any] = ["conflicts": cards, "empty": count == 0]
         if count > 0 { page["count"] = texts.text("conflictsCount", ["count": String(count)]) }
-        if count > shown.count { page["more"] = texts.text("conflictsMoreHidden", ["shown": String(shown.count), "count": String(count)]) }
+        if count > shown.count {
+            page["more"] = texts.text("conflictsShowing", ["first": String(from + 1), "last": String(from + shown.count), "count": String(count)])
+            if from > 0 { page["previousHref"] = "/conflicts?from=\(from - ConflictsPage.limit)" }
+            if from + shown.count < count { page["nextHref"] = "/conflicts?from=\(from + ConflictsPage.limit)" }
+        }
         if let notice { page["notice"] = notice }
         // A problem with a conflict no longer listed (resolved, retired, someone else's) is said at the top.
         if let problem, !shown.contains(where: { $0.id == problem.conflictID }) { page["pageError"] = problem.message }

@@ -55,7 +55,7 @@ extension WebRoutes {
             }
         }
 
-        let formats = WebFormats(language: account.language, zone: zone)
+        let formats = WebFormats.shared(language: account.language, zone: zone)
         let model = CalendarPageModel(layout: layout, formats: formats, texts: texts, items: items, showHijri: account.showHijri)
         var page: [String: Any] = model.header()
         switch view {

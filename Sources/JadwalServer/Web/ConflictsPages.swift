@@ -124,7 +124,7 @@ extension WebRoutes {
         let account = try context.requireIdentity().account
         let texts = assets.texts(account.language)
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-        let formats = WebFormats(language: account.language, zone: zone)
+        let formats = WebFormats.shared(language: account.language, zone: zone)
         let busyTime = conflictBusyTime
         // `from` pages through the list, `limit` at a time; past the end is the last page.
         let asked = max(0, request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0)

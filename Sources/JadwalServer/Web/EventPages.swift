@@ -9,7 +9,7 @@ import PrayerTimes
 /// so phones see it on their next sync. A problem is shown beside its field, never as an error page.
 enum EventPages {
     static func editPath(calendarID: UUID, objectName: String) -> String {
-        "/events/\(calendarID.uuidString.lowercased())/" + (objectName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))) ?? objectName)
+        "/events/\(calendarID.uuidString.lowercased())/" + WebPage.pathSegment(objectName)
     }
 
     /// The form's fields, as posted.

@@ -235,7 +235,7 @@ extension WebRoutes {
     private func prayerPreview(_ settings: PrayerSettings, language: Language, texts: [String: String]) -> [String: Any]? {
         guard let calculator = try? settings.calculator() else { return nil }
         let zone = calculator.timeZone
-        let formats = WebFormats(language: language, zone: zone)
+        let formats = WebFormats.shared(language: language, zone: zone)
         let machine = ISO8601DateFormatter()
         machine.timeZone = zone
         machine.formatOptions = [.withInternetDateTime]

@@ -49,7 +49,7 @@ enum RoutinePages {
     static let presets = ["daily", "weekdays", "weekends", "custom"]
 
     static func path(_ id: String) -> String {
-        root + "/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))) ?? id)
+        root + "/" + WebPage.pathSegment(id)
     }
 
     /// The preset a set of days is, or `custom`.
@@ -249,7 +249,7 @@ struct RoutinePageModel {
     init(language: Language, texts: [String: String]) {
         self.language = language
         self.texts = texts
-        clock = WebFormats(language: language, zone: .gmt)
+        clock = WebFormats.shared(language: language, zone: .gmt)
     }
 
     /// Monday 2026-09-21 and the six days after it: ISO days 1 … 7.

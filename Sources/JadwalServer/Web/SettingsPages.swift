@@ -203,7 +203,7 @@ extension WebRoutes {
             "sections": SettingsPages.sections.map { ["href": $0.href, "label": texts.text($0.key)] },
             "name": profile?.name ?? account.name, "email": account.email.value, "zones": zones, "languages": languages,
             "showHijri": profile.map { $0.showHijri == "on" } ?? account.showHijri,
-            "hijriExample": WebFormats(language: viewer.language, zone: .gmt).hijri(
+            "hijriExample": WebFormats.shared(language: viewer.language, zone: .gmt).hijri(
                 CalendarLayout(view: .day, anchor: LocalDate(daysSinceEpoch: 0), today: LocalDate(daysSinceEpoch: 0),
                                zone: TimeZone(identifier: account.timeZone) ?? .gmt, weekStart: 0).localDay(now)) ?? "",
             "errors": errors, "hasErrors": !errors.isEmpty,

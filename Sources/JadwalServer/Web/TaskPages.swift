@@ -54,7 +54,7 @@ enum TaskPages {
     }
 
     static func path(_ name: String) -> String {
-        "/tasks/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))) ?? name)
+        "/tasks/" + WebPage.pathSegment(name)
     }
 
     /// The list's address with its sort and filter.
@@ -303,7 +303,7 @@ extension WebRoutes {
         let texts = assets.texts(viewer.language)
         let (order, filter) = Self.listChoice(sort: sort, show: show)
         let model = TaskPageModel(
-            formats: WebFormats(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt), texts: texts, now: clock.now)
+            formats: WebFormats.shared(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt), texts: texts, now: clock.now)
         let listed = try await TaskRoutes.listed(account: account, order: order, filter: filter, store: store, now: clock.now)
         var page: [String: Any] = [
             "tasks": listed.map { model.item($0.task, planned: $0.planned ?? [], order: order, filter: filter) },
@@ -330,7 +330,7 @@ extension WebRoutes {
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
         let model = TaskPageModel(
-            formats: WebFormats(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt), texts: texts, now: clock.now)
+            formats: WebFormats.shared(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt), texts: texts, now: clock.now)
         var errors = errors
         if request.uri.queryParameters.get("changed") != nil { errors["form"] = texts.text("tasksErrorChangedElsewhere") }
         let path = TaskPages.path(task.object.name)

@@ -1,10 +1,25 @@
 import Foundation
 import JadwalCore
 import PrayerTimes
+import Synchronization
 
 /// Dates and times as the person reads them: in their language's conventions (ICU via
-/// Foundation) and their time zone. Made per request; formatters are not shared across threads.
-struct WebFormats {
+/// Foundation) and their time zone. One per language and zone, shared by requests: opening ICU's
+/// formatters cost a month page a tenth of its time, and `DateFormatter` locks its own state.
+struct WebFormats: Sendable {
+    private static let made = Mutex<[String: WebFormats]>([:])
+
+    static func shared(language: Language, zone: TimeZone) -> WebFormats {
+        let key = language.rawValue + " " + zone.identifier
+        if let made = made.withLock({ $0[key] }) { return made }
+        let formats = WebFormats(language: language, zone: zone)
+        made.withLock { table in
+            if table.count >= 256 { table.removeAll() }  // zones people use are few; bounded all the same
+            table[key] = formats
+        }
+        return formats
+    }
+
     let language: Language
     let zone: TimeZone
     private let time: DateFormatter
@@ -15,7 +30,7 @@ struct WebFormats {
     private let dayNumber: DateFormatter
     private let calendar: Foundation.Calendar
 
-    init(language: Language, zone: TimeZone) {
+    private init(language: Language, zone: TimeZone) {
         self.language = language
         self.zone = zone
         var calendar = Foundation.Calendar(identifier: .gregorian)

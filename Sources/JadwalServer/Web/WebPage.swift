@@ -106,3 +106,19 @@ enum WebLanguage {
         return .english
     }
 }
+
+extension WebPage {
+    /// A name as one path segment. Almost every name is `<uuid>.ics`, which needs no escaping:
+    /// checking the bytes first spares Foundation's percent-encoder (a tenth of a month page's time).
+    static func pathSegment(_ name: String) -> String {
+        let plain = !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+            default: false
+            }
+        }
+        if plain { return name }
+        return name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(.init(charactersIn: "/"))) ?? name
+    }
+}

@@ -171,7 +171,7 @@ extension WebRoutes {
             (try await tx.chatConversations(accountID: account.id), try await tx.chatSettings(accountID: account.id),
              try await tx.chatConnectorTokens(accountID: account.id))
         }
-        let formats = WebFormats(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
+        let formats = WebFormats.shared(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
         func when(_ date: Date) -> String {
             "\(formats.shortDay(LocalDate.today(in: formats.zone, now: date))) \(formats.time(date))"
         }

@@ -85,7 +85,7 @@ if [[ $# -eq 0 ]]; then
     step "CalDAV with real clients: python caldav and vdirsyncer (500 events) against jadwal"
     "$JADWAL_TEST_PYTHON" scripts/caldav/client_suite.py --server jadwal --jadwal-binary "$JADWAL_BINARY"
 
-    step "web app in headless Chromium: sign-in, events, views, Arabic; axe-core on every screen"
+    step "web app in headless Chromium: every screen's flows, English and Arabic; axe-core on every screen"
     "$JADWAL_TEST_PYTHON" scripts/web/browser_tests.py --binary "$JADWAL_BINARY" --screenshots "${JADWAL_SCREENSHOTS:-$(mktemp -d /tmp/jadwal-screens.XXXXXX)}"
 
     # Parity: every check Radicale or Xandikos passes must pass on Jadwal, RFC 6638 scheduling

@@ -153,15 +153,16 @@ struct CalendarPageModel {
         }
     }
 
+    /// Every key the chip template reads is set, false when absent: Mustache looks a missing key
+    /// up through every enclosing section, which made up much of a month page's rendering.
     private func chip(_ item: CalendarLayout.Item, showTime: Bool) -> [String: Any] {
-        var chip: [String: Any] = [
+        [
             "title": item.title, "classes": classes(item),
             "time": item.isAllDay ? texts.text("allDay") : formats.timeRange(item.start, item.end),
+            "showTime": showTime && !item.isAllDay,
+            "href": item.href.map { $0 as Any } ?? false,
+            "cancelled": item.isCancelled ? texts.text("cancelled") as Any : false,
         ]
-        if showTime && !item.isAllDay { chip["showTime"] = true }
-        if let href = item.href { chip["href"] = href }
-        if item.isCancelled { chip["cancelled"] = texts.text("cancelled") }
-        return chip
     }
 
     private func classes(_ item: CalendarLayout.Item) -> String {
@@ -187,9 +188,8 @@ struct CalendarPageModel {
                 let dayItems = byDay[number] ?? []
                 cell["inMonth"] = day.month == layout.anchor.month
                 cell["chips"] = dayItems.prefix(CalendarLayout.monthChips).map { chip($0, showTime: true) }
-                if dayItems.count > CalendarLayout.monthChips {
-                    cell["more"] = texts.text("moreCount", ["count": String(dayItems.count - CalendarLayout.monthChips)])
-                }
+                cell["more"] = dayItems.count > CalendarLayout.monthChips
+                    ? texts.text("moreCount", ["count": String(dayItems.count - CalendarLayout.monthChips)]) as Any : false
                 return cell
             }
             weeks.append(["days": cells])

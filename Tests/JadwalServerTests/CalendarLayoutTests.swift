@@ -76,4 +76,30 @@ struct CalendarLayoutTests {
         #expect(CalendarColors.validated("red;}body{display:none") == CalendarColors.fallback)
         #expect(CalendarColors.validated(nil) == CalendarColors.fallback)
     }
+
+    @Test("chips and month cells are written with every value escaped, links only where an event can be edited")
+    func calendarHTML() {
+        var html = CalendarHTML()
+        html.chip(.init(title: #"<b>"Tom" & 'Jerry'</b>"#, classes: "item kind-event cal-0", time: "09:00–10:00", href: "/events/c/a.ics?x=1&y=2", cancelled: nil))
+        #expect(html.text == #"<a class="item kind-event cal-0" href="/events/c/a.ics?x=1&amp;y=2"><span class="time">09:00–10:00</span> "#
+            + #"<span class="title">&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;</span></a>"#)
+        var prayer = CalendarHTML()
+        prayer.chip(.init(title: "الفجر", classes: "item kind-prayer", time: nil, href: nil, cancelled: "ملغى"))
+        #expect(prayer.text == #"<span class="item kind-prayer"><span class="title">الفجر</span> <span class="tag">ملغى</span></span>"#)
+
+        var week = CalendarHTML()
+        week.monthWeek([
+            .init(iso: "2027-03-01", number: "1", label: "Monday, 1 March 2027", dayHref: "/calendar?view=day&date=2027-03-01",
+                  addHref: "/events/new?date=2027-03-01", addLabel: "Add an event on Monday, 1 March 2027", inMonth: true, isToday: true,
+                  chips: [], more: "+2 more"),
+            .init(iso: "2027-02-28", number: "28", label: "Sunday", dayHref: "/d", addHref: "/a", addLabel: "Add", inMonth: false, isToday: false,
+                  chips: [.init(title: "Trip", classes: "item", time: nil, href: nil, cancelled: nil)], more: nil),
+        ])
+        #expect(week.text.contains(#"<td class="day today" aria-current="date" data-date="2027-03-01">"#))
+        #expect(week.text.contains(#"<a class="day-number" href="/calendar?view=day&amp;date=2027-03-01" aria-label="Monday, 1 March 2027">1</a>"#))
+        #expect(week.text.contains(#"<a class="more" href="/calendar?view=day&amp;date=2027-03-01">+2 more</a>"#))
+        #expect(week.text.contains(#"<td class="day other-month" data-date="2027-02-28">"#))
+        #expect(week.text.contains(#"<ul class="chips"><li><span class="item"><span class="title">Trip</span></span></li></ul>"#))
+        #expect(week.text.hasPrefix("<tr>") && week.text.hasSuffix("</tr>"))
+    }
 }

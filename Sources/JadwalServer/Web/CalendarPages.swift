@@ -153,16 +153,17 @@ struct CalendarPageModel {
         }
     }
 
-    /// Every key the chip template reads is set, false when absent: Mustache looks a missing key
-    /// up through every enclosing section, which made up much of a month page's rendering.
-    private func chip(_ item: CalendarLayout.Item, showTime: Bool) -> [String: Any] {
-        [
-            "title": item.title, "classes": classes(item),
-            "time": item.isAllDay ? texts.text("allDay") : formats.timeRange(item.start, item.end),
-            "showTime": showTime && !item.isAllDay,
-            "href": item.href.map { $0 as Any } ?? false,
-            "cancelled": item.isCancelled ? texts.text("cancelled") as Any : false,
-        ]
+    private func chip(_ item: CalendarLayout.Item, showTime: Bool) -> CalendarHTML.Chip {
+        CalendarHTML.Chip(
+            title: item.title, classes: classes(item),
+            time: showTime && !item.isAllDay ? formats.timeRange(item.start, item.end) : nil,
+            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil)
+    }
+
+    private func chipList(_ items: [CalendarLayout.Item], showTime: Bool) -> String {
+        var html = CalendarHTML(capacity: items.count * 160)
+        html.chipItems(items.map { chip($0, showTime: showTime) })
+        return html.text
     }
 
     private func classes(_ item: CalendarLayout.Item) -> String {
@@ -176,25 +177,27 @@ struct CalendarPageModel {
         ]
     }
 
+    /// The weekday names, and the weeks' rows as markup (`CalendarHTML`).
     func month() -> [String: Any] {
         let byDay = layout.itemsByDay(items.filter { $0.kind != .prayer })
         let days = Array(layout.days)
         let weekdays = days.prefix(7).map { ["name": formats.weekday(LocalDate(daysSinceEpoch: $0))] }
-        var weeks: [[String: Any]] = []
+        var html = CalendarHTML(capacity: days.count * 700)
         for start in stride(from: 0, to: days.count, by: 7) {
-            let cells = days[start..<min(start + 7, days.count)].map { number -> [String: Any] in
+            html.monthWeek(days[start..<min(start + 7, days.count)].map { number in
                 let day = LocalDate(daysSinceEpoch: number)
-                var cell = dayValues(day)
                 let dayItems = byDay[number] ?? []
-                cell["inMonth"] = day.month == layout.anchor.month
-                cell["chips"] = dayItems.prefix(CalendarLayout.monthChips).map { chip($0, showTime: true) }
-                cell["more"] = dayItems.count > CalendarLayout.monthChips
-                    ? texts.text("moreCount", ["count": String(dayItems.count - CalendarLayout.monthChips)]) as Any : false
-                return cell
-            }
-            weeks.append(["days": cells])
+                let label = formats.fullDay(day)
+                return CalendarHTML.MonthCell(
+                    iso: day.description, number: formats.dayNumber(day), label: label, dayHref: link(.day, day),
+                    addHref: "/events/new?date=\(day)", addLabel: texts.text("addOn", ["day": label]),
+                    inMonth: day.month == layout.anchor.month, isToday: day == layout.today,
+                    chips: dayItems.prefix(CalendarLayout.monthChips).map { chip($0, showTime: true) },
+                    more: dayItems.count > CalendarLayout.monthChips
+                        ? texts.text("moreCount", ["count": String(dayItems.count - CalendarLayout.monthChips)]) : nil)
+            })
         }
-        return ["weekdays": weekdays, "weeks": weeks]
+        return ["weekdays": weekdays, "weeks": html.text]
     }
 
     func grid() -> [String: Any] {
@@ -204,13 +207,17 @@ struct CalendarPageModel {
             var column = dayValues(day)
             column["weekday"] = formats.weekday(day)
             let dayItems = byDay[number] ?? []
-            column["allDay"] = dayItems.filter(\.isAllDay).map { chip($0, showTime: false) }
+            column["allDay"] = chipList(dayItems.filter(\.isAllDay), showTime: false)
             let (placements, lanes) = layout.placements(dayItems, on: number)
             column["lanesClass"] = "lanes-\(lanes)"
             column["events"] = placements.map { placement -> [String: Any] in
-                var values = chip(placement.item, showTime: true)
-                values["classes"] = classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)"
-                return values
+                // Absent keys are false: Mustache would otherwise search every enclosing section.
+                [
+                    "title": placement.item.title, "time": formats.timeRange(placement.item.start, placement.item.end),
+                    "classes": classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)",
+                    "href": placement.item.href.map { $0 as Any } ?? false,
+                    "cancelled": placement.item.isCancelled ? texts.text("cancelled") as Any : false,
+                ]
             }
             column["prayers"] = layout.prayerPlacements(items, on: number).map { placement -> [String: Any] in
                 ["title": placement.item.title, "time": formats.time(placement.item.start), "classes": "prayer-band r-\(placement.row) n-\(placement.span)"]
@@ -229,7 +236,7 @@ struct CalendarPageModel {
         let days = layout.days.compactMap { number -> [String: Any]? in
             guard let dayItems = byDay[number], !dayItems.isEmpty else { return nil }
             var values = dayValues(LocalDate(daysSinceEpoch: number))
-            values["items"] = dayItems.map { chip($0, showTime: true) }
+            values["items"] = chipList(dayItems, showTime: true)
             return values
         }
         return ["days": days, "empty": days.isEmpty]

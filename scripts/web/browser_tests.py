@@ -256,6 +256,24 @@ def notifications(run: Run) -> None:
     run.wait_for(lambda: not run.find("#notifications").is_displayed(), "Escape closes the panel")
 
 
+def phone(run: Run) -> None:
+    """A phone's width (390 px): every main screen fits it, so nothing scrolls sideways but the
+    week grid's own box, and stays accessible."""
+    run.driver.set_window_size(390, 844)
+    try:
+        for path, name in (("/calendar?view=month", "phone-month"), ("/calendar?view=week", "phone-week"), ("/events/new", "phone-event-form"),
+                           ("/conflicts", "phone-conflicts"), ("/tasks", "phone-tasks"), ("/settings", "phone-settings"),
+                           ("/settings/prayer", "phone-prayer"), ("/settings/whatsapp", "phone-whatsapp")):
+            run.open(path)
+            run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "main"), f"{path} opens at a phone's width")
+            overflow = run.driver.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            run.check(overflow <= 0, f"{path} fits a phone's width ({overflow} px too wide)")
+            run.screen(name)
+    finally:
+        run.driver.set_window_size(1280, 900)
+
+
 def arabic(run: Run) -> None:
     answer = run.api("PATCH", "/api/v1/me", {"language": "ar", "timeZone": "Asia/Riyadh"})
     run.check(answer["status"] == 200, f"the profile takes Arabic ({answer})")
@@ -291,7 +309,7 @@ def main() -> int:
         modules = [importlib.import_module(f"flows.{name}") for name in SCREEN_FLOWS]
         extra = [flow for module in modules for flow in module.FLOWS]
         last = [flow for module in modules for flow in getattr(module, "LAST", [])]
-        for flow in (sign_in, add_event, views, navigation, notifications, *extra, arabic, *last):
+        for flow in (sign_in, add_event, views, navigation, notifications, *extra, phone, arabic, *last):
             try:
                 flow(run)
             except SystemExit:

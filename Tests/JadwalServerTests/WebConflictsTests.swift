@@ -133,7 +133,7 @@ struct WebConflictsTests {
     func paging() async throws {
         try await ServerHarness.run(configure: { $0.workers = 0 }) { harness, client in
             var person = try await Self.person(harness, client)
-            var personal = person.user.calendar("personal")
+            let personal = person.user.calendar("personal")
             for day in 10...21 {
                 #expect(try await client.putICS(personal + "dinner-\(day).ics", as: person.user, ICS.event(uid: "dinner-\(day)", summary: "Dinner \(day)", start: "202610\(day)T180000")).status == .created)
                 #expect(try await client.putICS(personal + "call-\(day).ics", as: person.user, ICS.event(uid: "call-\(day)", summary: "Call \(day)", start: "202610\(day)T183000")).status == .created)

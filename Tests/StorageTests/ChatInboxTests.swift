@@ -5,6 +5,7 @@ import ICalendar
 import JadwalCore
 import JadwalTestSupport
 import Storage
+import Synchronization
 import Testing
 
 /// The ingestion service on a real store and the rule-based extractor: messages in, events on
@@ -221,6 +222,56 @@ struct ChatInboxTests {
         f.clock.advance(by: 2 * 86_400)
         #expect(try await f.inbox.forgetExpiredText() == 1)
         #expect(try await f.counts(conversation.id) == (1, 0))
+        try await f.store.shutdown()
+    }
+
+    /// An extractor that answers slowly (as a model does) and, while answering, takes the
+    /// conversation's lock in a transaction of its own: that waits for ever if it is asked
+    /// inside the batch's transaction (SQLite has one writer; PostgreSQL holds the row), so it
+    /// gives up after 20 s and says so.
+    final class SlowExtractor: ConversationExtractor {
+        let store: SQLStore
+        let conversation: ChatConversation
+        let calls = Mutex(0)
+        let blocked = Mutex(false)
+
+        init(store: SQLStore, conversation: ChatConversation) {
+            self.store = store
+            self.conversation = conversation
+        }
+
+        var answersSlowly: Bool { true }
+
+        func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
+            calls.withLock { $0 += 1 }
+            let store = store, conversation = conversation
+            // Not awaited: a write stuck behind the batch would keep this answer from ever returning.
+            let tookLock = Mutex(false)
+            Task { if (try? await store.transaction({ tx in _ = try await tx.lockChatConversation(conversation) })) != nil { tookLock.withLock { $0 = true } } }
+            for _ in 0..<400 where !tookLock.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(50)) }
+            if !tookLock.withLock({ $0 }) { blocked.withLock { $0 = true } }
+            return await RuleExtractor().outcome(of: messages, context: context)
+        }
+    }
+
+    @Test("a slow extractor is asked with no transaction open, and its answers are the batch's", arguments: TestEnvironment.engines)
+    func slowExtractorOutsideTransaction(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        _ = try await f.inbox.receive([Self.agreement[0]], source: .connector, accountID: f.account.id)
+        let conversation = try #require(try await f.conversations().first)
+        let slow = SlowExtractor(store: f.store, conversation: conversation)
+        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, cipher: Self.key, extractor: slow, publicURL: "https://jadwal.example")
+
+        let report = try await inbox.receive([Self.agreement[1]], source: .connector, accountID: f.account.id)
+        #expect(!slow.blocked.withLock { $0 }, "the extractor was asked while the batch held the database")
+        #expect(slow.calls.withLock { $0 } == 1, "asked once, between the rehearsal and the batch")
+        #expect(report.messages.new == 1 && report.conversations.map(\.state) == [.agreed] && report.events.map(\.change) == [.created])
+        #expect(try await f.chatEvents().count == 1)
+        #expect(try await f.counts(conversation.id) == (2, 0), "the rehearsal stored nothing; the batch stored the message once")
+        let notices = try await f.store.read { tx in
+            try await tx.notifications(accountID: f.account.id, deliveredBy: .distantFuture, beforeSequence: nil, unreadOnly: false, limit: 10)
+        }
+        #expect(notices.map(\.kind) == [.eventAdded], "one notice: the rehearsal's was rolled back")
         try await f.store.shutdown()
     }
 }

@@ -19,4 +19,12 @@ public struct ExtractionContext: Sendable {
 public protocol ConversationExtractor: Sendable {
     /// `messages` in the order they were sent; senders are compared by name.
     func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome
+
+    /// True when an answer may take seconds (a model over the network), so that callers ask
+    /// with no database transaction open.
+    var answersSlowly: Bool { get }
+}
+
+extension ConversationExtractor {
+    public var answersSlowly: Bool { false }
 }

@@ -6,6 +6,9 @@ import Foundation
 /// completion, or content that fails validation. It never throws and never returns an
 /// unvalidated outcome; each answer says who gave it and, for a fallback, why.
 public struct LLMExtractor: ConversationExtractor {
+    /// A model answers in seconds: the chat inbox asks it outside its transaction.
+    public var answersSlowly: Bool { true }
+
     /// What a prompt may carry. A longer conversation is read by the rules instead of being cut:
     /// dropping its start could drop the proposal the end agrees to.
     public struct Limits: Sendable, Hashable {

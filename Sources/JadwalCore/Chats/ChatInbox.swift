@@ -6,7 +6,9 @@ import ICalendar
 /// Cloud API webhook). A batch is handled in one transaction: new messages are stored encrypted
 /// (a message delivered twice is stored once), each conversation that got new messages is read
 /// by the extractor, and what it agreed, moved or cancelled is written to the "WhatsApp Events"
-/// calendar through the CalDAV write path. Either all of it commits or none of it does.
+/// calendar through the CalDAV write path. Either all of it commits or none of it does. A slow
+/// extractor (an LLM) is asked with no transaction open, between a rehearsal of the batch and the
+/// batch itself (`ExtractionRehearsal`).
 public struct ChatInbox: Sendable {
     let store: any Store
     let clock: Clock
@@ -121,103 +123,130 @@ public struct ChatInbox: Sendable {
         _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, progress: ProgressHandler? = nil
     ) async throws -> Report {
         let now = clock.now
-        let report = try await store.transaction { tx in
-            guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
-            let settings = try await tx.chatSettings(accountID: accountID)
-            var report = Report()
-            report.messages.read = messages.count
-
-            var chatOrder: [String] = []
-            var byChat: [String: [IncomingChatMessage]] = [:]
-            for message in messages {
-                if byChat[message.chatKey] == nil { chatOrder.append(message.chatKey) }
-                byChat[message.chatKey, default: []].append(message)
-            }
-
-            var touched: [(conversation: ChatConversation, arriving: [Arriving])] = []
-            for key in chatOrder {
-                let chat = byChat[key] ?? []
-                let isGroup = chat.contains(where: \.isGroup)
-                if isGroup, !settings.allowGroups {
-                    report.messages.skipped += chat.count
-                    report.skippedGroupChats += 1
-                    continue
-                }
-                let worded = chat.filter(\.carriesText)
-                report.messages.skipped += chat.count - worded.count
-                guard let newest = worded.map(\.sentAt).max() else { continue }
-
-                let partner = Self.partnerName(of: chat, key: key)
-                var conversation = try await tx.lockChatConversation(ChatConversation(
-                    id: UUID(), accountID: accountID, source: source, chatKey: key, partnerName: partner, isGroup: isGroup,
-                    lastActivityAt: newest, createdAt: now, updatedAt: now))
-
-                var seen: Set<String> = []
-                let unique = worded.filter { seen.insert($0.externalID).inserted }
-                // Known before sealing anything: a re-delivered export costs a lookup, not a
-                // cipher and an INSERT per message. The conversation's lock keeps it true.
-                let known = try await storedIDs(of: unique, in: conversation, tx: tx)
-                var arriving: [Arriving] = []
-                arriving.reserveCapacity(unique.count - known.count)
-                for (index, message) in unique.enumerated() where !known.contains(message.externalID) {
-                    arriving.append(Arriving(
-                        record: ChatMessageRecord(
-                            conversationID: conversation.id, externalID: message.externalID, position: conversation.messageCount + Int64(index),
-                            sender: message.sender, fromMe: message.fromMe, kind: message.kind, sentAt: message.sentAt, sealedText: nil,
-                            createdAt: now),
-                        text: message.text))
-                }
-                report.messages.new += arriving.count
-                report.messages.duplicates += worded.count - arriving.count
-                guard let newestStored = arriving.lazy.map(\.record.sentAt).max() else { continue }
-
-                conversation.messageCount += Int64(unique.count)
-                // A chat first seen through the owner's own messages gets its partner's name when they write.
-                if conversation.partnerName == key, partner != key { conversation.partnerName = partner }
-                conversation.lastActivityAt = max(conversation.lastActivityAt, newestStored)
-                if isGroup { conversation.isGroup = true }
-                touched.append((conversation, arriving))
-            }
-
-            // Each conversation is read before its new messages are stored, so text the reading
-            // settles is never sealed and written only to be deleted again. Skipped and duplicate
-            // messages need no storing.
-            var handled = messages.count - touched.reduce(0) { $0 + $1.arriving.count }
-            progress?(.storing(done: handled, total: messages.count))
-            for (index, item) in touched.enumerated() {
-                var conversation = item.conversation
-                let before = handled
-                let stored: (Int) -> Void = { count in progress?(.storing(done: before + count, total: messages.count)) }
-                if settings.extractionPaused {
-                    try await insert(item.arriving, sealed: true, tx: tx, progress: stored)
-                    conversation.awaitingExtraction = true
-                    conversation.updatedAt = now
-                    try await tx.updateChatConversation(conversation)
-                } else {
-                    try await read(
-                        &conversation, arriving: item.arriving, account: account, settings: settings, now: now, tx: tx, report: &report,
-                        progress: stored)
-                }
-                handled += item.arriving.count
-                report.conversations.append(Self.summary(conversation, newMessages: item.arriving.count))
-                progress?(.reading(done: index + 1, total: touched.count))
-            }
-            return report
+        let report = try await transaction { tx, extractor, rehearsing in
+            try await receive(messages, source: source, accountID: accountID, now: now, extractor: extractor, tx: tx, progress: rehearsing ? nil : progress)
         }
         if !report.events.isEmpty { notified(accountID) }
+        return report
+    }
+
+    /// A batch's transaction, with the extractor it reads conversations with. A slow extractor
+    /// is asked between a rehearsal of the batch and the batch itself (`ExtractionRehearsal`).
+    private func transaction(
+        _ body: @escaping @Sendable (any StoreTransaction, any ConversationExtractor, _ rehearsing: Bool) async throws -> Report
+    ) async throws -> Report {
+        guard extractor.answersSlowly else {
+            return try await store.transaction { tx in try await body(tx, extractor, false) }
+        }
+        struct Rehearsed: Error {}
+        let rehearsal = ExtractionRehearsal()
+        do {
+            _ = try await store.transaction { tx -> Report in
+                _ = try await body(tx, rehearsal.questions, true)
+                throw Rehearsed()  // rolls the rehearsal back
+            }
+        } catch is Rehearsed {}
+        let answers = await rehearsal.answers(from: extractor)
+        return try await store.transaction { tx in try await body(tx, answers, false) }
+    }
+
+    private func receive(
+        _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, now: Date, extractor: any ConversationExtractor,
+        tx: any StoreTransaction, progress: ProgressHandler?
+    ) async throws -> Report {
+        guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
+        let settings = try await tx.chatSettings(accountID: accountID)
+        var report = Report()
+        report.messages.read = messages.count
+
+        var chatOrder: [String] = []
+        var byChat: [String: [IncomingChatMessage]] = [:]
+        for message in messages {
+            if byChat[message.chatKey] == nil { chatOrder.append(message.chatKey) }
+            byChat[message.chatKey, default: []].append(message)
+        }
+
+        var touched: [(conversation: ChatConversation, arriving: [Arriving])] = []
+        for key in chatOrder {
+            let chat = byChat[key] ?? []
+            let isGroup = chat.contains(where: \.isGroup)
+            if isGroup, !settings.allowGroups {
+                report.messages.skipped += chat.count
+                report.skippedGroupChats += 1
+                continue
+            }
+            let worded = chat.filter(\.carriesText)
+            report.messages.skipped += chat.count - worded.count
+            guard let newest = worded.map(\.sentAt).max() else { continue }
+
+            let partner = Self.partnerName(of: chat, key: key)
+            var conversation = try await tx.lockChatConversation(ChatConversation(
+                id: UUID(), accountID: accountID, source: source, chatKey: key, partnerName: partner, isGroup: isGroup,
+                lastActivityAt: newest, createdAt: now, updatedAt: now))
+
+            var seen: Set<String> = []
+            let unique = worded.filter { seen.insert($0.externalID).inserted }
+            // Known before sealing anything: a re-delivered export costs a lookup, not a
+            // cipher and an INSERT per message. The conversation's lock keeps it true.
+            let known = try await storedIDs(of: unique, in: conversation, tx: tx)
+            var arriving: [Arriving] = []
+            arriving.reserveCapacity(unique.count - known.count)
+            for (index, message) in unique.enumerated() where !known.contains(message.externalID) {
+                arriving.append(Arriving(
+                    record: ChatMessageRecord(
+                        conversationID: conversation.id, externalID: message.externalID, position: conversation.messageCount + Int64(index),
+                        sender: message.sender, fromMe: message.fromMe, kind: message.kind, sentAt: message.sentAt, sealedText: nil,
+                        createdAt: now),
+                    text: message.text))
+            }
+            report.messages.new += arriving.count
+            report.messages.duplicates += worded.count - arriving.count
+            guard let newestStored = arriving.lazy.map(\.record.sentAt).max() else { continue }
+
+            conversation.messageCount += Int64(unique.count)
+            // A chat first seen through the owner's own messages gets its partner's name when they write.
+            if conversation.partnerName == key, partner != key { conversation.partnerName = partner }
+            conversation.lastActivityAt = max(conversation.lastActivityAt, newestStored)
+            if isGroup { conversation.isGroup = true }
+            touched.append((conversation, arriving))
+        }
+
+        // Each conversation is read before its new messages are stored, so text the reading
+        // settles is never sealed and written only to be deleted again. Skipped and duplicate
+        // messages need no storing.
+        var handled = messages.count - touched.reduce(0) { $0 + $1.arriving.count }
+        progress?(.storing(done: handled, total: messages.count))
+        for (index, item) in touched.enumerated() {
+            var conversation = item.conversation
+            let before = handled
+            let stored: (Int) -> Void = { count in progress?(.storing(done: before + count, total: messages.count)) }
+            if settings.extractionPaused {
+                try await insert(item.arriving, sealed: true, tx: tx, progress: stored)
+                conversation.awaitingExtraction = true
+                conversation.updatedAt = now
+                try await tx.updateChatConversation(conversation)
+            } else {
+                try await read(
+                    &conversation, arriving: item.arriving, account: account, settings: settings, now: now, extractor: extractor, tx: tx,
+                    report: &report, progress: stored)
+            }
+            handled += item.arriving.count
+            report.conversations.append(Self.summary(conversation, newMessages: item.arriving.count))
+            progress?(.reading(done: index + 1, total: touched.count))
+        }
         return report
     }
 
     /// Reads the conversations that got messages while extraction was paused (after it resumes).
     public func readAwaitingConversations(accountID: UUID) async throws -> Report {
         let now = clock.now
-        let report = try await store.transaction { tx in
+        let report = try await transaction { tx, extractor, _ in
             guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
             let settings = try await tx.chatSettings(accountID: accountID)
             var report = Report()
             guard !settings.extractionPaused else { return report }
             for var conversation in try await tx.chatConversationsAwaitingExtraction(accountID: accountID) {
-                try await read(&conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+                try await read(&conversation, account: account, settings: settings, now: now, extractor: extractor, tx: tx, report: &report)
                 report.conversations.append(Self.summary(conversation, newMessages: 0))
             }
             return report
@@ -239,7 +268,7 @@ public struct ChatInbox: Sendable {
     /// messages (their text sealed only if it is still needed).
     private func read(
         _ conversation: inout ChatConversation, arriving: [Arriving] = [], account: Account, settings: ChatSettings, now: Date,
-        tx: any StoreTransaction, report: inout Report, progress: (Int) -> Void = { _ in }
+        extractor: any ConversationExtractor, tx: any StoreTransaction, report: inout Report, progress: (Int) -> Void = { _ in }
     ) async throws {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let held = try await tx.heldChatMessages(conversationID: conversation.id)

@@ -145,7 +145,10 @@ public struct ChatInbox: Sendable {
                 _ = try await body(tx, rehearsal.questions, true)
                 throw Rehearsed()  // rolls the rehearsal back
             }
-        } catch is Rehearsed {}
+        } catch {
+            // Whatever else stopped the rehearsal stops the batch too, where it is reported; the
+            // questions noted until then are answered all the same.
+        }
         let answers = await rehearsal.answers(from: extractor)
         return try await store.transaction { tx in try await body(tx, answers, false) }
     }

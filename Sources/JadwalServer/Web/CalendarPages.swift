@@ -132,7 +132,7 @@ struct CalendarPageModel {
             "heading": title, "views": views, "view": layout.view.rawValue,
             "previousHref": link(layout.view, layout.previous), "nextHref": link(layout.view, layout.next),
             "todayHref": link(layout.view, layout.today), "monthValue": String(format: "%04d-%02d", layout.anchor.year, layout.anchor.month),
-            "dateValue": layout.anchor.description, "addHref": "/events/new?date=\(layout.anchor)",
+            "dateValue": layout.anchor.description, "addHref": addHref(layout.anchor),
         ]
         if let hijri = hijri { header["hijri"] = hijri }
         return header
@@ -170,10 +170,22 @@ struct CalendarPageModel {
         "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
     }
 
+    /// A day's heading and links, as every view shows them.
+    private func dayCell(_ day: LocalDate) -> CalendarHTML.MonthCell {
+        let label = formats.fullDay(day)
+        return CalendarHTML.MonthCell(
+            iso: day.description, number: formats.dayNumber(day), label: label, dayHref: link(.day, day), addHref: addHref(day),
+            addLabel: texts.text("addOn", ["day": label]), inMonth: day.month == layout.anchor.month, isToday: day == layout.today, chips: [],
+            more: nil)
+    }
+
+    private func addHref(_ day: LocalDate) -> String { "/events/new?date=\(day)" }
+
     private func dayValues(_ day: LocalDate) -> [String: Any] {
-        [
-            "iso": day.description, "number": formats.dayNumber(day), "label": formats.fullDay(day), "isToday": day == layout.today,
-            "dayHref": link(.day, day), "addHref": "/events/new?date=\(day)", "addLabel": texts.text("addOn", ["day": formats.fullDay(day)]),
+        let cell = dayCell(day)
+        return [
+            "iso": cell.iso, "number": cell.number, "label": cell.label, "isToday": cell.isToday, "dayHref": cell.dayHref,
+            "addHref": cell.addHref, "addLabel": cell.addLabel,
         ]
     }
 
@@ -185,16 +197,13 @@ struct CalendarPageModel {
         var html = CalendarHTML(capacity: days.count * 700)
         for start in stride(from: 0, to: days.count, by: 7) {
             html.monthWeek(days[start..<min(start + 7, days.count)].map { number in
-                let day = LocalDate(daysSinceEpoch: number)
                 let dayItems = byDay[number] ?? []
-                let label = formats.fullDay(day)
-                return CalendarHTML.MonthCell(
-                    iso: day.description, number: formats.dayNumber(day), label: label, dayHref: link(.day, day),
-                    addHref: "/events/new?date=\(day)", addLabel: texts.text("addOn", ["day": label]),
-                    inMonth: day.month == layout.anchor.month, isToday: day == layout.today,
-                    chips: dayItems.prefix(CalendarLayout.monthChips).map { chip($0, showTime: true) },
-                    more: dayItems.count > CalendarLayout.monthChips
-                        ? texts.text("moreCount", ["count": String(dayItems.count - CalendarLayout.monthChips)]) : nil)
+                var cell = dayCell(LocalDate(daysSinceEpoch: number))
+                cell.chips = dayItems.prefix(CalendarLayout.monthChips).map { chip($0, showTime: true) }
+                if dayItems.count > CalendarLayout.monthChips {
+                    cell.more = texts.text("moreCount", ["count": String(dayItems.count - CalendarLayout.monthChips)])
+                }
+                return cell
             })
         }
         return ["weekdays": weekdays, "weeks": html.text]

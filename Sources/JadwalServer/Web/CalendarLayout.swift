@@ -112,7 +112,10 @@ struct CalendarLayout {
             ?? Date(timeIntervalSince1970: Double(date.daysSinceEpoch) * 86_400)
     }
 
-    func localDay(_ instant: Date) -> LocalDate {
+    func localDay(_ instant: Date) -> LocalDate { Self.localDay(instant, calendar: calendar) }
+
+    /// The day an instant falls on in the calendar's zone.
+    static func localDay(_ instant: Date, calendar: Foundation.Calendar) -> LocalDate {
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
         return (try? LocalDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)) ?? LocalDate(daysSinceEpoch: 0)
     }

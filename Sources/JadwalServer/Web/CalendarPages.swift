@@ -19,8 +19,8 @@ extension WebRoutes {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let query = request.uri.queryParameters
         let view = query.get("view").flatMap(CalendarLayout.View.init(rawValue:)) ?? .month
-        let today = CalendarLayout(view: .day, anchor: LocalDate(daysSinceEpoch: 0), today: LocalDate(daysSinceEpoch: 0), zone: zone, weekStart: 0)
-            .localDay(clock.now)
+        let formats = WebFormats.shared(language: account.language, zone: zone)
+        let today = formats.localDay(clock.now)
         var notice: String?
         var anchor = today
         if let text = query.get("date"), !text.isEmpty {
@@ -55,7 +55,6 @@ extension WebRoutes {
             }
         }
 
-        let formats = WebFormats.shared(language: account.language, zone: zone)
         let model = CalendarPageModel(layout: layout, formats: formats, texts: texts, items: items, showHijri: account.showHijri)
         var page: [String: Any] = model.header()
         switch view {

@@ -175,10 +175,6 @@ struct ConflictsCard {
 
     var language: Language { formats.language }
 
-    private func localDay(_ date: Date) -> LocalDate {
-        CalendarLayout(view: .day, anchor: LocalDate(daysSinceEpoch: 0), today: LocalDate(daysSinceEpoch: 0), zone: formats.zone, weekStart: 0).localDay(date)
-    }
-
     func values() -> [String: Any] {
         let id = conflict.id.uuidString.lowercased()
         let title = conflict.event.title.flatMap { $0.isEmpty ? nil : $0 } ?? texts.text("untitled")
@@ -193,7 +189,7 @@ struct ConflictsCard {
             ]
         }
         var values: [String: Any] = [
-            "id": id, "title": title, "time": time, "day": formats.fullDay(localDay(conflict.event.start)), "overlaps": overlaps,
+            "id": id, "title": title, "time": time, "day": formats.fullDay(formats.localDay(conflict.event.start)), "overlaps": overlaps,
             "action": "/conflicts/\(id)/resolve",
             "confirmCancel": texts.text(conflict.event.recurrenceID == nil ? "conflictsConfirmCancel" : "conflictsConfirmCancelOne", ["title": title]),
             "cancelLabel": texts.text(conflict.event.recurrenceID == nil ? "conflictsCancel" : "conflictsCancelOne"),
@@ -213,9 +209,9 @@ struct ConflictsCard {
     }
 
     private func suggestion(_ slot: FreeSlot, index: Int, id: String, timeline: ConflictsTimeline?) -> [String: Any] {
-        let sameDay = localDay(slot.range.start) == localDay(conflict.event.start)
+        let sameDay = formats.localDay(slot.range.start) == formats.localDay(conflict.event.start)
         let time = formats.timeRange(slot.range.start, slot.range.end)
-        let label = sameDay ? time : "\(formats.shortDay(localDay(slot.range.start))) · \(time)"
+        let label = sameDay ? time : "\(formats.shortDay(formats.localDay(slot.range.start))) · \(time)"
         var values: [String: Any] = [
             "id": "slot-\(id)-\(index)", "value": ConflictsPage.slotValue(slot.range), "label": label,
             "explanation": SuggestionView(slot, language: language).explanation,

@@ -105,8 +105,7 @@ extension WebRoutes {
         group.get("events/new") { request, context -> Response in
             let account = try context.requireIdentity().account
             let day = request.uri.queryParameters.get("date").flatMap { Self.day($0) }
-                ?? CalendarLayout(view: .day, anchor: LocalDate(daysSinceEpoch: 0), today: LocalDate(daysSinceEpoch: 0),
-                                  zone: TimeZone(identifier: account.timeZone) ?? .gmt, weekStart: 0).localDay(clock.now)
+                ?? WebFormats.shared(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt).localDay(clock.now)
             let draft = EventDraft(title: "", start: "\(day)T09:00", end: "\(day)T10:00")
             let calendars = try await eventCalendars(account)
             let form = EventPages.form(draft, zone: account.timeZone, calendar: calendars.first?.id, etag: nil)

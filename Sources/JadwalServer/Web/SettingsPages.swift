@@ -199,13 +199,12 @@ extension WebRoutes {
             ["value": code, "label": name, "selected": code == chosenLanguage]
         }
 
+        let hijri = WebFormats.shared(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
         var page: [String: Any] = [
             "sections": SettingsPages.sections.map { ["href": $0.href, "label": texts.text($0.key)] },
             "name": profile?.name ?? account.name, "email": account.email.value, "zones": zones, "languages": languages,
             "showHijri": profile.map { $0.showHijri == "on" } ?? account.showHijri,
-            "hijriExample": WebFormats.shared(language: viewer.language, zone: .gmt).hijri(
-                CalendarLayout(view: .day, anchor: LocalDate(daysSinceEpoch: 0), today: LocalDate(daysSinceEpoch: 0),
-                               zone: TimeZone(identifier: account.timeZone) ?? .gmt, weekStart: 0).localDay(now)) ?? "",
+            "hijriExample": hijri.hijri(hijri.localDay(now)) ?? "",
             "errors": errors, "hasErrors": !errors.isEmpty,
             "passwordName": extras.passwordName ?? "",
             "passwords": passwords.map { password -> [String: Any] in

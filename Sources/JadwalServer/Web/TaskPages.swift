@@ -352,10 +352,6 @@ struct TaskPageModel {
     let texts: [String: String]
     let now: Date
 
-    private var days: CalendarLayout {
-        CalendarLayout(view: .day, anchor: LocalDate(daysSinceEpoch: 0), today: LocalDate(daysSinceEpoch: 0), zone: formats.zone, weekStart: 0)
-    }
-
     /// "45 min", "2 h", "1 h 30 min".
     func length(minutes: Int) -> String {
         let hours = minutes / 60, rest = minutes % 60
@@ -366,13 +362,13 @@ struct TaskPageModel {
 
     /// "Tue 22 Sep, 17:00", or the day alone.
     func when(_ instant: Date, withTime: Bool = true) -> String {
-        let day = formats.shortDay(days.localDay(instant))
+        let day = formats.shortDay(formats.localDay(instant))
         return withTime ? texts.text("tasksDayTime", ["day": day, "time": formats.time(instant)]) : day
     }
 
     /// A block's day, time, and the calendar week it is in.
     func block(_ range: TimeRange) -> [String: Any] {
-        let day = days.localDay(range.start)
+        let day = formats.localDay(range.start)
         return ["day": formats.shortDay(day), "time": formats.timeRange(range.start, range.end), "weekHref": "/calendar?view=week&date=\(day)"]
     }
 

@@ -60,6 +60,9 @@ struct WebFormats: Sendable {
     func weekday(_ day: LocalDate) -> String { weekdayShort.string(from: noon(day)) }
     func dayNumber(_ day: LocalDate) -> String { dayNumber.string(from: noon(day)) }
 
+    /// The day an instant falls on in the person's zone.
+    func localDay(_ instant: Date) -> LocalDate { CalendarLayout.localDay(instant, calendar: calendar) }
+
     /// "09:00–10:30", or one time for an event that takes none.
     func timeRange(_ start: Date, _ end: Date) -> String {
         end > start ? "\(time(start))–\(time(end))" : time(start)

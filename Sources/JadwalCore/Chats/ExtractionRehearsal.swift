@@ -27,7 +27,7 @@ final class ExtractionRehearsal: Sendable {
         }
     }
 
-    private let asked = Mutex<[(Question, [ChatMessage], ExtractionContext)]>([])
+    private let asked = Mutex<[(Question, ExtractionContext)]>([])
 
     /// The extractor of the rehearsal.
     var questions: some ConversationExtractor { Noting(rehearsal: self) }
@@ -36,8 +36,8 @@ final class ExtractionRehearsal: Sendable {
     /// local model serves one request at a time anyway).
     func answers(from extractor: any ConversationExtractor) async -> some ConversationExtractor {
         var known: [Question: ConversationOutcome] = [:]
-        for (question, messages, context) in asked.withLock({ $0 }) where known[question] == nil {
-            known[question] = await extractor.outcome(of: messages, context: context)
+        for (question, context) in asked.withLock({ $0 }) where known[question] == nil {
+            known[question] = await extractor.outcome(of: question.messages, context: context)
         }
         return Answering(known: known, fallback: extractor)
     }
@@ -46,7 +46,7 @@ final class ExtractionRehearsal: Sendable {
         let rehearsal: ExtractionRehearsal
 
         func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
-            rehearsal.asked.withLock { $0.append((Question(messages, context), messages, context)) }
+            rehearsal.asked.withLock { $0.append((Question(messages, context), context)) }
             return ConversationOutcome(state: .noEvent)
         }
     }

@@ -184,7 +184,7 @@ private func assemble(
     // methods and paths the router has no routes for.
     router.add(middleware: CalDAVMiddleware(service: CalDAVService(
         store: store, clock: dependencies.clock, writes: writes,
-        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions))))
+        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), mirrors: CalendarMirrors())))
 
     HealthRoutes(store: store, clock: dependencies.clock).addRoutes(to: router)
     let assets: WebAssets

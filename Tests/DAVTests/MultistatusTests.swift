@@ -19,6 +19,44 @@ struct MultistatusTests {
         return Multistatus(responses: [found.build(), removed], syncToken: "https://jadwal.example/sync/42")
     }
 
+    @Test("a multistatus is written directly with the bytes of its element tree")
+    func directWriting() {
+        var errors = Multistatus.PropertyResponseBuilder(href: "")
+        errors.add(DAVElement(QualifiedName("urn:x-first", "one"), elements: [DAVElement(QualifiedName("urn:x-second", "two"))]))
+        var described = errors.build()
+        described.error = DAVElement(.error, elements: [DAVElement(QualifiedName("urn:x-third", "cond"))])
+        described.responseDescription = "why & how"
+        if case .propstats(var propstats) = described.content {
+            propstats[0].error = DAVElement(QualifiedName("urn:x-fourth", "e"))
+            propstats[0].responseDescription = ""
+            propstats.append(Multistatus.PropStat(status: 424, properties: []))
+            described.content = .propstats(propstats)
+        }
+        let escaped = DAVElement(.calendarData, children: [.escaped(EscapedText(Self.calendarData))])
+        var withEscaped = Multistatus.PropertyResponseBuilder(href: "/a%20b.ics")
+        withEscaped.add(escaped)
+        let bodies = [
+            Self.sample(),
+            Multistatus(),
+            Multistatus(syncToken: "t"),
+            Multistatus(responses: [described, withEscaped.build(), .status("/x", 507, error: DAVElement(.numberOfMatchesWithinLimits))],
+                        syncToken: "", responseDescription: "all <done>"),
+        ]
+        for body in bodies {
+            #expect(XMLWriter.bytes(body) == XMLWriter.bytes(body.element))
+            // Prewritten responses give the same document; one using a namespace without a
+            // fixed prefix cannot be prewritten.
+            var prewritten = body
+            prewritten.responses = body.responses.map { XMLWriter.prewritten($0) ?? $0 }
+            #expect(XMLWriter.bytes(prewritten) == XMLWriter.bytes(body.element))
+        }
+        #expect(XMLWriter.prewritten(Self.sample().responses[0]) == nil)
+        #expect(XMLWriter.prewritten(withEscaped.build())?.written != nil)
+        // Escaped text is written as the same bytes as the text it stands for.
+        #expect(XMLWriter.bytes(escaped) == XMLWriter.bytes(DAVElement(.calendarData, text: Self.calendarData)))
+        #expect(escaped.text == Self.calendarData)
+    }
+
     @Test("propstats are grouped by status, 200 first, with HTTP/1.1 status lines")
     func grouping() throws {
         let response = Self.sample().responses[0]

@@ -19,6 +19,16 @@ public struct CalendarQueryEvaluator: Sendable {
             floatingZone: floatingZone)
         return CalendarFilterEvaluator(timeRanges: matcher).matches(filter, object: calendar)
     }
+
+    /// The same answer, taken from the object's `EventInstanceIndex` when the filter is the plain
+    /// event range (`CalendarFilter.eventTimeRange`) and the index covers it. Each argument is
+    /// asked for only when needed: `events` (which must be built in this evaluator's
+    /// `floatingZone`) for a plain event range, `calendar` otherwise; a nil calendar matches nothing.
+    public func matches(_ filter: CalendarFilter, calendar: () -> Component?, events: () -> EventInstanceIndex?) -> Bool {
+        if let range = filter.eventTimeRange, let answer = events()?.overlaps(range) { return answer }
+        guard let calendar = calendar() else { return false }
+        return matches(filter, calendar: calendar)
+    }
 }
 
 extension CompFilter {

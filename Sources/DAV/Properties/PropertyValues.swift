@@ -52,6 +52,11 @@ public enum PropertyValue {
         DAVElement(.calendarData, text: text)
     }
 
+    /// `calendar-data` from text escaped earlier (`EscapedText`), for objects sent often.
+    public static func calendarData(_ text: EscapedText) -> DAVElement {
+        DAVElement(.calendarData, children: text.text.isEmpty ? [] : [.escaped(text)])
+    }
+
     /// `<d:getetag>`: the ETag already quoted, as HTTP sends it (`"abc"`).
     public static func etag(_ quotedETag: String) -> DAVElement {
         DAVElement(.getETag, text: quotedETag)

@@ -26,6 +26,16 @@ public struct Multistatus: Sendable, Hashable {
         /// A precondition/postcondition that applies to this resource as a whole.
         public var error: DAVElement?
         public var responseDescription: String?
+        /// This response's XML, made by `XMLWriter.prewritten(_:)` for a resource sent again and
+        /// again; the writer copies it instead of writing the response anew. Changing the
+        /// response afterwards does not change these bytes.
+        public internal(set) var written: Written?
+
+        /// A response's bytes and the namespaces they use (each with its fixed prefix).
+        public struct Written: Sendable, Hashable {
+            let bytes: [UInt8]
+            let namespaces: [String]
+        }
 
         public init(href: String, content: Content, error: DAVElement? = nil, responseDescription: String? = nil) {
             self.href = href
@@ -98,7 +108,7 @@ public struct Multistatus: Sendable, Hashable {
         return DAVElement(.multistatus, elements: children)
     }
 
-    public var xml: String { XMLWriter.document(element) }
+    public var xml: String { String(decoding: XMLWriter.bytes(self), as: UTF8.self) }
 }
 
 extension Multistatus.Response {

@@ -6,6 +6,8 @@ public struct DAVElement: Sendable, Hashable {
     public enum Child: Sendable, Hashable {
         case element(DAVElement)
         case text(String)
+        /// Text whose escaped form was made earlier and is written as is (`EscapedText`).
+        case escaped(EscapedText)
     }
 
     public var name: QualifiedName
@@ -56,6 +58,7 @@ public struct DAVElement: Sendable, Hashable {
         for child in children {
             switch child {
             case .text(let text): result += text
+            case .escaped(let escaped): result += escaped.text
             case .element(let element): element.appendText(to: &result)
             }
         }
@@ -83,4 +86,24 @@ extension StringProtocol {
         }
         return String(self[first...last])
     }
+}
+
+/// Character data together with its XML-escaped bytes. A calendar object's text is escaped once
+/// and the bytes reused in every response that carries it: the same objects are sent again and
+/// again (each client's sync, each week it looks at), and escaping was a large part of writing them.
+public struct EscapedText: Sendable, Hashable {
+    public let text: String
+    let bytes: [UInt8]
+
+    public init(_ text: String) {
+        self.text = text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 16)
+        XMLWriter.escape(text, attribute: false, into: &bytes)
+        self.bytes = bytes
+    }
+
+    /// The escaped form follows from the text, so the text alone decides equality.
+    public static func == (lhs: EscapedText, rhs: EscapedText) -> Bool { lhs.text == rhs.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

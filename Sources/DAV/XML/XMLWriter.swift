@@ -33,6 +33,12 @@ public enum XMLWriter {
 
     private static func assignPrefixes(_ root: DAVElement) -> [(namespace: String, prefix: String)] {
         var used: [String] = []
+        noteNamespaces(of: root, in: &used)
+        return prefixes(for: used)
+    }
+
+    /// Adds the namespaces `element`'s tree uses to `used`, in document order.
+    private static func noteNamespaces(of element: DAVElement, in used: inout [String]) {
         func note(_ namespace: String) {
             // A handful of namespaces per document: a linear search (equal strings usually
             // share storage) costs less than hashing the name once per element.
@@ -40,7 +46,7 @@ public enum XMLWriter {
             used.append(namespace)
         }
         // An explicit stack rather than recursion: the walk then does not depend on tree depth.
-        var pending: [DAVElement] = [root]
+        var pending: [DAVElement] = [element]
         while let element = pending.popLast() {
             note(element.name.namespace)
             for name in element.attributes.keys { note(name.namespace) }
@@ -48,6 +54,9 @@ public enum XMLWriter {
                 if case .element(let inner) = child { pending.append(inner) }
             }
         }
+    }
+
+    private static func prefixes(for used: [String]) -> [(namespace: String, prefix: String)] {
         var result: [(namespace: String, prefix: String)] = []
         for preferred in XMLNamespace.preferredPrefixes where used.contains(preferred.namespace) {
             result.append(preferred)
@@ -86,6 +95,118 @@ public enum XMLWriter {
         output.append(contentsOf: name.localName.utf8)
     }
 
+    // MARK: - Multistatus
+
+    /// The same bytes as `bytes(multistatus.element)`, written without first building the whole
+    /// tree: a query answering hundreds of objects spent as long building and copying that tree
+    /// as writing it. Only the properties and errors are elements; the frame around them is
+    /// written here, and a prewritten response is copied as it is.
+    public static func bytes(_ multistatus: Multistatus) -> [UInt8] {
+        guard !multistatus.responses.isEmpty else { return bytes(multistatus.element) }
+        // The namespaces in document order; apart from DAV: they appear only in properties and errors.
+        var used = [XMLNamespace.dav]
+        for response in multistatus.responses {
+            if let written = response.written {
+                for namespace in written.namespaces where !used.contains(namespace) { used.append(namespace) }
+            } else {
+                noteNamespaces(of: response, in: &used)
+            }
+        }
+        let prefixes = prefixes(for: used)
+        var output: [UInt8] = []
+        output.reserveCapacity(multistatus.responses.reduce(4096) { $0 + ($1.written?.bytes.count ?? 512) })
+        output.append(contentsOf: #"<?xml version="1.0" encoding="utf-8"?>"#.utf8)
+        output.append(0x0A)
+        output.append(0x3C)
+        appendName(.multistatus, prefixes, into: &output)
+        output.append(contentsOf: declarations(prefixes))
+        output.append(0x3E)
+        for response in multistatus.responses {
+            if let written = response.written {
+                output.append(contentsOf: written.bytes)
+            } else {
+                write(response, prefixes: prefixes, into: &output)
+            }
+        }
+        if let description = multistatus.responseDescription {
+            write(DAVElement(.responseDescription, text: description), prefixes: prefixes, declarations: [], into: &output)
+        }
+        if let token = multistatus.syncToken { write(DAVElement(.syncToken, text: token), prefixes: prefixes, declarations: [], into: &output) }
+        output.append(contentsOf: "</".utf8)
+        appendName(.multistatus, prefixes, into: &output)
+        output.append(0x3E)
+        return output
+    }
+
+    /// `response` with its bytes written now (`Multistatus.Response.written`), for a resource
+    /// that will be sent again; nil when it uses a namespace without a fixed prefix, whose
+    /// prefix then depends on the rest of the document.
+    public static func prewritten(_ response: Multistatus.Response) -> Multistatus.Response? {
+        var used = [XMLNamespace.dav]
+        noteNamespaces(of: response, in: &used)
+        let fixed = XMLNamespace.preferredPrefixes
+        guard used.allSatisfy({ namespace in fixed.contains { $0.namespace == namespace } }) else { return nil }
+        // A namespace with a fixed prefix has it in every document, so these bytes fit any of them.
+        var bytes: [UInt8] = []
+        write(response, prefixes: fixed, into: &bytes)
+        var written = response
+        written.written = Multistatus.Response.Written(bytes: bytes, namespaces: used)
+        return written
+    }
+
+    private static func noteNamespaces(of response: Multistatus.Response, in used: inout [String]) {
+        if case .propstats(let propstats) = response.content {
+            for propstat in propstats {
+                for property in propstat.properties { noteNamespaces(of: property, in: &used) }
+                if let error = propstat.error { noteNamespaces(of: error, in: &used) }
+            }
+        }
+        if let error = response.error { noteNamespaces(of: error, in: &used) }
+    }
+
+    /// One `<d:response>`, as `Multistatus.Response.element` would be written.
+    private static func write(
+        _ response: Multistatus.Response, prefixes: [(namespace: String, prefix: String)], into output: inout [UInt8]
+    ) {
+        func open(_ name: QualifiedName) {
+            output.append(0x3C)
+            appendName(name, prefixes, into: &output)
+            output.append(0x3E)
+        }
+        func close(_ name: QualifiedName) {
+            output.append(contentsOf: "</".utf8)
+            appendName(name, prefixes, into: &output)
+            output.append(0x3E)
+        }
+        func element(_ element: DAVElement) {
+            write(element, prefixes: prefixes, declarations: [], into: &output)
+        }
+        open(.response)
+        element(DAVElement(.href, text: response.href))
+        switch response.content {
+        case .propstats(let propstats):
+            for propstat in propstats {
+                open(.propstat)
+                if propstat.properties.isEmpty {
+                    element(DAVElement(.prop))
+                } else {
+                    open(.prop)
+                    for property in propstat.properties { element(property) }
+                    close(.prop)
+                }
+                element(HTTPStatus.element(propstat.status))
+                if let error = propstat.error { element(error) }
+                if let description = propstat.responseDescription { element(DAVElement(.responseDescription, text: description)) }
+                close(.propstat)
+            }
+        case .status(let status):
+            element(HTTPStatus.element(status))
+        }
+        if let error = response.error { element(error) }
+        if let description = response.responseDescription { element(DAVElement(.responseDescription, text: description)) }
+        close(.response)
+    }
+
     // MARK: - Writing
 
     private static func write(
@@ -112,6 +233,7 @@ public enum XMLWriter {
         for child in element.children {
             switch child {
             case .text(let text): escape(text, attribute: false, into: &output)
+            case .escaped(let escaped): output.append(contentsOf: escaped.bytes)
             case .element(let inner): write(inner, prefixes: prefixes, declarations: [], into: &output)
             }
         }

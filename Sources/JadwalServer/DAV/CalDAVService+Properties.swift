@@ -68,13 +68,11 @@ extension CalDAVService {
     /// text when a report asked for part of it (partial retrieval, expand).
     func propertyResponse(
         sheet: DAVPropertySheet, href: String, resource: DAVResource, selection: PropertySelection, minimal: Bool,
-        calendarData: (() -> String?)? = nil
+        calendarData: (() -> DAVElement?)? = nil
     ) -> Multistatus.Response {
         var builder = Multistatus.PropertyResponseBuilder(href: href)
         func value(_ name: PropertyName) -> DAVElement? {
-            if name == .calendarData, let calendarData {
-                return calendarData().map(PropertyValue.calendarData)
-            }
+            if name == .calendarData, let calendarData { return calendarData() }
             return sheet.value(name, of: resource, href: href)
         }
         switch selection {

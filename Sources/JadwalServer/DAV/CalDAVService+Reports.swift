@@ -58,7 +58,9 @@ extension CalDAVService {
             let written = latest.filter { $0.kind == .written }.map(\.name)
             return (revision, latest, try await tx.calendarObjects(calendarID: calendar.id, names: written))
         }
-        let sheet = try await propertySheet(for: call.account, selection: sync.properties)
+        let answer = ObjectResponses(
+            service: self, sheet: try await propertySheet(for: call.account, selection: sync.properties), calendar: calendar,
+            selection: sync.properties, calendarData: sync.calendarData, minimal: minimal)
         var responses: [Multistatus.Response] = []
         var token = max(revision, changes.last?.revision ?? revision)
         if since == nil {
@@ -69,9 +71,7 @@ extension CalDAVService {
                 included = Array(objects.sorted { $0.revision < $1.revision }.prefix(limit))
                 token = included.last?.revision ?? token
             }
-            responses = included.map { object in
-                objectResponse(sheet: sheet, calendar: calendar, object: object, selection: sync.properties, calendarData: sync.calendarData, minimal: minimal)
-            }
+            responses = included.map { answer.response(for: $0) }
             if included.count < objects.count {
                 responses.append(Multistatus.Response(
                     href: call.href, content: .status(507), error: DAVElement(.error, elements: [DAVElement(.numberOfMatchesWithinLimits)])))
@@ -88,9 +88,7 @@ extension CalDAVService {
             for change in included {
                 let href = DAVHref.object(owner, calendar.slug, change.name)
                 if change.kind == .written, let object = byName[change.name] {
-                    responses.append(objectResponse(
-                        sheet: sheet, calendar: calendar, object: object, selection: sync.properties, calendarData: sync.calendarData,
-                        minimal: minimal))
+                    responses.append(answer.response(for: object))
                 } else {
                     responses.append(.status(href, 404))
                 }
@@ -124,10 +122,10 @@ extension CalDAVService {
         } else {
             written = try Self.prayerObjects(prayer)
         }
-        let sheet = try await propertySheet(for: call.account, selection: sync.properties)
-        var responses = written.map { object in
-            objectResponse(sheet: sheet, calendar: calendar, object: object, selection: sync.properties, calendarData: sync.calendarData, minimal: minimal)
-        }
+        let answer = ObjectResponses(
+            service: self, sheet: try await propertySheet(for: call.account, selection: sync.properties), calendar: calendar,
+            selection: sync.properties, calendarData: sync.calendarData, minimal: minimal)
+        var responses = written.map { answer.response(for: $0) }
         responses += deleted.map { .status(DAVHref.object(call.account.id, calendar.slug, $0), 404) }
         return Multistatus(responses: responses, syncToken: SyncToken(calendarID: calendar.id, revision: prayer.revision).description)
     }
@@ -195,31 +193,85 @@ extension CalDAVService {
         }
         let found = stored.merging(computed) { first, _ in first }
         let sheet = try await propertySheet(for: call.account, selection: multiget.properties)
+        let answers = found.mapValues { calendar, _ in
+            ObjectResponses(
+                service: self, sheet: sheet, calendar: calendar, selection: multiget.properties, calendarData: multiget.calendarData, minimal: minimal)
+        }
         var responses: [Multistatus.Response] = []
         for (index, item) in wanted.enumerated() {
-            guard let item, let (calendar, objects) = found[item.slug], let object = objects[item.name] else {
+            guard let item, let (_, objects) = found[item.slug], let object = objects[item.name], let answer = answers[item.slug] else {
                 responses.append(.status(multiget.hrefs[index], 404))
                 continue
             }
-            responses.append(objectResponse(
-                sheet: sheet, calendar: calendar, object: object, selection: multiget.properties, calendarData: multiget.calendarData,
-                minimal: minimal))
+            responses.append(answer.response(for: object))
         }
         return Multistatus(responses: responses)
     }
+}
 
-    /// A calendar object's response with the properties asked for; calendar-data is rendered
-    /// as the request says (whole, partial, expanded).
-    func objectResponse(
-        sheet: DAVPropertySheet, calendar: CalendarCollection, object: CalendarObject, selection: PropertySelection,
-        calendarData: CalendarDataRequest?, minimal: Bool, parsed: Component? = nil, floatingZone: ZoneRules? = nil
-    ) -> Multistatus.Response {
-        let href = DAVHref.object(sheet.account.id, calendar.slug, object.name)
-        var render: (() -> String?)?
-        if let calendarData, !calendarData.isWholeObject {
-            render = { renderedCalendarData(object, calendar: calendar, request: calendarData, parsed: parsed, floatingZone: floatingZone) }
+/// How one report answers each calendar object, with what is the same for every object (the
+/// properties asked for, the calendar's href) worked out once.
+struct ObjectResponses {
+    let service: CalDAVService
+    let sheet: DAVPropertySheet
+    let calendar: CalendarCollection
+    let selection: PropertySelection
+    let calendarData: CalendarDataRequest?
+    let minimal: Bool
+    /// The zone for expanded or limited calendar-data; the calendar's own when nil.
+    var floatingZone: ZoneRules?
+    private let calendarHref: String
+    /// What clients ask of objects in bulk depends on the object's bytes and href alone, so the
+    /// written response is kept with the parsed object under this description of the request,
+    /// and copied next time; nil when the selection asks for more. (Those properties have
+    /// distinct local names, which therefore name them here.)
+    private let shape: String?
+
+    init(
+        service: CalDAVService, sheet: DAVPropertySheet, calendar: CalendarCollection, selection: PropertySelection,
+        calendarData: CalendarDataRequest?, minimal: Bool, floatingZone: ZoneRules? = nil
+    ) {
+        self.service = service
+        self.sheet = sheet
+        self.calendar = calendar
+        self.selection = selection
+        self.calendarData = calendarData
+        self.minimal = minimal
+        self.floatingZone = floatingZone
+        self.calendarHref = DAVHref.calendar(sheet.account.id, calendar.slug)
+        if calendarData?.isWholeObject ?? true, case .properties(let names) = selection, names.allSatisfy(Self.propertiesOfTheBytes.contains) {
+            shape = "\(minimal ? 1 : 0) \(names.map(\.localName).joined(separator: " "))"
+        } else {
+            shape = nil
         }
-        return propertyResponse(
+    }
+
+    /// Object properties whose values follow from the object's bytes alone (not, for example,
+    /// `getlastmodified`, which changes when the same bytes are written again).
+    static let propertiesOfTheBytes: Set<PropertyName> = [.getETag, .calendarData, .getContentType, .getContentLength, .resourceType]
+
+    func response(for object: CalendarObject, parsed: ParsedCalendarObject? = nil) -> Multistatus.Response {
+        guard let shape else { return make(object, href: calendarHref + DAVHref.encode(object.name), parsed: parsed) }
+        let parsed = parsed ?? ParsedCalendarCache.shared.entry(for: object)
+        if let kept = parsed.response(shape: shape, calendarHref: calendarHref, name: object.name) { return kept }
+        let made = make(object, href: calendarHref + DAVHref.encode(object.name), parsed: parsed)
+        guard let written = XMLWriter.prewritten(made) else { return made }
+        parsed.keep(written, shape: shape, calendarHref: calendarHref, name: object.name)
+        return written
+    }
+
+    private func make(_ object: CalendarObject, href: String, parsed: ParsedCalendarObject?) -> Multistatus.Response {
+        let render: () -> DAVElement?
+        if let calendarData, !calendarData.isWholeObject {
+            render = {
+                service.renderedCalendarData(object, calendar: calendar, request: calendarData, parsed: parsed?.calendar, floatingZone: floatingZone)
+                    .map(PropertyValue.calendarData)
+            }
+        } else {
+            // The stored text, escaped once per version and reused by every response sending it.
+            render = { PropertyValue.calendarData((parsed ?? ParsedCalendarCache.shared.entry(for: object)).calendarData) }
+        }
+        return service.propertyResponse(
             sheet: sheet, href: href, resource: .object(calendar, object), selection: selection, minimal: minimal, calendarData: render)
     }
 }
@@ -233,27 +285,41 @@ extension CalDAVService {
         let types = query.filter.componentTypes
         let range = query.filter.componentTimeRange
         let onlyName: String? = if case .object(_, _, let name) = call.target { name } else { nil }
-        // The index narrows by time in SQL; the evaluator then decides exactly, recurrences included.
+        let evaluator = CalendarQueryEvaluator(floatingZone: zone)
+        // Instance indexes are kept per zone name; rules a query brings in its own <timezone>
+        // may differ from the zone of that name, so such queries are evaluated in full.
+        let indexZone = query.timezone == nil ? zone : nil
+        let now = clock.now
+        let answer = ObjectResponses(
+            service: self, sheet: try await propertySheet(for: call.account, selection: query.properties), calendar: calendar,
+            selection: query.properties, calendarData: query.calendarData, minimal: minimal, floatingZone: zone)
+        var responses: [Multistatus.Response] = []
+        let kinds = Set(ComponentKind.allCases.filter { types.isEmpty || types.contains($0.rawValue) })
+        func consider(_ object: CalendarMirror.Object) {
+            guard kinds.contains(object.stored.component) else { return }
+            let parsed = object.parsed
+            // Stored objects were validated on the way in; one that no longer parses cannot match.
+            let matches = evaluator.matches(
+                query.filter, calendar: { parsed.calendar }, events: { indexZone.flatMap { parsed.events(floatingZone: $0, now: now) } })
+            if matches { responses.append(answer.response(for: object.stored, parsed: parsed)) }
+        }
+        // The index (first and last occurrence) narrows by time; the evaluator then decides
+        // exactly, recurrences included.
+        if !calendar.isComputed, onlyName == nil, let mirror = try await mirrors.mirror(of: calendar, store: store) {
+            for position in mirror.positions(overlapping: range) { consider(mirror.objects[position]) }
+            return Multistatus(responses: responses)
+        }
         let candidates = try await calendar.isComputed
             ? computedObjects(for: call.account, overlapping: range).filter { onlyName == nil || $0.name == onlyName }
             : store.read { tx -> [CalendarObject] in
-            if let onlyName { return try await tx.calendarObject(calendarID: calendar.id, name: onlyName).map { [$0] } ?? [] }
-            if let range {
-                return try await tx.calendarObjects(
-                    calendarID: calendar.id, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
+                if let onlyName { return try await tx.calendarObject(calendarID: calendar.id, name: onlyName).map { [$0] } ?? [] }
+                if let range {
+                    return try await tx.calendarObjects(
+                        calendarID: calendar.id, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
+                }
+                return try await tx.calendarObjects(calendarID: calendar.id)
             }
-            return try await tx.calendarObjects(calendarID: calendar.id)
-        }
-        let evaluator = CalendarQueryEvaluator(floatingZone: zone)
-        let sheet = try await propertySheet(for: call.account, selection: query.properties)
-        var responses: [Multistatus.Response] = []
-        for object in candidates where types.isEmpty || types.contains(object.component.rawValue) {
-            // Stored objects were validated on the way in; one that no longer parses cannot match.
-            guard let parsed = ParsedCalendarCache.shared.calendar(for: object), evaluator.matches(query.filter, calendar: parsed) else { continue }
-            responses.append(objectResponse(
-                sheet: sheet, calendar: calendar, object: object, selection: query.properties, calendarData: query.calendarData,
-                minimal: minimal, parsed: parsed, floatingZone: zone))
-        }
+        for object in candidates { consider(CalendarMirror.Object(object)) }
         return Multistatus(responses: responses)
     }
 

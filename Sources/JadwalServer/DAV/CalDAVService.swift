@@ -15,6 +15,8 @@ struct CalDAVService: Sendable {
     let clock: Clock
     let writes: CalendarWrites
     let authentication: DAVAuthentication
+    /// Calendars held in memory for time-range queries (`CalendarMirror`).
+    let mirrors: CalendarMirrors
     let reader = XMLReader()
 
     /// Methods answered on `/`, where clients start discovery from a bare server URL; other

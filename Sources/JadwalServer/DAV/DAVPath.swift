@@ -121,12 +121,21 @@ enum DAVHref {
     static func encode(_ segment: String) -> String {
         // Most names (UUIDs, slugs) need no escaping; Foundation's encoder is slow enough to show
         // in a query's profile, so it only runs for names that need it.
-        let plain = segment.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E || byte == 0x40 || byte == 0x3A
+        var plain = true
+        for byte in segment.utf8 where !isPlain(byte) {
+            plain = false
+            break
         }
         if plain { return segment }
         return segment.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? segment
+    }
+
+    /// The bytes of `segmentCharacters`, tested without Foundation.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E, 0x40, 0x3A: true
+        default: false
+        }
     }
 
     /// The path of an href a client sent: absolute URLs (multiget, MOVE's Destination) are

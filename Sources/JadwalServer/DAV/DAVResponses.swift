@@ -25,13 +25,17 @@ enum DAVResponse {
     static let allowedMethods = "OPTIONS, GET, HEAD, POST, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, MOVE"
 
     static func multistatus(_ body: Multistatus, headers extra: HTTPFields = [:]) -> Response {
-        xml(body.element, status: HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status"), headers: extra)
+        xml(XMLWriter.bytes(body), status: HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status"), headers: extra)
     }
 
     static func xml(_ element: DAVElement, status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {
+        xml(XMLWriter.bytes(element), status: status, headers: extra)
+    }
+
+    private static func xml(_ bytes: [UInt8], status: HTTPResponse.Status, headers extra: HTTPFields) -> Response {
         var headers = extra
         headers[.contentType] = xmlContentType
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: XMLWriter.bytes(element))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func error(_ error: DAVError) -> Response {

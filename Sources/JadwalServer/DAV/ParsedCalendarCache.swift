@@ -1,3 +1,5 @@
+import DAV
+import Foundation
 import ICalendar
 import JadwalCore
 import Synchronization
@@ -9,7 +11,7 @@ final class ParsedCalendarCache: Sendable {
     static let shared = ParsedCalendarCache(capacity: 50_000)
 
     private let capacity: Int
-    private let table = Mutex<[String: Component]>([:])
+    private let table = Mutex<[String: ParsedCalendarObject]>([:])
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -17,12 +19,111 @@ final class ParsedCalendarCache: Sendable {
 
     /// The parsed object, or nil when the stored text no longer parses.
     func calendar(for object: CalendarObject) -> Component? {
-        if let hit = table.withLock({ $0[object.etag] }) { return hit }
-        guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar) else { return nil }
+        entry(for: object).calendar
+    }
+
+    /// The object's entry, made (unparsed) on first use: what is derived from the text is
+    /// computed when first asked for.
+    func entry(for object: CalendarObject) -> ParsedCalendarObject {
         table.withLock { table in
+            if let hit = table[object.etag] { return hit }
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[object.etag] = parsed
+            let entry = ParsedCalendarObject(text: object.icalendar)
+            table[object.etag] = entry
+            return entry
         }
-        return parsed
+    }
+}
+
+/// What the server derives from one version of a calendar object's text, each part made once:
+/// the parsed calendar, the escaped text for `calendar-data`, where its events happen
+/// (`EventInstanceIndex`, per floating zone), and its written multistatus responses.
+final class ParsedCalendarObject: Sendable {
+    private struct Derived {
+        var calendar: Component??
+        var escaped: EscapedText?
+        /// By floating zone, with the day (seconds since 1970) it was built on.
+        var events: [String: (index: EventInstanceIndex, day: Int64)] = [:]
+        /// Written responses, a handful: one per way clients ask for the object.
+        var responses: [KeptResponse] = []
+        /// The zone of the last index asked for and the index, which nearly every query wants.
+        var lastEvents: (zone: String, index: EventInstanceIndex, day: Int64)?
+    }
+
+    /// A written response and what it answers: the properties asked for (`ObjectResponses`'
+    /// shape) and the object's place, its calendar's href and its name.
+    private struct KeptResponse {
+        var shape: String
+        var calendarHref: String
+        var name: String
+        var response: Multistatus.Response
+    }
+
+    private let text: String
+    private let derived = Mutex(Derived())
+
+    init(text: String) {
+        self.text = text
+    }
+
+    /// The parsed calendar; nil when the stored text no longer parses (it was validated on the way
+    /// in, so only a parser change could do that, and such an object then matches no query).
+    var calendar: Component? {
+        derived.withLock { derived in
+            if let parsed = derived.calendar { return parsed }
+            let parsed = try? ICalendarParser().parseCalendar(text)
+            derived.calendar = .some(parsed)
+            return parsed
+        }
+    }
+
+    /// The whole text as `calendar-data`, escaped once.
+    var calendarData: EscapedText {
+        derived.withLock { derived in
+            if let escaped = derived.escaped { return escaped }
+            let escaped = EscapedText(text)
+            derived.escaped = escaped
+            return escaped
+        }
+    }
+
+    /// The events' instances from two years before `now` to two years after, floating times read
+    /// in `floatingZone` (a zone known by its identifier: rules a query brings along may differ).
+    /// Built once per zone and again after a month, so the window moves with time; a query
+    /// reaching outside it is evaluated in full instead (`EventInstanceIndex.overlaps` is nil).
+    func events(floatingZone: ZoneRules, now: Date) -> EventInstanceIndex? {
+        let today = Int64(now.timeIntervalSince1970.rounded(.down)) / 86_400 * 86_400
+        let zone = floatingZone.identifier
+        let fresh = { (built: (index: EventInstanceIndex, day: Int64)) in today - built.day <= 30 * 86_400 }
+        let found = derived.withLock { derived -> EventInstanceIndex? in
+            if let last = derived.lastEvents, last.zone == zone, fresh((last.index, last.day)) { return last.index }
+            guard let built = derived.events[zone], fresh(built) else { return nil }
+            derived.lastEvents = (zone, built.index, built.day)
+            return built.index
+        }
+        if let found { return found }
+        guard let calendar else { return nil }
+        let twoYears: Int64 = 731 * 86_400
+        let index = EventInstanceIndex(calendar: calendar, floatingZone: floatingZone, window: (today - twoYears)...(today + twoYears))
+        derived.withLock { derived in
+            derived.events[zone] = (index, today)
+            derived.lastEvents = (zone, index, today)
+        }
+        return index
+    }
+
+    /// The response kept for `shape` at this place, if any (see `ObjectResponses`).
+    func response(shape: String, calendarHref: String, name: String) -> Multistatus.Response? {
+        derived.withLock { derived in
+            derived.responses.first { $0.shape == shape && $0.name == name && $0.calendarHref == calendarHref }?.response
+        }
+    }
+
+    /// Keeps `response`; at most four are kept, the oldest leaving first.
+    func keep(_ response: Multistatus.Response, shape: String, calendarHref: String, name: String) {
+        derived.withLock { derived in
+            if derived.responses.count >= 4 { derived.responses.removeFirst() }
+            derived.responses.append(KeptResponse(shape: shape, calendarHref: calendarHref, name: name, response: response))
+        }
     }
 }

@@ -33,6 +33,60 @@ struct CalDAVQueryTests {
         "END:VCALENDAR",
     ].joined(separator: "\r\n") + "\r\n"
 
+    /// Time-range queries answer from a calendar held in memory (`CalendarMirror`); it must follow
+    /// every write, including ones this CalDAV service never saw: another server instance on the
+    /// same database writes through `CalendarWrites` on the store, as the chat and the API do here.
+    @Test("queries follow every write: overwrite, DELETE, MOVE, PROPPATCH and writes from elsewhere", arguments: TestEnvironment.engines)
+    func queriesFollowWrites(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let user = try await DAVUser.make("mirror@example.com", harness: harness, client: client)
+            let personal = user.calendar("personal"), other = user.calendar("whatsapp-events")
+            let weekOne = Self.eventsIn("20261123T000000Z", "20261130T000000Z"), weekTwo = Self.eventsIn("20261130T000000Z", "20261207T000000Z")
+            func matches(_ calendar: String, _ filter: String) async throws -> [String] {
+                try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.query(filter), depth: "1")).hrefs.sorted()
+            }
+            for (name, start) in [("a", "20261124T100000"), ("b", "20261125T100000"), ("c", "20261201T100000")] {
+                #expect(try await client.putICS(personal + "\(name).ics", as: user, ICS.event(uid: name, start: start)).status == .created)
+            }
+            #expect(try await matches(personal, weekOne) == [personal + "a.ics", personal + "b.ics"])
+
+            #expect(try await client.putICS(personal + "a.ics", as: user, ICS.event(uid: "a", start: "20261202T100000")).status == .noContent)
+            #expect(try await matches(personal, weekOne) == [personal + "b.ics"])
+            #expect(try await matches(personal, weekTwo) == [personal + "a.ics", personal + "c.ics"])
+
+            #expect(try await client.dav(.delete, personal + "b.ics", as: user).status == .noContent)
+            #expect(try await matches(personal, weekOne) == [])
+
+            let moved = try await client.dav(.move, personal + "c.ics", as: user, headers: [HTTPField.Name("Destination")!: other + "c.ics"])
+            #expect(moved.status == .created)
+            #expect(try await matches(personal, weekTwo) == [personal + "a.ics"])
+            #expect(try await matches(other, weekTwo) == [other + "c.ics"])
+
+            // A property change moves the revision without logging an object change.
+            let patched = try await client.dav(.proppatch, personal, as: user, body: """
+                <d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Mine</d:displayname></d:prop></d:set></d:propertyupdate>
+                """)
+            #expect(patched.status.code == 207)
+            #expect(try await matches(personal, weekTwo) == [personal + "a.ics"])
+
+            // Writes made beside this service: a few (caught up from the change log), then many
+            // (read afresh), then a deletion.
+            let store = harness.instance.store
+            let writes = CalendarWrites(store: store, clock: harness.clock.clock)
+            let calendar = try #require(try await store.read { tx in try await tx.calendar(accountID: user.accountID, slug: "personal") })
+            _ = try await writes.put(try CalendarObjectContent(text: ICS.event(uid: "d", start: "20261126T080000")), name: "d.ics", in: calendar, source: .api)
+            #expect(try await matches(personal, weekOne) == [personal + "d.ics"])
+            for number in 0..<80 {
+                let content = try CalendarObjectContent(text: ICS.event(uid: "bulk-\(number)", start: "20261127T0\(number % 10)0000"))
+                _ = try await writes.put(content, name: "bulk-\(number).ics", in: calendar, source: .api)
+            }
+            #expect(try await matches(personal, weekOne).count == 81)
+            try await writes.delete(name: "d.ics", in: calendar, source: .api)
+            #expect(try await matches(personal, weekOne).count == 80)
+            #expect(try await matches(personal, weekTwo) == [personal + "a.ics"])
+        }
+    }
+
     @Test("time ranges are right for recurring events: EXDATEs, moved instances, expand", arguments: TestEnvironment.engines)
     func recurring(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in

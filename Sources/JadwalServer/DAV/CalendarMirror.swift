@@ -6,8 +6,8 @@ import Synchronization
 /// One calendar's objects held in memory as of a revision, in name order.
 ///
 /// A time-range query used to read its candidates from the database each time: every short event
-/// near the range and every long recurring series, decoded row by row, which at 20,000 events cost
-/// more than the rest of the query. The mirror is read once and then brought up to date from the
+/// near the range and every long recurring series, decoded row by row, about 1,300 rows for one
+/// week at 20,000 events. The mirror is read once and then brought up to date from the
 /// change log (the one sync-collection answers from), so it is exactly the stored calendar at
 /// its revision, on any number of server instances.
 struct CalendarMirror: Sendable {

@@ -42,12 +42,12 @@ final class ParsedCalendarObject: Sendable {
     private struct Derived {
         var calendar: Component??
         var escaped: EscapedText?
-        /// By floating zone, with the day (seconds since 1970) it was built on.
-        var events: [String: (index: EventInstanceIndex, day: Int64)] = [:]
+        /// One per floating zone asked for (nearly always one: the calendar's), with the day
+        /// (seconds since 1970) it was built on; a list, as comparing a zone name or two costs
+        /// less than hashing it on every query.
+        var events: [(zone: String, index: EventInstanceIndex, day: Int64)] = []
         /// Written responses, a handful: one per way clients ask for the object.
         var responses: [KeptResponse] = []
-        /// The zone of the last index asked for and the index, which nearly every query wants.
-        var lastEvents: (zone: String, index: EventInstanceIndex, day: Int64)?
     }
 
     /// A written response and what it answers: the properties asked for (`ObjectResponses`'
@@ -94,20 +94,16 @@ final class ParsedCalendarObject: Sendable {
     func events(floatingZone: ZoneRules, now: Date) -> EventInstanceIndex? {
         let today = Int64(now.timeIntervalSince1970.rounded(.down)) / 86_400 * 86_400
         let zone = floatingZone.identifier
-        let fresh = { (built: (index: EventInstanceIndex, day: Int64)) in today - built.day <= 30 * 86_400 }
-        let found = derived.withLock { derived -> EventInstanceIndex? in
-            if let last = derived.lastEvents, last.zone == zone, fresh((last.index, last.day)) { return last.index }
-            guard let built = derived.events[zone], fresh(built) else { return nil }
-            derived.lastEvents = (zone, built.index, built.day)
-            return built.index
+        let found = derived.withLock { derived in
+            derived.events.first { $0.zone == zone && today - $0.day <= 30 * 86_400 }?.index
         }
         if let found { return found }
         guard let calendar else { return nil }
         let twoYears: Int64 = 731 * 86_400
         let index = EventInstanceIndex(calendar: calendar, floatingZone: floatingZone, window: (today - twoYears)...(today + twoYears))
         derived.withLock { derived in
-            derived.events[zone] = (index, today)
-            derived.lastEvents = (zone, index, today)
+            derived.events.removeAll { $0.zone == zone }
+            derived.events.append((zone, index, today))
         }
         return index
     }

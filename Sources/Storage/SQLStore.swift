@@ -12,7 +12,7 @@ import SQLiteNIO
 /// engine-specific connection handling goes through SQLKit, so both engines run the same queries.
 public final class SQLStore: Store {
     private enum Engine: Sendable {
-        case sqlite(writer: SQLiteConnectionPool, readers: SQLiteConnectionPool)
+        case sqlite(writer: SQLiteConnectionPool, readers: SQLiteConnectionPool, writerThread: SQLiteWriterThread)
         case postgres(PostgresClient, runner: Task<Void, Never>)
     }
 
@@ -39,9 +39,11 @@ public final class SQLStore: Store {
             } catch {
                 throw StorageError.cannotCreateDirectory(directory)
             }
+            let writerThread = SQLiteWriterThread()
             engine = .sqlite(
-                writer: SQLiteConnectionPool(path: path, size: 1, logger: logger),
-                readers: SQLiteConnectionPool(path: path, size: 4, logger: logger)
+                writer: SQLiteConnectionPool(path: path, size: 1, threadPool: writerThread.pool, logger: logger),
+                readers: SQLiteConnectionPool(path: path, size: 4, logger: logger),
+                writerThread: writerThread
             )
         case .postgres(let pg):
             var configuration = PostgresClient.Configuration(
@@ -76,9 +78,10 @@ public final class SQLStore: Store {
 
     public func shutdown() async throws {
         switch engine {
-        case .sqlite(let writer, let readers):
+        case .sqlite(let writer, let readers, let writerThread):
             await writer.close()
             await readers.close()
+            await writerThread.shutdown()
         case .postgres(_, let runner):
             runner.cancel()
             await runner.value
@@ -117,7 +120,7 @@ public final class SQLStore: Store {
 
     private func withReadDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch engine {
-        case .sqlite(_, let readers):
+        case .sqlite(_, let readers, _):
             return try await readers.withConnection { connection in try await body(connection.sql()) }
         case .postgres(let client, _):
             return try await client.withConnection { connection in try await body(connection.sql()) }
@@ -126,19 +129,22 @@ public final class SQLStore: Store {
 
     private func withWriteDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch engine {
-        case .sqlite(let writer, _):
-            return try await writer.withConnection { connection in
-                let db = connection.sql()
-                // IMMEDIATE takes the write lock up front, so a transaction never fails half-way
-                // when it first writes; other processes wait on busy_timeout.
-                try await db.raw("BEGIN IMMEDIATE").run()
-                do {
-                    let result = try await body(db)
-                    try await db.raw("COMMIT").run()
-                    return result
-                } catch {
-                    try? await db.raw("ROLLBACK").run()
-                    throw error
+        case .sqlite(let writer, _, let writerThread):
+            // The whole transaction, lease to release, runs on the writer's own thread.
+            return try await withTaskExecutorPreference(writerThread) {
+                try await writer.withConnection { connection in
+                    let db = connection.sql()
+                    // IMMEDIATE takes the write lock up front, so a transaction never fails half-way
+                    // when it first writes; other processes wait on busy_timeout.
+                    try await db.raw("BEGIN IMMEDIATE").run()
+                    do {
+                        let result = try await body(db)
+                        try await db.raw("COMMIT").run()
+                        return result
+                    } catch {
+                        try? await db.raw("ROLLBACK").run()
+                        throw error
+                    }
                 }
             }
         case .postgres(let client, _):

@@ -86,6 +86,39 @@ struct StorageEngineTests {
         try await store.shutdown()
     }
 
+    /// SQLite's transactions run on the writer's own thread (`SQLiteWriterThread`): many at once
+    /// still queue and all commit, one failing among them leaves only itself out, and once the
+    /// store is shut down a write is refused rather than left waiting for a thread that is gone.
+    @Test("many writers at once all commit; after shutdown a write is refused, not hung", .timeLimit(.minutes(1)))
+    func concurrentWritesAndShutdown() async throws {
+        struct Boom: Error {}
+        let store = try await TestEnvironment.freshStore(.sqlite)
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let account = try Self.account("writer\(index)@example.com")
+                    do {
+                        try await store.transaction { tx in
+                            try await tx.insertAccount(account)
+                            if index == 13 { throw Boom() }
+                        }
+                        return true
+                    } catch is Boom {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 63)
+        let stored = try await store.read { tx in try await tx.accounts() }
+        #expect(stored.count == 63)
+        #expect(!stored.contains { $0.email.value == "writer13@example.com" })
+        try await store.shutdown()
+        let late = try Self.account("late@example.com")
+        await #expect(throws: StorageError.closed) { try await store.transaction { tx in try await tx.insertAccount(late) } }
+    }
+
     @Test("a sign-in token is used once, even by two racing requests", arguments: TestEnvironment.engines)
     func signInTokenSingleUse(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)

@@ -11,15 +11,18 @@ import SQLiteNIO
 actor SQLiteConnectionPool {
     private let path: String
     private let size: Int
+    private let threadPool: NIOThreadPool
     private let logger: Logger
     private var idle: [SQLiteConnection] = []
     private var opened = 0
     private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
     private var closed = false
 
-    init(path: String, size: Int, logger: Logger) {
+    /// `threadPool` runs the connections' statements (the shared one unless given).
+    init(path: String, size: Int, threadPool: NIOThreadPool = .singleton, logger: Logger) {
         self.path = path
         self.size = size
+        self.threadPool = threadPool
         self.logger = logger
     }
 
@@ -41,7 +44,7 @@ actor SQLiteConnectionPool {
         if opened < size {
             opened += 1
             do {
-                return try await Self.open(path: path, logger: logger)
+                return try await Self.open(path: path, threadPool: threadPool, logger: logger)
             } catch {
                 opened -= 1
                 throw error
@@ -68,8 +71,9 @@ actor SQLiteConnectionPool {
         idle.removeAll()
     }
 
-    private static func open(path: String, logger: Logger) async throws -> SQLiteConnection {
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger).get()
+    private static func open(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         let db = connection.sql()
         // WAL: readers never block the writer. busy_timeout: wait for another process (the CLI
         // beside a running server) instead of failing. Foreign keys are off by default in SQLite.

@@ -274,4 +274,35 @@ struct ChatInboxTests {
         #expect(notices.map(\.kind) == [.eventAdded], "one notice: the rehearsal's was rolled back")
         try await f.store.shutdown()
     }
+
+    /// A slow extractor whose first answer comes as the batch is cancelled (the server stopping
+    /// while a model answers).
+    final class CancelledWhileAnswering: ConversationExtractor {
+        let calls = Mutex(0)
+        var answersSlowly: Bool { true }
+
+        func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
+            calls.withLock { $0 += 1 }
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await RuleExtractor().outcome(of: messages, context: context)
+        }
+    }
+
+    @Test("a batch cancelled while the model answers asks it nothing more and stores nothing", arguments: TestEnvironment.engines)
+    func cancelledWhileAnswering(engine: TestEngine) async throws {
+        let f = try await Self.fixture(engine)
+        let extractor = CancelledWhileAnswering()
+        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, cipher: Self.key, extractor: extractor, publicURL: "https://jadwal.example")
+        // Two chats: the rehearsal notes two questions.
+        let batch = Self.agreement + [
+            Self.message("n1", "Lunch Thursday at 1pm?", fromMe: false, minutes: 20, chat: "966500000002@c.us"),
+            Self.message("n2", "Sure", fromMe: true, minutes: 19, chat: "966500000002@c.us"),
+        ]
+        let receiving = Task { try await inbox.receive(batch, source: .connector, accountID: f.account.id) }
+        await #expect(throws: CancellationError.self) { try await receiving.value }
+        #expect(extractor.calls.withLock { $0 } == 1, "the model was asked again after the batch was cancelled")
+        #expect(try await f.conversations().isEmpty, "the cancelled batch stored its conversations")
+        #expect(try await f.chatEvents().isEmpty)
+        try await f.store.shutdown()
+    }
 }

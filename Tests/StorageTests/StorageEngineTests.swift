@@ -119,6 +119,42 @@ struct StorageEngineTests {
         await #expect(throws: StorageError.closed) { try await store.transaction { tx in try await tx.insertAccount(late) } }
     }
 
+    /// The writer's thread stops at shutdown, so shutdown first waits for the transaction in
+    /// flight (a job worker's, say): it commits, and its connection is closed, not dropped open.
+    @Test("shutdown waits for the write in flight, which commits", .timeLimit(.minutes(1)))
+    func shutdownDuringWrite() async throws {
+        let location = try await TestEnvironment.freshDatabase(.sqlite)
+        let store = try SQLStore(location: location, logger: TestEnvironment.logger)
+        try await store.migrate()
+        let first = try Self.account("first@example.com"), second = try Self.account("second@example.com")
+        let (started, begin) = AsyncStream.makeStream(of: Void.self)
+        let writing = Task {
+            try await store.transaction { tx in
+                try await tx.insertAccount(first)
+                begin.yield()
+                // Long enough for shutdown to begin while this transaction is open.
+                try await Task.sleep(for: .milliseconds(300))
+                try await tx.insertAccount(second)
+            }
+        }
+        for await _ in started { break }
+        try await store.shutdown()
+        try await writing.value
+        let reopened = try SQLStore(location: location, logger: TestEnvironment.logger)
+        #expect(try await reopened.read { tx in try await tx.accounts() }.count == 2)
+        try await reopened.shutdown()
+    }
+
+    /// A test that stops early drops its store unshut; SQLiteNIO traps (in debug builds) on an
+    /// open connection going away, which took the whole test run down with it.
+    @Test("a SQLite store dropped without shutdown closes its connections")
+    func droppedWithoutShutdown() async throws {
+        var store: SQLStore? = try await TestEnvironment.freshStore(.sqlite)
+        #expect(try await store?.read { tx in try await tx.accounts() }.isEmpty == true)
+        store = nil
+        #expect(store == nil)
+    }
+
     @Test("a sign-in token is used once, even by two racing requests", arguments: TestEnvironment.engines)
     func signInTokenSingleUse(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)

@@ -33,10 +33,12 @@ final class ExtractionRehearsal: Sendable {
     var questions: some ConversationExtractor { Noting(rehearsal: self) }
 
     /// The real extractor's answers to every question the rehearsal asked, one at a time (a
-    /// local model serves one request at a time anyway).
+    /// local model serves one request at a time anyway); once the task is cancelled, no more
+    /// are asked.
     func answers(from extractor: any ConversationExtractor) async -> some ConversationExtractor {
         var known: [Question: ConversationOutcome] = [:]
         for (question, context) in asked.withLock({ $0 }) where known[question] == nil {
+            if Task.isCancelled { break }
             known[question] = await extractor.outcome(of: question.messages, context: context)
         }
         return Answering(known: known, fallback: extractor)

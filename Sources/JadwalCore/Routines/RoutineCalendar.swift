@@ -50,11 +50,11 @@ public struct RoutineCalendar: Sendable {
         var routines: [StoredRoutine] = []
         var others: [RoutineCalendarEvent] = []
         for object in try await tx.calendarObjects(calendarID: calendar.id) where object.component == .event {
-            switch read(object, account: account) {
+            let parsed = try? ICalendarParser().parseCalendar(object.icalendar)
+            switch read(object, parsed: parsed, account: account) {
             case .success(let routine): routines.append(routine)
             case .failure(let problem):
-                let title = (try? ICalendarParser().parseCalendar(object.icalendar))?
-                    .components.first { $0.name == "VEVENT" }?.first("SUMMARY")?.text
+                let title = parsed?.components.first { $0.name == "VEVENT" }?.first("SUMMARY")?.text
                 others.append(RoutineCalendarEvent(objectName: object.name, title: title, reason: problem.reason))
             }
         }
@@ -63,7 +63,12 @@ public struct RoutineCalendar: Sendable {
     }
 
     static func read(_ object: CalendarObject, account: Account) -> Result<StoredRoutine, NotARoutine> {
-        guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar) else { return .failure(NotARoutine(reason: "it cannot be read")) }
+        read(object, parsed: try? ICalendarParser().parseCalendar(object.icalendar), account: account)
+    }
+
+    /// The same with the object's text already parsed (nil: it does not parse).
+    static func read(_ object: CalendarObject, parsed: Component?, account: Account) -> Result<StoredRoutine, NotARoutine> {
+        guard let parsed else { return .failure(NotARoutine(reason: "it cannot be read")) }
         let id = id(of: object.name)
         return RoutineEvent.read(parsed, id: id, defaultZone: account.timeZone).map { fields in
             StoredRoutine(fields: fields, id: id, objectName: object.name, uid: object.uid, etag: object.etag)

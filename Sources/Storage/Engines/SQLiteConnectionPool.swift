@@ -17,6 +17,7 @@ actor SQLiteConnectionPool {
     private var opened = 0
     private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
     private var closed = false
+    private var drained: [CheckedContinuation<Void, Never>] = []
 
     /// `threadPool` runs the connections' statements (the shared one unless given).
     init(path: String, size: Int, threadPool: NIOThreadPool = .singleton, logger: Logger) {
@@ -26,14 +27,20 @@ actor SQLiteConnectionPool {
         self.logger = logger
     }
 
+    deinit {
+        // A pool dropped without close() (a test that stopped before shutting its store down)
+        // still closes its connections: SQLiteNIO traps on deinitialising an open one.
+        for connection in idle { _ = connection.close() }
+    }
+
     func withConnection<T: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> T) async throws -> T {
         let connection = try await lease()
         do {
             let result = try await body(connection)
-            release(connection)
+            await release(connection)
             return result
         } catch {
-            release(connection)
+            await release(connection)
             throw error
         }
     }
@@ -46,29 +53,46 @@ actor SQLiteConnectionPool {
             do {
                 return try await Self.open(path: path, threadPool: threadPool, logger: logger)
             } catch {
-                opened -= 1
+                retire()
                 throw error
             }
         }
         return try await withCheckedThrowingContinuation { waiters.append($0) }
     }
 
-    private func release(_ connection: SQLiteConnection) {
+    private func release(_ connection: SQLiteConnection) async {
         if !waiters.isEmpty {
             waiters.removeFirst().resume(returning: connection)
         } else if closed {
-            _ = connection.close()
+            try? await connection.close()
+            retire()
         } else {
             idle.append(connection)
         }
     }
 
+    /// One connection fewer; the last one lets `close()` return.
+    private func retire() {
+        opened -= 1
+        guard opened == 0 else { return }
+        for waiter in drained { waiter.resume() }
+        drained.removeAll()
+    }
+
+    /// Refuses new leases and closes every connection, waiting for those in use to be given
+    /// back: a transaction in flight finishes first, and the thread the statements run on
+    /// (the writer's own) may stop once this returns.
     func close() async {
         closed = true
         for waiter in waiters { waiter.resume(throwing: StorageError.closed) }
         waiters.removeAll()
-        for connection in idle { try? await connection.close().get() }
+        let closing = idle
         idle.removeAll()
+        for connection in closing {
+            try? await connection.close()
+            retire()
+        }
+        if opened > 0 { await withCheckedContinuation { drained.append($0) } }
     }
 
     private static func open(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
@@ -83,7 +107,12 @@ actor SQLiteConnectionPool {
             "PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
             "PRAGMA mmap_size = 268435456", "PRAGMA cache_size = -65536",
         ] {
-            try await db.raw(SQLQueryString(pragma)).run()
+            do {
+                try await db.raw(SQLQueryString(pragma)).run()
+            } catch {
+                try? await connection.close()
+                throw error
+            }
         }
         return connection
     }

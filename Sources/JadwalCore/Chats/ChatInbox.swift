@@ -149,10 +149,9 @@ public struct ChatInbox: Sendable {
             // Whatever else stopped the rehearsal stops the batch too, where it is reported; the
             // questions noted until then are answered all the same.
         }
-        // Except cancellation (the server stopping): the model is not kept answering for a
-        // batch that is already given up.
-        try Task.checkCancellation()
         let answers = await rehearsal.answers(from: extractor)
+        // Except cancellation (the server stopping): `answers` stopped asking the model once it
+        // came, and the batch stops here.
         try Task.checkCancellation()
         return try await store.transaction { tx in try await body(tx, answers, false) }
     }

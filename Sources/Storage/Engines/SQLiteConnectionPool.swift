@@ -64,12 +64,15 @@ actor SQLiteConnectionPool {
         if !waiters.isEmpty {
             waiters.removeFirst().resume(returning: connection)
         } else if closed {
-            try? await connection.close()
+            try? await connection.close().get()
             retire()
         } else {
             idle.append(connection)
         }
     }
+
+    // Connections close through the future-returning `close()`: the async one is skipped when
+    // the calling task is cancelled, and an open connection going away traps in SQLiteNIO.
 
     /// One connection fewer; the last one lets `close()` return.
     private func retire() {
@@ -89,7 +92,7 @@ actor SQLiteConnectionPool {
         let closing = idle
         idle.removeAll()
         for connection in closing {
-            try? await connection.close()
+            try? await connection.close().get()
             retire()
         }
         if opened > 0 { await withCheckedContinuation { drained.append($0) } }
@@ -110,7 +113,7 @@ actor SQLiteConnectionPool {
             do {
                 try await db.raw(SQLQueryString(pragma)).run()
             } catch {
-                try? await connection.close()
+                try? await connection.close().get()
                 throw error
             }
         }

@@ -163,6 +163,17 @@ private func assemble(
     try await reminders.ensureSweep()
     handlers.register(NotificationDispatch.emailJob, NotificationEmail.handler(
         store: store, transport: transport, from: configuration.mailFrom, publicURL: configuration.effectivePublicURL, clock: dependencies.clock))
+    // Events link back to their conversation; absolute only when the address is known before listening.
+    let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
+    let chatInbox = ChatInbox(
+        store: store, clock: dependencies.clock, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
+        publicURL: chatLinkBase, quietPeriod: configuration.chatQuietPeriod, notified: { hub.wake($0) })
+    handlers.register(ChatInbox.readJob) { job in _ = try await chatInbox.readQuiet(try ChatInbox.QuietRead(json: job.payload)) }
+    let chatEventLengths = ChatEventLengths(store: store, clock: dependencies.clock)
+    handlers.register(ChatEventLengths.jobKind) { _ in
+        let changed = try await chatEventLengths.run()
+        logger.notice("events agreed in chats before they had a length now have one", metadata: ["events": "\(changed)"])
+    }
     let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
 
     _ = PrometheusMetrics.registry
@@ -220,11 +231,6 @@ private func assemble(
     prayer.addFeedRoute(to: router)
     setup.addRoutes(to: signedIn)
     setup.addProfileRoute(to: router)
-    // Events link back to their conversation; absolute only when the address is known before listening.
-    let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
-    let chatInbox = ChatInbox(
-        store: store, clock: dependencies.clock, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
-        publicURL: chatLinkBase, notified: { hub.wake($0) })
     let chats = ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
     chats.addRoutes(to: signedIn)
     ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)

@@ -1,4 +1,5 @@
 import Foundation
+import JadwalCore
 import Logging
 
 /// Everything `jadwal serve` can be told. The CLI fills it from flags, then `JADWAL_*`
@@ -22,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     public var chatImportLimit = 64 * 1024 * 1024
     /// How often message text past its retention period is deleted.
     public var chatRetentionSweepInterval: Duration = .seconds(3600)
+    /// How long a live chat (webhook, connector) must be quiet before it is read; zero reads
+    /// every delivery at once.
+    public var chatQuietPeriod: Duration = ChatInbox.defaultQuietPeriod
     /// The App Secret of the Meta app whose WhatsApp Cloud API webhook posts to
     /// `/webhooks/whatsapp`; nil leaves the webhook off.
     public var whatsAppAppSecret: String?

@@ -6,7 +6,7 @@ import SQLKit
 extension SQLRepository: ChatStore {
     private static let conversationColumns = """
         id, account_id, source, chat_key, partner_name, is_group, state, proposal, events, awaiting_extraction,
-        message_count, last_activity_at, resolved_at, created_at, updated_at
+        message_count, last_activity_at, resolved_at, created_at, updated_at, read_after
         """
     private static let messageColumns = "conversation_id, external_id, position, sender, from_me, kind, sent_at, ciphertext, nonce, key_id, created_at"
 
@@ -14,14 +14,15 @@ extension SQLRepository: ChatStore {
 
     func chatSettings(accountID: UUID) async throws -> ChatSettings {
         guard let row = try await db.raw("""
-            SELECT extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id FROM chat_settings
+            SELECT extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, event_minutes FROM chat_settings
             WHERE account_id = \(bind: accountID.uuidString)
             """).first()
         else { return ChatSettings() }
         return ChatSettings(
             extractionPaused: try row.decode(column: "extraction_paused", as: Bool.self), allowGroups: try row.decode(column: "allow_groups", as: Bool.self),
             retentionDays: try row.decode(column: "retention_days", as: Int.self), meName: try row.decode(column: "me_name", as: String?.self),
-            cloudAPIPhoneNumberID: try row.decode(column: "cloud_api_phone_number_id", as: String?.self))
+            cloudAPIPhoneNumberID: try row.decode(column: "cloud_api_phone_number_id", as: String?.self),
+            eventMinutes: try row.decode(column: "event_minutes", as: Int.self))
     }
 
     func chatAccountID(cloudAPIPhoneNumberID: String) async throws -> UUID? {
@@ -34,12 +35,13 @@ extension SQLRepository: ChatStore {
 
     func saveChatSettings(_ settings: ChatSettings, accountID: UUID, at: Date) async throws {
         try await db.raw("""
-            INSERT INTO chat_settings (account_id, extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, updated_at)
+            INSERT INTO chat_settings (account_id, extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, event_minutes, updated_at)
             VALUES (\(bind: accountID.uuidString), \(bind: settings.extractionPaused), \(bind: settings.allowGroups), \(bind: settings.retentionDays),
-                    \(bind: settings.meName), \(bind: settings.cloudAPIPhoneNumberID), \(bind: at.unixMilliseconds))
+                    \(bind: settings.meName), \(bind: settings.cloudAPIPhoneNumberID), \(bind: settings.eventMinutes), \(bind: at.unixMilliseconds))
             ON CONFLICT (account_id) DO UPDATE SET
                 extraction_paused = excluded.extraction_paused, allow_groups = excluded.allow_groups, retention_days = excluded.retention_days,
-                me_name = excluded.me_name, cloud_api_phone_number_id = excluded.cloud_api_phone_number_id, updated_at = excluded.updated_at
+                me_name = excluded.me_name, cloud_api_phone_number_id = excluded.cloud_api_phone_number_id, event_minutes = excluded.event_minutes,
+                updated_at = excluded.updated_at
             """).run()
     }
 
@@ -93,7 +95,8 @@ extension SQLRepository: ChatStore {
                 proposal = \(bind: try Self.optionalJSON(conversation.proposal)), events = \(bind: try Self.json(conversation.events)),
                 awaiting_extraction = \(bind: conversation.awaitingExtraction),
                 message_count = \(bind: conversation.messageCount), last_activity_at = \(bind: conversation.lastActivityAt.unixMilliseconds),
-                resolved_at = \(bind: conversation.resolvedAt?.unixMilliseconds), updated_at = \(bind: conversation.updatedAt.unixMilliseconds)
+                resolved_at = \(bind: conversation.resolvedAt?.unixMilliseconds), updated_at = \(bind: conversation.updatedAt.unixMilliseconds),
+                read_after = \(bind: conversation.readAfter?.unixMilliseconds)
             WHERE id = \(bind: conversation.id.uuidString) AND account_id = \(bind: conversation.accountID.uuidString)
             """).run()
     }
@@ -110,7 +113,7 @@ extension SQLRepository: ChatStore {
         \(bind: c.isGroup), \(bind: c.state.rawValue), \(bind: try optionalJSON(c.proposal)), \(bind: try json(c.events)),
         \(bind: c.awaitingExtraction), \(bind: c.messageCount),
         \(bind: c.lastActivityAt.unixMilliseconds), \(bind: c.resolvedAt?.unixMilliseconds), \(bind: c.createdAt.unixMilliseconds),
-        \(bind: c.updatedAt.unixMilliseconds)
+        \(bind: c.updatedAt.unixMilliseconds), \(bind: c.readAfter?.unixMilliseconds)
         """
     }
 
@@ -129,7 +132,8 @@ extension SQLRepository: ChatStore {
             events: try decodeJSON([ChatEventLink].self, try row.decode(column: "events", as: String.self), what: "events of chat conversation \(id)"),
             awaitingExtraction: try row.decode(column: "awaiting_extraction", as: Bool.self),
             messageCount: try row.decode(column: "message_count", as: Int64.self), lastActivityAt: try date(row, "last_activity_at"),
-            resolvedAt: try optionalDate(row, "resolved_at"), createdAt: try date(row, "created_at"), updatedAt: try date(row, "updated_at"))
+            resolvedAt: try optionalDate(row, "resolved_at"), createdAt: try date(row, "created_at"), updatedAt: try date(row, "updated_at"),
+            readAfter: try optionalDate(row, "read_after"))
     }
 
     // MARK: Messages
@@ -294,5 +298,40 @@ extension SQLRepository: ChatConnectorTokenStore {
 
     func touchChatConnectorToken(id: UUID, at: Date) async throws {
         try await db.raw("UPDATE chat_connector_tokens SET last_used_at = \(bind: at.unixMilliseconds) WHERE id = \(bind: id.uuidString)").run()
+    }
+}
+
+extension SQLRepository: ChatFailureStore {
+    func insertChatExtractionFailure(_ f: ChatExtractionFailure) async throws {
+        try await db.raw("""
+            INSERT INTO chat_extraction_failures (id, account_id, conversation_id, source, reason, summary, occurred_at)
+            VALUES (\(bind: f.id.uuidString), \(bind: f.accountID.uuidString), \(bind: f.conversationID.uuidString), \(bind: f.source.rawValue),
+                    \(bind: f.reason), \(bind: f.summary), \(bind: f.occurredAt.unixMilliseconds))
+            """).run()
+    }
+
+    func chatExtractionFailures(since: Date?, limit: Int) async throws -> [ChatExtractionFailure] {
+        try await db.raw("""
+            SELECT id, account_id, conversation_id, source, reason, summary, occurred_at FROM chat_extraction_failures
+            WHERE occurred_at >= \(bind: since?.unixMilliseconds ?? Int64.min) ORDER BY occurred_at DESC, id LIMIT \(bind: limit)
+            """).all().map { row in
+            let source = try row.decode(column: "source", as: String.self)
+            guard let parsed = ChatSource(rawValue: source) else { throw StorageError.corruptRow("chat extraction failure source \(source)") }
+            return ChatExtractionFailure(
+                id: try Self.uuid(row, "id"), accountID: try Self.uuid(row, "account_id"), conversationID: try Self.uuid(row, "conversation_id"),
+                source: parsed, reason: try row.decode(column: "reason", as: String.self), summary: try row.decode(column: "summary", as: String.self),
+                occurredAt: try Self.date(row, "occurred_at"))
+        }
+    }
+
+    func forgetExpiredChatExtractionFailures(now: Date) async throws -> Int {
+        let day: Int64 = 86_400_000
+        return try await db.raw("""
+            DELETE FROM chat_extraction_failures
+            WHERE occurred_at < \(bind: now.unixMilliseconds) - \(bind: day) * COALESCE((
+                SELECT s.retention_days FROM chat_settings s WHERE s.account_id = chat_extraction_failures.account_id),
+                \(bind: ChatSettings.defaultRetentionDays))
+            RETURNING id
+            """).all().count
     }
 }

@@ -42,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Background job workers in this process, 0 for none (env JADWAL_WORKERS, default 2).")
     var workers: Int?
 
+    @Option(name: .customLong("chat-quiet-seconds"), help: "Read a live chat (webhook, connector) once it has been quiet this long; 0 reads each delivery at once (env JADWAL_CHAT_QUIET_SECONDS, default 30).")
+    var chatQuietSeconds: String?
+
     @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (env JADWAL_TRUST_FORWARDED_FOR); only behind your own proxy.")
     var trustForwardedFor = false
 
@@ -112,6 +115,12 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.workers = value
         }
         guard configuration.workers >= 0 else { throw OperatorError("--workers must be 0 or more") }
+        if let text = chatQuietSeconds ?? env["JADWAL_CHAT_QUIET_SECONDS"] {
+            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (0...3600).contains(seconds) else {
+                throw OperatorError("--chat-quiet-seconds (JADWAL_CHAT_QUIET_SECONDS) must be a whole number of seconds from 0 to 3600, not \(text)")
+            }
+            configuration.chatQuietPeriod = .seconds(seconds)
+        }
         configuration.trustForwardedFor = try trustForwardedFor
             || ConfigurationValue.bool(env["JADWAL_TRUST_FORWARDED_FOR"] ?? "", name: "JADWAL_TRUST_FORWARDED_FOR")
         if let value = logLevel ?? env["JADWAL_LOG_LEVEL"] { configuration.logLevel = try ConfigurationValue.logLevel(value) }

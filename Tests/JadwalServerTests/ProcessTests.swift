@@ -146,6 +146,143 @@ struct ProcessTests {
         #expect(child.process.terminationStatus == 0, "\(child.text)")
     }
 
+    /// Signs in through the magic link the server writes to its log (no SMTP server).
+    static func signIn(port: String, email: String, log: Child, client: HTTPClient) async throws -> String {
+        var asked = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/auth/email")
+        asked.method = .POST
+        asked.headers.add(name: "Content-Type", value: "application/json")
+        asked.body = .bytes(ByteBuffer(string: #"{"email": "\#(email)"}"#))
+        #expect(try await client.execute(asked, timeout: .seconds(30)).status == .accepted)
+        let link = try await log.waitFor("/auth/magic\\?token=([A-Za-z0-9_-]+)")
+        var redeemed = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/auth/magic")
+        redeemed.method = .POST
+        redeemed.headers.add(name: "Content-Type", value: "application/json")
+        redeemed.body = .bytes(ByteBuffer(string: #"{"token": "\#(link)"}"#))
+        let response = try await client.execute(redeemed, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        struct Tokens: Decodable { let accessToken: String }
+        return try JSONDecoder().decode(Tokens.self, from: Data(buffer: body)).accessToken
+    }
+
+    /// An open notification stream, read by a task of its own: what it received, and whether
+    /// the body ended cleanly (the server finished the response) or with an error.
+    final class OpenStream: @unchecked Sendable {
+        private let lock = NSLock()
+        private var received = ""
+        private var outcome: Result<Void, any Error>?
+
+        var text: String { lock.withLock { received } }
+        var ending: Result<Void, any Error>? { lock.withLock { outcome } }
+
+        /// `pause`: after the first chunk the reader stops reading for this long (a slow client).
+        init(port: String, token: String, client: HTTPClient, pause: Duration = .zero) async throws {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/notifications/stream")
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let response = try await client.execute(request, timeout: .seconds(120))
+            #expect(response.status == .ok)
+            Task {
+                do {
+                    var first = true
+                    for try await chunk in response.body {
+                        self.lock.withLock { self.received += String(buffer: chunk) }
+                        if first, pause > .zero { try await Task.sleep(for: pause) }
+                        first = false
+                    }
+                    self.lock.withLock { self.outcome = .success(()) }
+                } catch {
+                    self.lock.withLock { self.outcome = .failure(error) }
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !text.contains("event: ready"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(text.contains("event: ready"))
+        }
+
+        /// Waits (bounded) for the end of the body.
+        func end(within limit: Duration) async throws -> Result<Void, any Error>? {
+            let deadline = ContinuousClock.now + limit
+            while ending == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            return ending
+        }
+    }
+
+    /// Sends SIGTERM and waits for the process to end; how long it took.
+    static func stop(_ child: Child, within limit: Duration = .seconds(60)) async throws -> Duration {
+        let started = ContinuousClock.now
+        kill(child.process.processIdentifier, SIGTERM)
+        while child.process.isRunning, ContinuousClock.now - started < limit { try await Task.sleep(for: .milliseconds(10)) }
+        return ContinuousClock.now - started
+    }
+
+    @Test("SIGTERM with notification streams open (one read slowly): every stream ends cleanly and the process exits in seconds")
+    func stopWithOpenStreams() async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let dataDir = try TestEnvironment.temporaryDirectory("jadwal-data")
+        let child = try Child(Self.binary, ["serve", "--port", "0", "--data-dir", dataDir.path, "--workers", "1"])
+        let port = try await child.waitFor("jadwal is serving at https?://[^ /]*:(\\d+)/")
+        let token = try await Self.signIn(port: port, email: "streams@example.com", log: child, client: client)
+        var streams: [OpenStream] = []
+        for _ in 0..<4 { streams.append(try await OpenStream(port: port, token: token, client: client)) }
+        streams.append(try await OpenStream(port: port, token: token, client: client, pause: .seconds(3)))
+
+        let took = try await Self.stop(child)
+        #expect(!child.process.isRunning && child.process.terminationStatus == 0, "\(child.text)")
+        // The bug this guards against: 30 s. Generous for a busy 2-core machine; the figure is in the README.
+        #expect(took < .seconds(10), "stopping took \(took)")
+        for (index, stream) in streams.enumerated() {
+            let ending = try await stream.end(within: .seconds(10))
+            guard case .success? = ending else {
+                Issue.record("stream \(index) did not end cleanly: \(String(describing: ending))")
+                continue
+            }
+        }
+        try await client.shutdown()
+    }
+
+    @Test("two instances on one PostgreSQL: the one stopped ends its streams and exits in seconds; the other keeps serving, then stops as fast")
+    func stopWithStreamsOnTwoInstances() async throws {
+        guard TestEnvironment.postgresURL != nil else { return }
+        let url = try #require(try await TestEnvironment.serverConfiguration(engine: .postgres).databaseURL)
+        let shared = [
+            "JADWAL_SECRET_KEY": Data(repeating: 3, count: 32).base64EncodedString(), "JADWAL_CHAT_KEY": Data(repeating: 4, count: 32).base64EncodedString(),
+        ]
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        func start(workers: Int) async throws -> (Child, String) {
+            let dataDir = try TestEnvironment.temporaryDirectory("jadwal-data")
+            let child = try Child(Self.binary, ["serve", "--port", "0", "--data-dir", dataDir.path, "--database-url", url, "--workers", "\(workers)"],
+                                  environment: shared)
+            return (child, try await child.waitFor("jadwal is serving at https?://[^ /]*:(\\d+)/"))
+        }
+        let (first, firstPort) = try await start(workers: 1)
+        let (second, secondPort) = try await start(workers: 0)
+        defer { second.kill() }
+        // Only the first runs jobs, so the sign-in link is in its log.
+        let token = try await Self.signIn(port: firstPort, email: "two@example.com", log: first, client: client)
+        let onFirst = [try await OpenStream(port: firstPort, token: token, client: client),
+                       try await OpenStream(port: firstPort, token: token, client: client, pause: .seconds(3))]
+        let onSecond = try await OpenStream(port: secondPort, token: token, client: client)
+
+        let took = try await Self.stop(first)
+        #expect(!first.process.isRunning && first.process.terminationStatus == 0, "\(first.text)")
+        #expect(took < .seconds(10), "stopping the first took \(took)")
+        for stream in onFirst {
+            guard case .success? = try await stream.end(within: .seconds(10)) else { Issue.record("a stream on the first did not end cleanly"); continue }
+        }
+        #expect(onSecond.ending == nil, "the other instance's stream stays open")
+        var feed = HTTPClientRequest(url: "http://127.0.0.1:\(secondPort)/api/v1/notifications")
+        feed.headers.add(name: "Authorization", value: "Bearer \(token)")
+        #expect(try await client.execute(feed, timeout: .seconds(30)).status == .ok, "the other instance still serves")
+
+        let tookSecond = try await Self.stop(second)
+        #expect(second.process.terminationStatus == 0 && tookSecond < .seconds(10), "stopping the second took \(tookSecond)")
+        guard case .success? = try await onSecond.end(within: .seconds(10)) else {
+            Issue.record("the second's stream did not end cleanly")
+            try await client.shutdown()
+            return
+        }
+        try await client.shutdown()
+    }
+
     @Test("HTTPS with --tls-cert and --tls-key")
     func tls() async throws {
         let dir = try TestEnvironment.temporaryDirectory("jadwal-tls")

@@ -85,6 +85,8 @@ public enum TestEnvironment {
         configuration.secretKey = Data(repeating: 7, count: 32).base64EncodedString()
         configuration.logLevel = logger.logLevel
         configuration.workers = 1
+        // Live chats are read at once unless a test is about the quiet period.
+        configuration.chatQuietPeriod = .zero
         if engine == .postgres, case .postgres(let location) = try await freshDatabase(.postgres) {
             let password = location.password.map { ":\($0)" } ?? ""
             configuration.databaseURL = "postgres://\(location.username)\(password)@\(location.host):\(location.port)/\(location.database)"

@@ -74,7 +74,9 @@ struct ChatInboxTests {
         try #require(events.count == 1)
         let event = try Event(component: try #require(try ICalendarParser().parseCalendar(events[0].icalendar).components.first { $0.name == "VEVENT" }))
         #expect(event.start == .dateTime(ICalendar.LocalDateTime(year: 2026, month: 9, day: 22, hour: 20), .zone("Asia/Riyadh")))
-        #expect(event.end == nil && event.status == .confirmed)
+        // No end was said: a dinner lasts a meal's 90 minutes.
+        #expect(event.end == .end(.dateTime(ICalendar.LocalDateTime(year: 2026, month: 9, day: 22, hour: 21, minute: 30), .zone("Asia/Riyadh"))))
+        #expect(event.status == .confirmed)
         let conversation = try #require(try await f.conversations().first)
         #expect(event.description?.contains("Managed by Jadwal") == true && event.description?.contains("Sara") == true)
         #expect(event.description?.contains("https://jadwal.example/api/v1/chats/\(conversation.id.uuidString.lowercased())") == true)

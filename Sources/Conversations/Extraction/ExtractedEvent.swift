@@ -33,11 +33,15 @@ public struct ConversationOutcome: Sendable, Hashable {
     public var event: ExtractedEvent?
     /// Further agreed events in the same conversation.
     public var otherEvents: [ExtractedEvent]
+    /// Set when the reading went wrong on the way (the model's answer was unusable and the rules
+    /// gave this one): what the operator's failure list records.
+    public var problem: ExtractionProblem?
 
-    public init(state: ConversationState, event: ExtractedEvent? = nil, otherEvents: [ExtractedEvent] = []) {
+    public init(state: ConversationState, event: ExtractedEvent? = nil, otherEvents: [ExtractedEvent] = [], problem: ExtractionProblem? = nil) {
         self.state = state
         self.event = event
         self.otherEvents = otherEvents
+        self.problem = problem
     }
 
     /// Every agreed event, earliest first; empty unless the state is agreed.

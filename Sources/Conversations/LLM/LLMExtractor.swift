@@ -45,10 +45,14 @@ public struct LLMExtractor: ConversationExtractor {
         self.observe = observe
     }
 
+    /// The outcome, carrying the reason the model's answer was not used (`problem`) when that
+    /// was a failure rather than nothing to ask.
     public func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
         let extraction = await extraction(of: messages, context: context)
         observe(extraction)
-        return extraction.outcome
+        var outcome = extraction.outcome
+        outcome.problem = extraction.fallbackReason?.problem
+        return outcome
     }
 
     /// The outcome with who gave it and how long the model took.

@@ -49,4 +49,25 @@ public enum LLMFallbackReason: Error, Sendable, Hashable, CustomStringConvertibl
         case .cancelled: "the extraction was cancelled"
         }
     }
+
+    /// The failure an operator should see, or nil when nothing went wrong (no words to read, the
+    /// server stopping). Its words name the cause only: the details of a model's answer may
+    /// quote the conversation, so they are left out.
+    public var problem: ExtractionProblem? {
+        let summary: String
+        switch self {
+        case .nothingToRead, .cancelled: return nil
+        case .conversationTooLong(let messages, let characters):
+            summary = "the conversation (\(messages) messages, \(characters) characters) was too long for the model; the rules read it"
+        case .transport(.timedOut): summary = "the model did not answer in time; the rules read the conversation"
+        case .transport(.unreachable): summary = "the model's server could not be reached; the rules read the conversation"
+        case .transport(.httpStatus(let status, _)): summary = "the model's server answered HTTP \(status); the rules read the conversation"
+        case .transport(.failed): summary = "the request to the model failed; the rules read the conversation"
+        case .notAChatCompletion: summary = "the model's server did not answer with a chat completion; the rules read the conversation"
+        case .truncated: summary = "the model's answer was cut off at the token limit; the rules read the conversation"
+        case .notTheSchema: summary = "the model's answer was not the requested JSON; the rules read the conversation"
+        case .invalidAnswer: summary = "the model's answer failed validation; the rules read the conversation"
+        }
+        return ExtractionProblem(code: "llm_" + code, summary: summary)
+    }
 }

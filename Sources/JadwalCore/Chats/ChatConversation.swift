@@ -9,6 +9,10 @@ public enum ChatSource: String, Sendable, Hashable, Codable, CaseIterable {
     case cloudAPI = "cloud-api"
     /// A bridge on the user's side posting to `/api/v1/chats/messages` with a connector token.
     case connector
+
+    /// Messages arrive as they are typed, so a conversation is read only once it has been quiet
+    /// for a while (`ChatInbox.quietPeriod`); an export is finished and is read at once.
+    public var isLive: Bool { self != .export }
 }
 
 /// One chat Jadwal follows for an account: who it is with, where it stands, the plan read from
@@ -29,8 +33,12 @@ public struct ChatConversation: Sendable, Hashable {
     public var proposal: ChatPlan?
     /// Every event Jadwal created from this chat, with what still has to follow from it.
     public var events: [ChatEventLink]
-    /// New messages arrived while extraction was paused; they are read when it resumes.
+    /// New messages wait to be read: extraction was paused (they are read when it resumes), or
+    /// a live chat is not quiet yet (`readAfter`).
     public var awaitingExtraction: Bool
+    /// A live chat's messages are read from then on, when no newer message came (each new one
+    /// moves it); nil when nothing waits for quiet.
+    public var readAfter: Date?
     /// How many messages were ever stored: the next message's position.
     public var messageCount: Int64
     /// When the newest message was sent.
@@ -43,8 +51,9 @@ public struct ChatConversation: Sendable, Hashable {
     public init(
         id: UUID, accountID: UUID, source: ChatSource, chatKey: String, partnerName: String, isGroup: Bool,
         state: ConversationState = .noEvent, proposal: ChatPlan? = nil, events: [ChatEventLink] = [], awaitingExtraction: Bool = false,
-        messageCount: Int64 = 0, lastActivityAt: Date, resolvedAt: Date? = nil, createdAt: Date, updatedAt: Date
+        messageCount: Int64 = 0, lastActivityAt: Date, resolvedAt: Date? = nil, createdAt: Date, updatedAt: Date, readAfter: Date? = nil
     ) {
+        self.readAfter = readAfter
         self.id = id
         self.accountID = accountID
         self.source = source

@@ -10,6 +10,8 @@ struct ChatEventDocument {
     let timeZone: String
     let language: Language
     let now: Date
+    /// The person's default length for a plan with no stated end (`ChatSettings.eventMinutes`).
+    let eventMinutes: Int
 
     static let conversationProperty = "X-JADWAL-CONVERSATION"
     static let managedNote = "Managed by Jadwal"
@@ -47,12 +49,31 @@ struct ChatEventDocument {
     func moved(_ existing: String, from old: ChatPlan, to plan: ExtractedEvent, partner: String) -> String? {
         guard let (start, end) = times(of: plan) else { return nil }
         return edited(existing) { event in
+            // A length the person gave the event on their phone moves with it, unless the chat
+            // now states an end of its own.
+            let keptLength = plan.end == nil && !plan.allDay ? Self.length(of: event) : nil
             event.start = start
-            event.end = end.map { .end($0) }
+            if let keptLength, case .dateTime(let local, let reference) = start {
+                event.end = .end(.dateTime(local.adding(seconds: keptLength), reference))
+            } else {
+                event.end = end.map { .end($0) }
+            }
             if event.title == (old.title ?? fallbackTitle(partner: partner)), let title = plan.title { event.title = title }
             if event.location == old.location, let location = plan.location { event.location = location }
             event.status = .confirmed
         }
+    }
+
+    /// The stored event with the length `times(of:)` gives a plan with no stated end, when it is
+    /// a timed event that has none (made before events got one); nil when it needs none.
+    func lengthened(_ existing: String, plan: ExtractedEvent) -> String? {
+        guard !plan.allDay, plan.end == nil else { return nil }
+        let seconds = Int64(PlanLength.minutes(for: plan, defaultMinutes: eventMinutes) * 60)
+        let text = edited(existing) { event in
+            guard case .dateTime(let start, let reference) = event.start, event.end == nil else { return }
+            event.end = .end(.dateTime(start.adding(seconds: seconds), reference))
+        }
+        return text == existing ? nil : text
     }
 
     /// The stored event with STATUS:CANCELLED.
@@ -73,8 +94,24 @@ struct ChatEventDocument {
         }
     }
 
-    /// DTSTART and DTEND (nil when the chat stated no end) in the account's zone; all-day plans
-    /// as dates, their inclusive last day made the exclusive DTEND.
+    /// Seconds from a timed event's start to its end, when both are wall times in one zone.
+    static func length(of event: Event) -> Int64? {
+        guard case .dateTime(let start, let startReference) = event.start else { return nil }
+        switch event.end {
+        case .end(.dateTime(let end, let endReference)) where endReference == startReference:
+            let seconds = end.secondsSinceEpoch - start.secondsSinceEpoch
+            return seconds > 0 ? seconds : nil
+        case .duration(let duration) where !duration.negative:
+            let seconds = duration.totalSeconds
+            return seconds > 0 ? seconds : nil
+        default:
+            return nil
+        }
+    }
+
+    /// DTSTART and DTEND in the account's zone; all-day plans as dates, their inclusive last day
+    /// made the exclusive DTEND (nil for one day). A timed plan with no stated end lasts
+    /// `PlanLength`'s minutes, so it takes part in busy time and conflicts.
     func times(of plan: ExtractedEvent) -> (DateOrDateTime, DateOrDateTime?)? {
         guard let start = plan.start else { return nil }
         if plan.allDay {
@@ -88,9 +125,13 @@ struct ChatEventDocument {
         }
         let reference: TimeReference = timeZone == "UTC" ? .utc : .zone(timeZone)
         let startValue = DateOrDateTime.dateTime(Self.local(start), reference)
-        var endValue: DateOrDateTime?
-        if let end = plan.end, end > start { endValue = .dateTime(Self.local(end), reference) }
-        return (startValue, endValue)
+        let endLocal: ICalendar.LocalDateTime
+        if let end = plan.end, end > start {
+            endLocal = Self.local(end)
+        } else {
+            endLocal = Self.local(start).adding(seconds: Int64(PlanLength.minutes(for: plan, defaultMinutes: eventMinutes) * 60))
+        }
+        return (startValue, .dateTime(endLocal, reference))
     }
 
     static func local(_ value: Conversations.LocalDateTime) -> ICalendar.LocalDateTime {

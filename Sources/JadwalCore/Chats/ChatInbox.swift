@@ -21,15 +21,24 @@ public struct ChatInbox: Sendable {
     /// Called after a commit that posted notifications for the account (the server wakes its
     /// live streams).
     let notified: @Sendable (UUID) -> Void
+    /// How long a live chat (webhook, connector) must be quiet before it is read, so a plan is
+    /// not read from a half-typed exchange; each new message starts the wait again. Zero reads
+    /// at once. Exports are always read at once.
+    let quietPeriod: Swift.Duration
+
+    public static let defaultQuietPeriod: Swift.Duration = .seconds(30)
+    /// The job that reads a live chat once it is quiet; its subject is the conversation's id.
+    public static let readJob: JobKind = "chats.read-quiet"
 
     /// Rows per INSERT: well under both engines' limits on bound parameters.
     static let insertChunk = 500
 
     public init(
         store: any Store, clock: Clock, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "",
-        notified: @escaping @Sendable (UUID) -> Void = { _ in }
+        quietPeriod: Swift.Duration = .zero, notified: @escaping @Sendable (UUID) -> Void = { _ in }
     ) {
         self.store = store
+        self.quietPeriod = quietPeriod
         self.notified = notified
         self.clock = clock
         self.cipher = cipher
@@ -231,6 +240,9 @@ public struct ChatInbox: Sendable {
                 conversation.awaitingExtraction = true
                 conversation.updatedAt = now
                 try await tx.updateChatConversation(conversation)
+            } else if source.isLive, quietPeriod > .zero {
+                try await insert(item.arriving, sealed: true, tx: tx, progress: stored)
+                try await waitForQuiet(&conversation, now: now, tx: tx)
             } else {
                 try await read(
                     &conversation, arriving: item.arriving, account: account, settings: settings, now: now, extractor: extractor, tx: tx,
@@ -261,10 +273,81 @@ public struct ChatInbox: Sendable {
         return report
     }
 
+    /// Holds a live chat's messages until it has been quiet for `quietPeriod`: the wait starts
+    /// again with each delivery, and one queued job reads it when the wait is over.
+    private func waitForQuiet(_ conversation: inout ChatConversation, now: Date, tx: any StoreTransaction) async throws {
+        let readAfter = now + quietPeriod.timeInterval
+        conversation.awaitingExtraction = true
+        conversation.readAfter = readAfter
+        conversation.updatedAt = now
+        try await tx.updateChatConversation(conversation)
+        let subject = conversation.id.uuidString.lowercased()
+        try await tx.cancelQueuedJobs(kind: Self.readJob, subject: subject)
+        let payload = QuietRead(accountID: conversation.accountID, conversationID: conversation.id)
+        try await tx.enqueue(.new(Self.readJob, payload: try payload.json(), runAt: readAfter, now: now, subject: subject))
+    }
+
+    /// What the quiet-chat job reads.
+    public struct QuietRead: Sendable, Hashable, Codable {
+        public var accountID: UUID
+        public var conversationID: UUID
+
+        public init(accountID: UUID, conversationID: UUID) {
+            self.accountID = accountID
+            self.conversationID = conversationID
+        }
+
+        func json() throws -> String { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+
+        public init(json: String) throws {
+            self = try JSONDecoder().decode(Self.self, from: Data(json.utf8))
+        }
+    }
+
+    /// Reads a live chat whose quiet period is over (the `readJob`). Nothing happens when a
+    /// newer message moved the wait (its own job comes later), when extraction is paused (it is
+    /// read on resuming), or when the chat was forgotten meanwhile. A reading that fails is
+    /// listed for the operator before the job is retried.
+    public func readQuiet(_ request: QuietRead) async throws -> Report {
+        let now = clock.now
+        do {
+            let report = try await transaction { tx, extractor, _ in
+                var report = Report()
+                guard let account = try await tx.account(id: request.accountID) else { return report }
+                let settings = try await tx.chatSettings(accountID: account.id)
+                guard !settings.extractionPaused,
+                      var conversation = try await tx.chatConversationsAwaitingExtraction(accountID: account.id).first(where: { $0.id == request.conversationID }),
+                      conversation.readAfter.map({ $0 <= now }) ?? true
+                else { return report }
+                try await read(&conversation, account: account, settings: settings, now: now, extractor: extractor, tx: tx, report: &report)
+                report.conversations.append(Self.summary(conversation, newMessages: 0))
+                return report
+            }
+            if !report.events.isEmpty { notified(request.accountID) }
+            return report
+        } catch {
+            if !(error is CancellationError) { try? await recordReadFailure(request, error: error, at: now) }
+            throw error
+        }
+    }
+
+    private func recordReadFailure(_ request: QuietRead, error: any Error, at now: Date) async throws {
+        try await store.transaction { tx in
+            guard let conversation = try await tx.chatConversation(id: request.conversationID, accountID: request.accountID) else { return }
+            // The error's words can carry no message text: they come from storage and the cipher.
+            let problem = ExtractionProblem(code: "read_failed", summary: "reading the conversation failed: \(error)")
+            try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: UUID(), at: now))
+        }
+    }
+
     /// Deletes the text of messages older than their account's retention period; returns how many.
     public func forgetExpiredText() async throws -> Int {
         let now = clock.now
-        return try await store.transaction { tx in try await tx.forgetExpiredChatMessageText(now: now) }
+        return try await store.transaction { tx in
+            // Failures age out with the messages they were about.
+            try await tx.forgetExpiredChatExtractionFailures(now: now)
+            return try await tx.forgetExpiredChatMessageText(now: now)
+        }
     }
 
     // MARK: Reading a conversation
@@ -318,11 +401,14 @@ public struct ChatInbox: Sendable {
         } else {
             outcome = await extractor.outcome(of: messages, context: context)
         }
+        if let problem = outcome.problem {
+            try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: UUID(), at: now))
+        }
         let decision = reconciler.decide(
             previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, retold: retold,
             outcome: outcome)
 
-        try await act(on: decision.actions, in: &conversation, account: account, now: now, tx: tx, report: &report)
+        try await act(on: decision.actions, in: &conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
 
         let wasResolved = conversation.state.isResolved
         conversation.state = decision.state
@@ -338,6 +424,7 @@ public struct ChatInbox: Sendable {
         }
         try await insert(arriving, sealed: !forgets, tx: tx, progress: progress)
         conversation.awaitingExtraction = false
+        conversation.readAfter = nil
         conversation.updatedAt = now
         try await tx.updateChatConversation(conversation)
     }
@@ -399,11 +486,11 @@ public struct ChatInbox: Sendable {
 
     /// Writes the decided changes to the calendar, in the batch's transaction.
     private func act(
-        on actions: [ChatPlanReconciler.Action], in conversation: inout ChatConversation, account: Account, now: Date,
+        on actions: [ChatPlanReconciler.Action], in conversation: inout ChatConversation, account: Account, settings: ChatSettings, now: Date,
         tx: any StoreTransaction, report: inout Report
     ) async throws {
         guard !actions.isEmpty else { return }
-        let document = ChatEventDocument(timeZone: account.timeZone, language: account.language, now: now)
+        let document = ChatEventDocument(timeZone: account.timeZone, language: account.language, now: now, eventMinutes: settings.eventMinutes)
         let link = publicURL + conversation.apiPath
         for action in actions {
             switch action {
@@ -413,7 +500,12 @@ public struct ChatInbox: Sendable {
                 guard let calendar = try await chatCalendar(for: account, now: now, tx: tx),
                       let text = document.created(uid: uid, plan: plan, partner: conversation.partnerName, conversationID: conversation.id, link: link),
                       try await write(text, name: name, in: calendar, tx: tx)
-                else { continue }
+                else {
+                    let problem = ExtractionProblem(
+                        code: "unplaceable_plan", summary: "an agreed plan could not be put on the calendar (no valid start, or the calendar refused it)")
+                    try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: UUID(), at: now))
+                    continue
+                }
                 var created = ChatEventLink(uid: uid, objectName: name, calendarID: calendar.id, plan: ChatPlan(plan), createdAt: now, updatedAt: now)
                 if let index = conversation.events.firstIndex(where: { $0.uid == uid }) {
                     // Agreed again after it was cancelled: the same event, confirmed again.

@@ -14,8 +14,12 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     /// The WhatsApp Business phone number ID (Meta's `phone_number_id`, not the phone number)
     /// whose Cloud API webhook deliveries belong to this account; one account per number.
     public var cloudAPIPhoneNumberID: String?
+    /// How long an event agreed in a chat lasts when the chat stated no end and its title names
+    /// no kind of plan with a length of its own (`PlanLength`).
+    public var eventMinutes: Int
 
     public static let defaultRetentionDays = 14
+    public static let eventMinutesLimit = 5...1440
     public static let retentionLimit = 1...365
     public static let meNameLimit = 200
     /// Meta's phone number IDs are 15 or so digits; the limit only bounds what is stored.
@@ -23,8 +27,9 @@ public struct ChatSettings: Sendable, Hashable, Codable {
 
     public init(
         extractionPaused: Bool = false, allowGroups: Bool = false, retentionDays: Int = Self.defaultRetentionDays, meName: String? = nil,
-        cloudAPIPhoneNumberID: String? = nil
+        cloudAPIPhoneNumberID: String? = nil, eventMinutes: Int = PlanLength.defaultMinutes
     ) {
+        self.eventMinutes = eventMinutes
         self.extractionPaused = extractionPaused
         self.allowGroups = allowGroups
         self.retentionDays = retentionDays
@@ -42,10 +47,13 @@ public struct ChatSettingsChange: Sendable, Codable {
     public var meName: String?
     /// An empty string unlinks the number.
     public var cloudAPIPhoneNumberID: String?
+    public var eventMinutes: Int?
 
     public init(
-        extractionPaused: Bool? = nil, allowGroups: Bool? = nil, retentionDays: Int? = nil, meName: String? = nil, cloudAPIPhoneNumberID: String? = nil
+        extractionPaused: Bool? = nil, allowGroups: Bool? = nil, retentionDays: Int? = nil, meName: String? = nil, cloudAPIPhoneNumberID: String? = nil,
+        eventMinutes: Int? = nil
     ) {
+        self.eventMinutes = eventMinutes
         self.extractionPaused = extractionPaused
         self.allowGroups = allowGroups
         self.retentionDays = retentionDays
@@ -57,6 +65,7 @@ public struct ChatSettingsChange: Sendable, Codable {
         case retentionDays
         case meName
         case cloudAPIPhoneNumberID
+        case eventMinutes
 
         public var description: String {
             switch self {
@@ -65,6 +74,8 @@ public struct ChatSettingsChange: Sendable, Codable {
             case .meName: "'meName' must be at most \(ChatSettings.meNameLimit) characters without control characters"
             case .cloudAPIPhoneNumberID:
                 "'cloudAPIPhoneNumberID' must be the Phone number ID from Meta's WhatsApp API Setup page: digits only, at most \(ChatSettings.phoneNumberIDLimit.upperBound)"
+            case .eventMinutes:
+                "'eventMinutes' must be a whole number of minutes from \(ChatSettings.eventMinutesLimit.lowerBound) to \(ChatSettings.eventMinutesLimit.upperBound)"
             }
         }
     }
@@ -76,6 +87,10 @@ public struct ChatSettingsChange: Sendable, Codable {
         if let retentionDays {
             guard ChatSettings.retentionLimit.contains(retentionDays) else { throw .retentionDays }
             updated.retentionDays = retentionDays
+        }
+        if let eventMinutes {
+            guard ChatSettings.eventMinutesLimit.contains(eventMinutes) else { throw .eventMinutes }
+            updated.eventMinutes = eventMinutes
         }
         if let meName {
             let trimmed = meName.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -337,6 +337,8 @@ struct ChatView: Encodable, Sendable {
     let proposal: ChatPlan?
     let events: [EventView]
     let awaitingExtraction: Bool
+    /// A live chat waiting to be quiet is read then (unless another message comes first).
+    let readAfter: Date?
     let lastActivityAt: Date
     let resolvedAt: Date?
     let createdAt: Date
@@ -356,6 +358,7 @@ struct ChatView: Encodable, Sendable {
                 start: $0.plan.start, end: $0.plan.end, allDay: $0.plan.allDay)
         }
         awaitingExtraction = conversation.awaitingExtraction
+        readAfter = conversation.readAfter
         lastActivityAt = conversation.lastActivityAt
         resolvedAt = conversation.resolvedAt
         createdAt = conversation.createdAt

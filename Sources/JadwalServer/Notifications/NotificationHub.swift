@@ -47,7 +47,20 @@ final class NotificationHub: Service, Sendable {
     }
 
     /// Returns when the account's generation passes `seen`, after `timeout`, or at shutdown.
+    ///
+    /// A stream is a request that never ends by itself, and the HTTP server stops first and
+    /// waits for its requests: the hub's own turn to stop would come only after them. So the
+    /// wait also listens for the server's graceful shutdown (a request's task inherits it), and
+    /// every stream ends at once, cleanly, when the server starts to stop.
     func wait(accountID: UUID, after seen: UInt64, timeout: Duration) async -> Wake {
+        await withGracefulShutdownHandler {
+            await waitForPost(accountID: accountID, after: seen, timeout: timeout)
+        } onGracefulShutdown: { [self] in
+            close()
+        }
+    }
+
+    private func waitForPost(accountID: UUID, after seen: UInt64, timeout: Duration) async -> Wake {
         let id = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
@@ -89,6 +102,11 @@ final class NotificationHub: Service, Sendable {
 
     func run() async throws {
         try? await gracefulShutdown()
+        close()
+    }
+
+    /// Ends every waiting stream, and every later wait at once: the server is stopping.
+    func close() {
         let waiters = state.withLock { state -> [Waiter] in
             state.closed = true
             defer { state.waiters = [:] }

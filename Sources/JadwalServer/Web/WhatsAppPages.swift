@@ -16,6 +16,7 @@ enum WhatsAppPages {
         var retentionDays: String?
         var meName: String?
         var cloudAPIPhoneNumberID: String?
+        var eventMinutes: String?
     }
 
     struct TokenForm: Decodable {
@@ -104,15 +105,21 @@ extension WebRoutes {
             guard let days = Int(retention) else {
                 return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: ["retentionDays": texts.text("whatsappErrorRetention")])
             }
+            // Left out of the form (an older page): kept as it is.
+            let minutesText = (form.eventMinutes ?? "").trimmingCharacters(in: .whitespaces)
+            let minutes = Int(minutesText)
+            guard minutesText.isEmpty || minutes != nil else {
+                return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: ["eventMinutes": texts.text("whatsappError_eventMinutes")])
+            }
             let change = ChatSettingsChange(
                 extractionPaused: form.extractionPaused == "on", allowGroups: form.allowGroups == "on", retentionDays: days, meName: form.meName ?? "",
-                cloudAPIPhoneNumberID: form.cloudAPIPhoneNumberID ?? "")
+                cloudAPIPhoneNumberID: form.cloudAPIPhoneNumberID ?? "", eventMinutes: minutes)
             do {
                 _ = try await chats.updateSettings(change, accountID: account.id)
             } catch let error as APIError {
                 // The API names the field in its message; the page says it in the person's language.
                 let field = error.code == "phone_number_id_taken" || error.message.contains("cloudAPIPhoneNumberID") ? "cloudAPIPhoneNumberID"
-                    : error.message.contains("meName") ? "meName" : "retentionDays"
+                    : error.message.contains("meName") ? "meName" : error.message.contains("eventMinutes") ? "eventMinutes" : "retentionDays"
                 let key = error.code == "phone_number_id_taken" ? "whatsappErrorNumberTaken" : "whatsappError_\(field)"
                 return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: [field: texts.text(key)])
             }
@@ -191,7 +198,8 @@ extension WebRoutes {
         }
         let form = settingsForm ?? WhatsAppPages.SettingsForm(
             extractionPaused: settings.extractionPaused ? "on" : nil, allowGroups: settings.allowGroups ? "on" : nil,
-            retentionDays: String(settings.retentionDays), meName: settings.meName ?? "", cloudAPIPhoneNumberID: settings.cloudAPIPhoneNumberID ?? "")
+            retentionDays: String(settings.retentionDays), meName: settings.meName ?? "", cloudAPIPhoneNumberID: settings.cloudAPIPhoneNumberID ?? "",
+            eventMinutes: String(settings.eventMinutes))
         let base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         let connectorURL = base + "/api/v1/chats/messages"
         // Texts the script needs for what it shows after an upload through the API.
@@ -208,6 +216,8 @@ extension WebRoutes {
             "chats": chats, "hasChats": !chats.isEmpty,
             "paused": form.extractionPaused == "on", "allowGroups": form.allowGroups == "on", "retentionDays": form.retentionDays ?? "",
             "retentionMin": ChatSettings.retentionLimit.lowerBound, "retentionMax": ChatSettings.retentionLimit.upperBound,
+            "eventMinutes": form.eventMinutes ?? "", "eventMinutesMin": ChatSettings.eventMinutesLimit.lowerBound,
+            "eventMinutesMax": ChatSettings.eventMinutesLimit.upperBound,
             "meName": form.meName ?? "", "phoneNumberID": form.cloudAPIPhoneNumberID ?? "",
             "tokens": tokens.map { token -> [String: Any] in
                 ["name": token.name, "created": when(token.createdAt), "lastUsed": token.lastUsedAt.map(when) ?? texts.text("whatsappTokenNeverUsed"),

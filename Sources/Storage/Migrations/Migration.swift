@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -486,6 +486,35 @@ extension Migrations {
             """,
             "CREATE INDEX calendar_objects_window ON calendar_objects (calendar_id, long_span, first_start, last_end)",
             "DROP INDEX calendar_objects_span",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Chat events get a length (the person's default, `event_minutes`); live chats are read
+    /// once quiet (`read_after`); failed readings are listed for the operator. The one-off job
+    /// gives events made before this a length (`ChatEventLengths.jobKind`), only where chats made any.
+    static let v16ChatLengthsAndQuiet = Migration(version: 16, name: "chat event lengths, quiet live chats, extraction failures") { _ in
+        [
+            "ALTER TABLE chat_settings ADD COLUMN event_minutes BIGINT NOT NULL DEFAULT 60",
+            "ALTER TABLE chat_conversations ADD COLUMN read_after BIGINT",
+            """
+            CREATE TABLE chat_extraction_failures (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                conversation_id TEXT NOT NULL,
+                source TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                summary TEXT NOT NULL,
+                occurred_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX chat_extraction_failures_time ON chat_extraction_failures (occurred_at)",
+            """
+            INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, created_at)
+            SELECT '1b6c1f0e-6a51-4e0a-9d3c-16c4a7e1e016', 'chats.event-lengths', '{}', 'queued', 0, 8, 0, 0
+            WHERE EXISTS (SELECT 1 FROM chat_conversations WHERE events <> '[]')
+            """,
         ]
     }
 }

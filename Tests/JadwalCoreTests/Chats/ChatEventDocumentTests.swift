@@ -8,7 +8,7 @@ import Testing
 @Suite("The iCalendar of events agreed in chats")
 struct ChatEventDocumentTests {
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
-    static let document = ChatEventDocument(timeZone: "Asia/Riyadh", language: .english, now: now)
+    static let document = ChatEventDocument(timeZone: "Asia/Riyadh", language: .english, now: now, eventMinutes: 60)
     static let conversation = UUID()
 
     static func local(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Conversations.LocalDateTime {
@@ -20,13 +20,14 @@ struct ChatEventDocumentTests {
         return try Event(component: try #require(calendar.components.first { $0.name == "VEVENT" }))
     }
 
-    @Test("a timed plan: summary, start in the account's zone, no invented end, place, note and link")
+    @Test("a timed plan: summary, start in the account's zone, an end from the kind of plan, place, note and link")
     func timed() throws {
         let plan = ExtractedEvent(title: "Dinner", start: Self.local(22, 20), location: "Nando's")
         let text = try #require(Self.document.created(
             uid: "chat-1@jadwal", plan: plan, partner: "Sara", conversationID: Self.conversation,
             link: "https://jadwal.example/api/v1/chats/\(Self.conversation.uuidString.lowercased())"))
-        #expect(text.contains("DTSTART;TZID=Asia/Riyadh:20260922T200000") && !text.contains("DTEND") && !text.contains("DURATION"))
+        // A dinner with no stated end lasts a meal's 90 minutes, so it is busy time.
+        #expect(text.contains("DTSTART;TZID=Asia/Riyadh:20260922T200000") && text.contains("DTEND;TZID=Asia/Riyadh:20260922T213000"))
         #expect(text.contains("BEGIN:VTIMEZONE") && text.contains("STATUS:CONFIRMED") && text.contains("URL:https://jadwal.example/api/v1/chats/"))
         let event = try Self.event(text)
         #expect(event.title == "Dinner" && event.location == "Nando's" && event.uid == "chat-1@jadwal")
@@ -48,7 +49,7 @@ struct ChatEventDocumentTests {
         let three = ExtractedEvent(title: "Trip", start: Self.local(25, 0), end: Self.local(27, 0), allDay: true)
         let trip = try #require(Self.document.created(uid: "v@jadwal", plan: three, partner: "Sara", conversationID: Self.conversation, link: ""))
         #expect(trip.contains("DTEND;VALUE=DATE:20260928"))
-        let arabic = ChatEventDocument(timeZone: "Asia/Riyadh", language: .arabic, now: Self.now)
+        let arabic = ChatEventDocument(timeZone: "Asia/Riyadh", language: .arabic, now: Self.now, eventMinutes: 60)
         let untitled = try #require(arabic.created(uid: "w@jadwal", plan: ExtractedEvent(start: Self.local(25, 0), allDay: true), partner: "سارة",
                                                    conversationID: Self.conversation, link: ""))
         #expect(try Self.event(untitled).title == "موعد مع سارة")
@@ -70,6 +71,46 @@ struct ChatEventDocumentTests {
         let cancelled = try #require(Self.document.cancelled(moved))
         #expect(try Self.event(cancelled).status == .cancelled && (try Self.event(cancelled)).sequence == 2)
         #expect(Self.document.cancelled(cancelled) == cancelled, "cancelling twice changes nothing")
+    }
+
+    @Test("a plan with no stated end: the kind's length, else the person's default; prayer-anchored gatherings; across midnight")
+    func lengths() throws {
+        func end(_ plan: ExtractedEvent, minutes: Int = 60, language: Language = .english) throws -> String {
+            let document = ChatEventDocument(timeZone: "Asia/Riyadh", language: language, now: Self.now, eventMinutes: minutes)
+            let text = try #require(document.created(uid: "u@jadwal", plan: plan, partner: "Sara", conversationID: Self.conversation, link: ""))
+            let line = try #require(text.split(separator: "\r\n").first { $0.hasPrefix("DTEND") })
+            return String(line)
+        }
+        #expect(try end(ExtractedEvent(title: "Quick call", start: Self.local(22, 20))) == "DTEND;TZID=Asia/Riyadh:20260922T203000")
+        #expect(try end(ExtractedEvent(title: "Coffee at Brew92", start: Self.local(22, 20))) == "DTEND;TZID=Asia/Riyadh:20260922T204500")
+        #expect(try end(ExtractedEvent(title: "Padel", start: Self.local(22, 20))) == "DTEND;TZID=Asia/Riyadh:20260922T213000")
+        #expect(try end(ExtractedEvent(title: "Dinner and a movie", start: Self.local(22, 20))) == "DTEND;TZID=Asia/Riyadh:20260922T223000",
+                "the longest kind named wins")
+        // Arabic titles, with the article, attached و/ب, diacritics and ة/ه spelt either way.
+        #expect(try end(ExtractedEvent(title: "العَشاء", start: Self.local(22, 20)), language: .arabic) == "DTEND;TZID=Asia/Riyadh:20260922T213000")
+        #expect(try end(ExtractedEvent(title: "كشتة البر", start: Self.local(22, 8)), language: .arabic) == "DTEND;TZID=Asia/Riyadh:20260922T120000")
+        #expect(try end(ExtractedEvent(title: "مكالمة", start: Self.local(22, 8)), language: .arabic) == "DTEND;TZID=Asia/Riyadh:20260922T083000")
+        #expect(try end(ExtractedEvent(title: "3asha", start: Self.local(22, 8))) == "DTEND;TZID=Asia/Riyadh:20260922T093000")
+        // No kind named: the person's default; a prayer-anchored plan is a gathering.
+        #expect(try end(ExtractedEvent(title: "Catch up with Sara", start: Self.local(22, 20)), minutes: 45) == "DTEND;TZID=Asia/Riyadh:20260922T204500")
+        #expect(try end(ExtractedEvent(start: Self.local(22, 20)), minutes: 75) == "DTEND;TZID=Asia/Riyadh:20260922T211500")
+        #expect(try end(ExtractedEvent(start: Self.local(22, 19, 4), startRelativeTo: .isha)) == "DTEND;TZID=Asia/Riyadh:20260922T210400")
+        // Late plans end on the next day.
+        #expect(try end(ExtractedEvent(title: "Shisha", start: Self.local(22, 23, 30))) == "DTEND;TZID=Asia/Riyadh:20260923T013000")
+        // A stated end is kept as stated.
+        #expect(try end(ExtractedEvent(title: "Dinner", start: Self.local(22, 20), end: Self.local(22, 20, 30))) == "DTEND;TZID=Asia/Riyadh:20260922T203000")
+    }
+
+    @Test("a chat moving an event keeps the length the person gave it; a stated end replaces it")
+    func movedLength() throws {
+        let plan = ExtractedEvent(title: "Dinner", start: Self.local(22, 20))
+        let original = try #require(Self.document.created(uid: "chat-1@jadwal", plan: plan, partner: "Sara", conversationID: Self.conversation, link: ""))
+        let lengthened = original.replacingOccurrences(of: "DTEND;TZID=Asia/Riyadh:20260922T213000", with: "DTEND;TZID=Asia/Riyadh:20260922T230000")
+        #expect(lengthened != original)
+        let moved = try #require(Self.document.moved(lengthened, from: ChatPlan(plan), to: ExtractedEvent(title: "Dinner", start: Self.local(23, 19)), partner: "Sara"))
+        #expect(moved.contains("DTSTART;TZID=Asia/Riyadh:20260923T190000") && moved.contains("DTEND;TZID=Asia/Riyadh:20260923T220000"), "\(moved)")
+        let stated = try #require(Self.document.moved(lengthened, from: ChatPlan(plan), to: ExtractedEvent(title: "Dinner", start: Self.local(23, 19), end: Self.local(23, 20)), partner: "Sara"))
+        #expect(stated.contains("DTEND;TZID=Asia/Riyadh:20260923T200000"))
     }
 
     @Test("prayer times for the extractor come from the account's prayer settings, on the conversation's clock")

@@ -231,20 +231,20 @@ private func assemble(
     prayer.addFeedRoute(to: router)
     setup.addRoutes(to: signedIn)
     setup.addProfileRoute(to: router)
-    let chats = ChatRoutes(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, importLimit: configuration.chatImportLimit)
-    chats.addRoutes(to: signedIn)
-    ChatConnectorRoutes(inbox: chatInbox, store: store, clock: dependencies.clock).addRoutes(to: router)
+    let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
+    ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
+    ChatConnectorRoutes(chats: chats).addRoutes(to: router)
     ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
         .addRoutes(to: signedIn)
     RoutineRoutes(routines: RoutineCalendar(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
     NotificationRoutes(store: store, clock: dependencies.clock, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
         .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
-        inbox: chatInbox, store: store, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
+        chats: chats, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
     ).addRoutes(to: router)
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
-        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, publicURL: configuration.effectivePublicURL,
+        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

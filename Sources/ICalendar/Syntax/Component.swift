@@ -158,6 +158,21 @@ public struct Component: Sendable, Hashable {
 
     public mutating func remove(_ name: String) { set(name, nil) }
 
+    /// A recurring item's main component, the one without RECURRENCE-ID (its overridden
+    /// instances carry one); a single item's only component.
+    public var isMaster: Bool { first("RECURRENCE-ID") == nil }
+
+    /// The master `VEVENT`/`VTODO`/… among this calendar's components.
+    public func master(_ name: String) -> Component? {
+        masterIndex(name).map { components[$0] }
+    }
+
+    /// Where the master `name` component is among this calendar's components.
+    public func masterIndex(_ name: String) -> Int? {
+        let upper = upperASCII(name)
+        return components.firstIndex { $0.name == upper && $0.isMaster }
+    }
+
     public static func == (a: Component, b: Component) -> Bool {
         a.name == b.name && a.properties == b.properties && a.components == b.components
     }

@@ -106,3 +106,8 @@ public struct CalendarChange: Sendable, Hashable {
         self.revision = revision
     }
 }
+
+extension CalendarCollection {
+    /// The prayer-times calendar: computed, read-only, not stored.
+    public var isComputed: Bool { slug == CalendarSlug.prayerTimes }
+}

@@ -66,7 +66,7 @@ public struct EventDraft: Sendable, Codable, Equatable {
         for (field, value) in [("location", location), ("description", description)] where (value?.count ?? 0) > 10_000 {
             throw .text(field)
         }
-        let existingEvent = existing?.components.first { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }
+        let existingEvent = existing?.master("VEVENT")
         // An edit without a zone keeps the event's own.
         let zone = timeZone ?? existingEvent?.first("DTSTART")?.parameter("TZID").flatMap { IANATimeZone.isKnown($0) ? $0 : nil } ?? defaultTimeZone
         guard IANATimeZone.isKnown(zone), let zoneRules = ZoneRules(ianaIdentifier: zone) else { throw .timeZone(zone) }
@@ -128,7 +128,7 @@ public struct EventDraft: Sendable, Codable, Equatable {
             Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Web//EN"),
         ])
         // The master is replaced in place; overrides of other instances stay as they were.
-        calendar.components.removeAll { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }
+        calendar.components.removeAll { $0.name == "VEVENT" && $0.isMaster }
         calendar.components.append(vevent)
         if !isAllDay, startValue.tzid != nil, !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == zone }),
            let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: zone, fromYear: max(1970, startValue.local.date.year - 1)) {

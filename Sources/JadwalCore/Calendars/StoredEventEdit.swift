@@ -11,7 +11,7 @@ struct StoredEventEdit {
     /// readable main VEVENT.
     func apply(to existing: String, _ change: (inout Event) -> Void) -> String? {
         guard var calendar = try? ICalendarParser().parseCalendar(existing),
-              let index = calendar.components.firstIndex(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }),
+              let index = calendar.masterIndex("VEVENT"),
               var event = try? Event(component: calendar.components[index])
         else { return nil }
         let before = event

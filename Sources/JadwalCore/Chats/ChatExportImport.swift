@@ -39,6 +39,62 @@ public enum ChatImportProblem: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     static func list(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
+
+    /// A short stable code for the problem, the same in the API's answers and the web's texts.
+    public var code: String {
+        switch self {
+        case .unreadable(let error), .archive(.export(_, let error)):
+            switch error.reason {
+            case .invalidUTF8: "invalid_utf8"
+            case .empty: "empty_export"
+            case .notAnExport: "not_a_whatsapp_export"
+            case .impossibleDate: "impossible_date"
+            case .inconsistentDateOrder: "inconsistent_date_order"
+            }
+        case .archive(.notACompleteZip): "incomplete_zip"
+        case .archive(.zip64): "zip64_not_supported"
+        case .archive(.damagedEntry): "damaged_zip"
+        case .archive(.unsupportedCompression): "unsupported_zip_compression"
+        case .archive(.noChatText): "no_chat_in_zip"
+        case .archive(.ambiguousChatText): "ambiguous_chat_in_zip"
+        case .archive(.chatTextTooLarge): "chat_too_large"
+        case .whoIsMe: "me_required"
+        case .notAParticipant: "me_not_a_participant"
+        case .nobodyElse: "no_other_participant"
+        }
+    }
+
+    /// The export's line the problem is on, when there is one.
+    public var line: Int? {
+        switch self {
+        case .unreadable(let error), .archive(.export(_, let error)): error.line
+        default: nil
+        }
+    }
+
+    /// The chat's text is larger than an import takes.
+    public var isTooLarge: Bool {
+        if case .archive(.chatTextTooLarge) = self { return true }
+        return false
+    }
+
+    /// The person must say which participant they are (a question, not a fault of the file).
+    public var isWhoIsMe: Bool {
+        if case .whoIsMe = self { return true }
+        return false
+    }
+
+    /// The description as a sentence a person reads: capitalised, with a full stop.
+    public var sentence: String {
+        switch self {
+        case .whoIsMe:
+            "Which participant are you? None matches your account's name. Send ?me=<name> (or the form field 'me') with one of the participants."
+        case .notAParticipant(let name, _):
+            "\"\(name)\" did not write in this chat. Send ?me=<name> with one of the participants."
+        default:
+            description.prefix(1).uppercased() + description.dropFirst() + "."
+        }
+    }
 }
 
 /// A WhatsApp export turned into incoming messages: which participant is the account's owner,

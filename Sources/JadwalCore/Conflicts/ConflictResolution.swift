@@ -124,7 +124,7 @@ public struct ConflictResolution: Sendable {
     static func moved(instance recurrenceID: String, of object: CalendarObject, to slot: TimeRange, floatingZone: String, now: Date) throws -> String {
         let floating = ZoneRules(ianaIdentifier: floatingZone) ?? .utc
         guard var calendar = try? ICalendarParser().parseCalendar(object.icalendar),
-              let master = calendar.components.first(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }).flatMap({ try? Event(component: $0) }),
+              let master = calendar.master("VEVENT").flatMap({ try? Event(component: $0) }),
               let original = instance(recurrenceID, like: master.start)
         else { throw Refusal.cannotMove(reason: "the instance \(recurrenceID) cannot be read") }
         guard let start = value(slot.start, like: master.start, floatingZone: floatingZone),

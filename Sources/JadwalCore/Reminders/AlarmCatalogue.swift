@@ -73,7 +73,7 @@ struct AlarmCatalogue {
         // Each series' zone names its overrides' instances; its EXDATEs may exclude them.
         var series: [String: (zone: ZoneRules, component: Component)] = [:]
         for key in order {
-            guard let component = chosen[key], component.first("RECURRENCE-ID") == nil else { continue }
+            guard let component = chosen[key], component.isMaster else { continue }
             let uid = component.first("UID")?.value ?? ""
             series[uid] = (self.zone(of: try? Self.startProperty(of: component)?.dateValue()) ?? zone, component)
         }

@@ -36,7 +36,7 @@ public enum RoutineEvent {
         let routine = fields.routine
         let rules = ZoneRules(ianaIdentifier: fields.timeZone) ?? .utc
         let today = rules.local(forUTC: Int64(now.timeIntervalSince1970.rounded(.down))).date
-        let master = existing?.components.first { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }
+        let master = existing?.master("VEVENT")
         var event: Event
         var seriesChanged = true
         if let master, var parsed = try? Event(component: master) {
@@ -80,7 +80,7 @@ public enum RoutineEvent {
         var calendar = existing ?? Component(name: "VCALENDAR", properties: [
             Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Routines//EN"),
         ])
-        calendar.components.removeAll { $0.name == "VEVENT" && ($0.first("RECURRENCE-ID") == nil || seriesChanged) }
+        calendar.components.removeAll { $0.name == "VEVENT" && ($0.isMaster || seriesChanged) }
         calendar.components.append(vevent)
         if !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == fields.timeZone }),
            let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: fields.timeZone, fromYear: max(1970, startDay.year - 1)) {
@@ -102,7 +102,7 @@ public enum RoutineEvent {
     /// a routine cannot say: monthly, every other week, ending, all-day, a day or longer).
     /// `id` becomes the routine's id; floating times are read in `defaultZone`.
     public static func read(_ calendar: Component, id: String, defaultZone: String) -> Result<Fields, NotARoutine> {
-        guard let master = calendar.components.first(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }),
+        guard let master = calendar.master("VEVENT"),
               let event = try? Event(component: master)
         else { return .failure(NotARoutine(reason: "it holds no readable event")) }
         return read(event: event, id: id, defaultZone: defaultZone)

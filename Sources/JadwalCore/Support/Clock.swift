@@ -21,6 +21,17 @@ public struct RandomSource: Sendable {
 
     public func bytes(_ count: Int) -> [UInt8] { fill(count) }
 
+    /// A version-4 UUID from this source's bytes: ids come from the injected source like
+    /// secrets do, so a test with a fixed source gets the same ids every run.
+    public func uuid() -> UUID {
+        var raw = bytes(16)
+        if raw.count < 16 { raw += [UInt8](repeating: 0, count: 16 - raw.count) }
+        raw[6] = (raw[6] & 0x0F) | 0x40  // version 4
+        raw[8] = (raw[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                           raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+    }
+
     public static let system = RandomSource { count in
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

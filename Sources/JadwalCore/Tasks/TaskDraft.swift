@@ -156,7 +156,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     /// The iCalendar object for this draft: a new to-do with `uid`, or `existing` edited.
     public func icalendar(uid: String, existing: Component? = nil, defaultTimeZone: String, now: Date) throws(Problem) -> String {
         for field in [Field.title, .status] where cleared.contains(field) { throw .cannotClear(field) }
-        let index = existing?.components.firstIndex { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
+        let index = existing?.masterIndex("VTODO")
         let current = index.flatMap { existing?.components[$0] }.flatMap { try? Todo(component: $0) }
         var todo = current ?? Todo(uid: uid, title: nil)
 
@@ -257,7 +257,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         if let index, current != nil {
             calendar.components[index] = vtodo
         } else {
-            calendar.components.removeAll { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }
+            calendar.components.removeAll { $0.name == "VTODO" && $0.isMaster }
             calendar.components.append(vtodo)
         }
         if let tzid = todo.due?.tzid, !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == tzid }),

@@ -15,7 +15,7 @@ public struct StoredTask: Sendable {
     /// floating values are read in `zone`.
     public init?(object: CalendarObject, parsed: Component?, zone: ZoneRules) {
         guard let parsed, object.component == .todo,
-              let main = parsed.components.first(where: { $0.name == "VTODO" && $0.first("RECURRENCE-ID") == nil }),
+              let main = parsed.master("VTODO"),
               let todo = try? Todo(component: main)
         else { return nil }
         self.object = object

@@ -7,10 +7,7 @@ import JadwalCore
 /// follows (state, plan, the events it created), forget one, the chat settings, and the tokens
 /// their chat bridges deliver messages with.
 struct ChatRoutes: Sendable {
-    let inbox: ChatInbox
-    let store: any Store
-    let clock: Clock
-    let random: RandomSource
+    let chats: Chats
     let importLimit: Int
 
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
@@ -21,125 +18,90 @@ struct ChatRoutes: Sendable {
 
         group.get("chats") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let conversations = try await store.read { tx in try await tx.chatConversations(accountID: accountID) }
+            let conversations = try await chats.conversations(accountID: accountID)
             return JSONResponse(ChatList(chats: conversations.map { ChatView($0, messages: nil) }))
         }
 
         group.get("chats/settings") { _, context in
             let accountID = try context.requireIdentity().account.id
-            return JSONResponse(try await store.read { tx in try await tx.chatSettings(accountID: accountID) })
+            return JSONResponse(try await chats.settings(accountID: accountID))
         }
         group.put("chats/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: ChatSettingsChange.self)
-            return JSONResponse(try await updateSettings(change, accountID: accountID))
+            return JSONResponse(try await Self.answering { try await chats.updateSettings(change, accountID: accountID) })
         }
 
         group.post("chats/connector-tokens") { request, context in
             let accountID = try context.requireIdentity().account.id
             struct CreateRequest: Decodable { let name: String }
             let body = try await request.decodeJSON(as: CreateRequest.self)
-            return JSONResponse(try await createConnectorToken(named: body.name, accountID: accountID), status: .created)
+            let (token, secret) = try await Self.answering { try await chats.createConnectorToken(named: body.name, accountID: accountID) }
+            return JSONResponse(ConnectorTokenView(token, secret: secret), status: .created)
         }
         group.get("chats/connector-tokens") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let tokens = try await store.read { tx in try await tx.chatConnectorTokens(accountID: accountID) }
+            let tokens = try await chats.connectorTokens(accountID: accountID)
             return JSONResponse(ConnectorTokenList(connectorTokens: tokens.map { ConnectorTokenView($0, secret: nil) }))
         }
         group.delete("chats/connector-tokens/{id}") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            let now = clock.now
-            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                  try await store.transaction({ tx in try await tx.revokeChatConnectorToken(id: id, accountID: accountID, at: now) })
-            else { throw APIError.notFound("No connector token with that ID.") }
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.apiError(.noConnectorToken) }
+            try await Self.answering { try await chats.revokeConnectorToken(id: id, accountID: accountID) }
             return Response(status: .noContent)
         }
 
         group.get("chats/{id}") { _, context in
             let accountID = try context.requireIdentity().account.id
             let id = try Self.conversationID(context)
-            guard let (conversation, counts) = try await store.read({ tx -> (ChatConversation, (stored: Int, holdingText: Int))? in
-                guard let conversation = try await tx.chatConversation(id: id, accountID: accountID) else { return nil }
-                return (conversation, try await tx.chatMessageCounts(conversationID: id))
-            }) else { throw Self.noConversation }
-            return JSONResponse(ChatView(conversation, messages: .init(stored: counts.stored, holdingText: counts.holdingText)))
+            let (conversation, stored, holdingText) = try await Self.answering { try await chats.conversation(id: id, accountID: accountID) }
+            return JSONResponse(ChatView(conversation, messages: .init(stored: stored, holdingText: holdingText)))
         }
         group.delete("chats/{id}") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
             let id = try Self.conversationID(context)
-            guard try await store.transaction({ tx in try await tx.deleteChatConversation(id: id, accountID: accountID) }) else {
-                throw Self.noConversation
-            }
+            try await Self.answering { try await chats.forget(id: id, accountID: accountID) }
             return Response(status: .noContent)
         }
     }
 
-    /// Reads an uploaded export (raw or multipart, `me` from the query or the form) and imports
-    /// it: for the API and the settings page's form alike.
+    /// Reads an uploaded export (raw or multipart, `me` from the query or the form) and imports it.
     func importExport(_ request: Request, accountID: UUID) async throws -> ImportView {
-        let upload = try await ChatUpload.read(request, limit: importLimit)
-        let me = request.uri.queryParameters.get("me") ?? upload.fields["me"]
-        let data = Data(buffer: upload.file)
-        let (chat, report): (ChatExportImport, ChatInbox.Report)
+        try await Self.answering { try await ChatUpload.importing(request, limit: importLimit, into: chats, accountID: accountID) }
+    }
+
+    /// Runs a chat operation, turning what the chat services refuse into the API's answers.
+    static func answering<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            (chat, report) = try await inbox.importWhatsAppExport(data, accountID: accountID, me: me)
+            return try await body()
+        } catch let problem as Chats.Problem {
+            throw apiError(problem)
         } catch let problem as ChatImportProblem {
             throw ChatAPIError(problem)
         } catch let problem as MessageCipher.Problem {
             throw ChatAPIError(problem)
         }
-        return ImportView(
-            file: .init(name: upload.filename, messages: chat.export.messages.count, participants: chat.export.participants, me: chat.me),
-            report: report)
     }
 
-    /// A new connector token; its secret is in this answer only.
-    func createConnectorToken(named raw: String, accountID: UUID) async throws -> ConnectorTokenView {
-        guard let name = ChatConnectorToken.validName(raw) else {
-            throw APIError.badRequest(
+    static func apiError(_ problem: Chats.Problem) -> APIError {
+        switch problem {
+        case .invalidSetting(let setting): APIError.badRequest("invalid_field", "Field \(setting.description).")
+        case .phoneNumberTaken:
+            APIError(.conflict, code: "phone_number_id_taken", message: ChatAPIError.sentence(problem.description))
+        case .noConversation: APIError.notFound("No conversation with that ID.")
+        case .noConnectorToken: APIError.notFound("No connector token with that ID.")
+        case .invalidTokenName:
+            APIError.badRequest(
                 "invalid_field", "Field 'name' must name the bridge in 1 to \(ChatConnectorToken.nameLimit) characters, e.g. \"whatsapp-web.js on my laptop\".")
+        case .invalidConnectorToken:
+            APIError.unauthorized(
+                "invalid_connector_token", "This connector token is not valid (revoked, or never issued). Create one at /api/v1/chats/connector-tokens.")
+        case .accountDisabled: APIError(.forbidden, code: "account_disabled", message: "This account is disabled. Ask the server's operator.")
         }
-        let secret = ChatConnectorToken.newSecret(random: random)
-        let token = ChatConnectorToken(id: UUID(), accountID: accountID, name: name, digest: TokenDigest(of: secret), createdAt: clock.now)
-        try await store.transaction { tx in try await tx.insertChatConnectorToken(token) }
-        return ConnectorTokenView(token, secret: secret)
     }
-
-    /// Saves a change to the chat settings; resuming extraction reads what arrived while paused.
-    func updateSettings(_ change: ChatSettingsChange, accountID: UUID) async throws -> ChatSettings {
-        let now = clock.now
-        let (before, after) = try await store.transaction { tx in
-            let current = try await tx.chatSettings(accountID: accountID)
-            let updated: ChatSettings
-            do throws(ChatSettingsChange.Problem) {
-                updated = try change.applied(to: current)
-            } catch {
-                throw APIError.badRequest("invalid_field", "Field \(error.description).")
-            }
-            if let number = updated.cloudAPIPhoneNumberID, number != current.cloudAPIPhoneNumberID,
-               let holder = try await tx.chatAccountID(cloudAPIPhoneNumberID: number), holder != accountID {
-                throw APIError(
-                    .conflict, code: "phone_number_id_taken",
-                    message: "Another account already receives this business number's WhatsApp messages; one number belongs to one account.")
-            }
-            try await tx.saveChatSettings(updated, accountID: accountID, at: now)
-            return (current, updated)
-        }
-        if before.extractionPaused, !after.extractionPaused {
-            // What arrived while paused is read now.
-            do {
-                _ = try await inbox.readAwaitingConversations(accountID: accountID)
-            } catch let problem as MessageCipher.Problem {
-                throw ChatAPIError(problem)
-            }
-        }
-        return after
-    }
-
-    static let noConversation = APIError.notFound("No conversation with that ID.")
 
     static func conversationID(_ context: JadwalRequestContext) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw noConversation }
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw apiError(.noConversation) }
         return id
     }
 }
@@ -147,9 +109,7 @@ struct ChatRoutes: Sendable {
 /// `POST /api/v1/chats/messages`: a chat bridge on the person's side delivers messages with its
 /// connector token (`Authorization: Bearer jadwal_ct_…`). The token only delivers; it reads nothing.
 struct ChatConnectorRoutes: Sendable {
-    let inbox: ChatInbox
-    let store: any Store
-    let clock: Clock
+    let chats: Chats
 
     /// 1,000 messages of everyday length fit well under it.
     static let bodyLimit = 4 * 1024 * 1024
@@ -164,23 +124,11 @@ struct ChatConnectorRoutes: Sendable {
             } catch {
                 throw ChatAPIError(error)
             }
-            let report = try await deliver(batch.messages.map(IncomingChatMessage.init), token: token, account: account)
+            let report = try await ChatRoutes.answering {
+                try await chats.deliver(batch.messages.map(IncomingChatMessage.init), token: token, account: account)
+            }
             return JSONResponse(DeliveryView(report))
         }
-    }
-
-    /// Stores a validated batch for the token's account and reads its conversations: where a
-    /// decoded batch goes, whatever decoded it.
-    func deliver(_ messages: [IncomingChatMessage], token: ChatConnectorToken, account: Account) async throws -> ChatInbox.Report {
-        let report: ChatInbox.Report
-        do {
-            report = try await inbox.receive(messages, source: .connector, accountID: account.id)
-        } catch let problem as MessageCipher.Problem {
-            throw ChatAPIError(problem)
-        }
-        let now = clock.now
-        try await store.transaction { tx in try await tx.touchChatConnectorToken(id: token.id, at: now) }
-        return report
     }
 
     func authenticate(_ request: Request) async throws -> (ChatConnectorToken, Account) {
@@ -192,16 +140,7 @@ struct ChatConnectorRoutes: Sendable {
             throw APIError.unauthorized("invalid_authorization_header", "Use the form: Authorization: Bearer <connector token>.")
         }
         let presented = parts[1].trimmingCharacters(in: .whitespaces)
-        guard presented.hasPrefix(ChatConnectorToken.prefix),
-              let (token, account) = try await store.read({ tx in try await tx.chatConnectorToken(digest: TokenDigest(of: presented)) })
-        else {
-            throw APIError.unauthorized(
-                "invalid_connector_token", "This connector token is not valid (revoked, or never issued). Create one at /api/v1/chats/connector-tokens.")
-        }
-        guard !account.isDisabled else {
-            throw APIError(.forbidden, code: "account_disabled", message: "This account is disabled. Ask the server's operator.")
-        }
-        return (token, account)
+        return try await ChatRoutes.answering { try await chats.connector(presenting: presented) }
     }
 }
 
@@ -227,46 +166,10 @@ struct ChatAPIError: Error, HTTPResponseError, Sendable {
 
     init(_ problem: ChatImportProblem) {
         participants = problem.participants
-        switch problem {
-        case .unreadable(let error), .archive(.export(_, let error)):
-            status = .unprocessableContent
-            line = error.line
-            message = Self.sentence(problem.description)
-            code = switch error.reason {
-            case .invalidUTF8: "invalid_utf8"
-            case .empty: "empty_export"
-            case .notAnExport: "not_a_whatsapp_export"
-            case .impossibleDate: "impossible_date"
-            case .inconsistentDateOrder: "inconsistent_date_order"
-            }
-        case .archive(let error):
-            status = .unprocessableContent
-            message = Self.sentence(error.description)
-            switch error {
-            case .notACompleteZip: code = "incomplete_zip"
-            case .zip64: code = "zip64_not_supported"
-            case .damagedEntry: code = "damaged_zip"
-            case .unsupportedCompression: code = "unsupported_zip_compression"
-            case .noChatText: code = "no_chat_in_zip"
-            case .ambiguousChatText: code = "ambiguous_chat_in_zip"
-            case .chatTextTooLarge:
-                status = .contentTooLarge
-                code = "chat_too_large"
-            case .export: code = "not_a_whatsapp_export"  // read above
-            }
-        case .whoIsMe:
-            status = .conflict
-            code = "me_required"
-            message = "Which participant are you? None matches your account's name. Send ?me=<name> (or the form field 'me') with one of the participants."
-        case .notAParticipant(let name, _):
-            status = .unprocessableContent
-            code = "me_not_a_participant"
-            message = "\"\(name)\" did not write in this chat. Send ?me=<name> with one of the participants."
-        case .nobodyElse:
-            status = .unprocessableContent
-            code = "no_other_participant"
-            message = Self.sentence(problem.description)
-        }
+        code = problem.code
+        message = problem.sentence
+        line = problem.line
+        status = problem.isTooLarge ? .contentTooLarge : problem.isWhoIsMe ? .conflict : .unprocessableContent
     }
 
     /// A description as a sentence: capitalised, with a full stop.

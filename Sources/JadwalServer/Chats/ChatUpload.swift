@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import JadwalCore
 import MultipartKit
 import NIOCore
 
@@ -15,6 +16,17 @@ struct ChatUpload {
 
     /// Fields longer than this are not kept (only `me` is read, a name).
     static let fieldLimit = 4096
+
+    /// Reads an uploaded export (raw or multipart, `me` from the query or the form) and imports
+    /// it into the person's chats: the API's import and the settings page's form alike.
+    static func importing(_ request: Request, limit: Int, into chats: Chats, accountID: UUID) async throws -> ImportView {
+        let upload = try await read(request, limit: limit)
+        let me = request.uri.queryParameters.get("me") ?? upload.fields["me"]
+        let (chat, report) = try await chats.importExport(Data(buffer: upload.file), accountID: accountID, me: me)
+        return ImportView(
+            file: .init(name: upload.filename, messages: chat.export.messages.count, participants: chat.export.participants, me: chat.me),
+            report: report)
+    }
 
     static func read(_ request: Request, limit: Int) async throws -> ChatUpload {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {

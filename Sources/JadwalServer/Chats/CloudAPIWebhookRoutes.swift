@@ -11,8 +11,7 @@ import NIOCore
 /// when `X-Hub-Signature-256` proves Meta signed them with the app secret. A delivery's messages
 /// go to the account whose chat settings name the business number (`phone_number_id`).
 struct CloudAPIWebhookRoutes: Sendable {
-    let inbox: ChatInbox
-    let store: any Store
+    let chats: Chats
     /// The Meta app's App Secret; nil when the webhook is not set up on this server.
     let appSecret: String?
     /// The Verify Token typed into the App Dashboard; nil when the webhook is not set up.
@@ -88,7 +87,7 @@ struct CloudAPIWebhookRoutes: Sendable {
         }
         for number in numbers {
             let messages = byNumber[number] ?? []
-            guard let accountID = try await store.read({ tx in try await tx.chatAccountID(cloudAPIPhoneNumberID: number) }) else {
+            guard let accountID = try await chats.account(cloudAPIPhoneNumberID: number) else {
                 // A 200 all the same: an error would only make Meta redeliver to no one.
                 logger.warning(
                     "WhatsApp webhook messages for a business number no account has claimed",
@@ -98,7 +97,7 @@ struct CloudAPIWebhookRoutes: Sendable {
             }
             let report: ChatInbox.Report
             do {
-                report = try await inbox.receive(messages.map(IncomingChatMessage.init), source: .cloudAPI, accountID: accountID)
+                report = try await chats.receiveCloudAPI(messages.map(IncomingChatMessage.init), accountID: accountID)
             } catch let problem as MessageCipher.Problem {
                 throw ChatAPIError(problem)
             }

@@ -157,10 +157,11 @@ extension CalDAVService {
             return Response(status: .noContent)
         case .calendar:
             let calendar = try await calendar(for: call)
-            if calendar.isComputed {
+            do {
+                try await Calendars(store: store, clock: clock).delete(calendar)
+            } catch Calendars.Problem.computed {
                 throw DAVError.precondition(.needPrivileges, "The prayer-times calendar disappears when you clear your prayer settings; it cannot be deleted.")
             }
-            try await store.transaction { tx in try await tx.deleteCalendar(id: calendar.id) }
             return Response(status: .noContent)
         default:
             throw DAVError.status(403, "Only calendars and calendar objects can be deleted.")

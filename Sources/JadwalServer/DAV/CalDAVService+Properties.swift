@@ -243,20 +243,20 @@ extension CalDAVService {
                 throw DAVError.precondition(.validResourceType, "Only calendar collections can be created here; set resourcetype to collection and calendar.")
             }
         }
-        var calendar = CalendarCollection(
-            id: UUID(), accountID: owner, slug: slug, displayName: slug, order: nil, timeZone: call.account.timeZone,
-            components: [.event, .todo, .journal], createdAt: clock.now)
+        let calendars = Calendars(store: store, clock: clock)
+        var calendar: CalendarCollection
+        do {
+            calendar = try calendars.validated(Calendars.Draft(slug: slug), account: call.account)
+        } catch {
+            throw DAVError.precondition(.calendarCollectionLocationOK, "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+        }
         let outcomes = creation.properties.map { apply(.set($0), to: &calendar, creating: true) }
         guard PropertyUpdateResponse.succeeded(outcomes) else {
             return DAVResponse.xml(PropertyUpdateResponse.collectionCreationFailure(method, outcomes: outcomes), status: .forbidden)
         }
-        let newCalendar = calendar
-        let created = try await store.transaction { tx -> Bool in
-            guard try await tx.calendar(accountID: owner, slug: slug) == nil else { return false }
-            try await tx.insertCalendar(newCalendar)
-            return true
-        }
-        guard created else {
+        do {
+            _ = try await calendars.create(calendar)
+        } catch Calendars.Problem.slugTaken {
             throw DAVError.precondition(.resourceMustBeNull, "A calendar already exists at \(call.href).", status: 405)
         }
         return Response(status: .created, headers: [.location: call.href, .cacheControl: "no-cache"])

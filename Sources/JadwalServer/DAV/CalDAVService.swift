@@ -234,7 +234,3 @@ struct CalDAVMiddleware: RouterMiddleware {
     }
 }
 
-extension CalendarCollection {
-    /// The prayer-times calendar: computed, read-only, not stored.
-    var isComputed: Bool { slug == CalendarSlug.prayerTimes }
-}

@@ -15,7 +15,7 @@ struct CalendarRoutes: Sendable {
         let color: String?
         let order: Int?
         let timeZone: String?
-        /// `["VEVENT"]` for a calendar (the default), `["VTODO"]` for a task list.
+        /// `["VEVENT"]` for a calendar, `["VTODO"]` for a task list; every kind when absent.
         let components: [String]?
     }
 
@@ -66,18 +66,16 @@ struct CalendarRoutes: Sendable {
             JSONResponse(CalendarView(try await Self.ownCalendar(context, store: store)))
         }
         group.post("calendars") { request, context in
-            let accountID = try context.requireIdentity().account.id
+            let account = try context.requireIdentity().account
             let body = try await request.decodeJSON(as: CreateRequest.self)
-            let calendar = try Self.newCalendar(body, accountID: accountID, now: clock.now)
-            let created = try await store.transaction { tx -> CalendarCollection? in
-                guard try await tx.calendar(accountID: accountID, slug: calendar.slug) == nil else { return nil }
-                try await tx.insertCalendar(calendar)
-                return calendar
+            let calendars = Calendars(store: store, clock: clock)
+            let draft = try Self.draft(body)
+            do {
+                let created = try await calendars.create(try calendars.validated(draft, account: account))
+                return JSONResponse(CalendarView(created), status: .created)
+            } catch let problem as Calendars.Problem {
+                throw Self.apiError(problem)
             }
-            guard let created else {
-                throw APIError(.conflict, code: "calendar_exists", message: "You already have a calendar at '\(calendar.slug)'. Choose another slug.")
-            }
-            return JSONResponse(CalendarView(created), status: .created)
         }
         group.patch("calendars/{id}") { request, context in
             let current = try await Self.ownCalendar(context, store: store)
@@ -90,7 +88,11 @@ struct CalendarRoutes: Sendable {
         }
         group.delete("calendars/{id}") { _, context -> Response in
             let calendar = try await Self.ownCalendar(context, store: store)
-            try await store.transaction { tx in try await tx.deleteCalendar(id: calendar.id) }
+            do {
+                try await Calendars(store: store, clock: clock).delete(calendar)
+            } catch let problem as Calendars.Problem {
+                throw Self.apiError(problem)
+            }
             return Response(status: .noContent)
         }
     }
@@ -104,8 +106,9 @@ struct CalendarRoutes: Sendable {
         return calendar
     }
 
-    static func newCalendar(_ body: CreateRequest, accountID: UUID, now: Date) throws -> CalendarCollection {
-        var components: Set<ComponentKind> = [.event]
+    /// The request as a draft: only the component names are read here; every other rule is the service's.
+    static func draft(_ body: CreateRequest) throws -> Calendars.Draft {
+        var components: Set<ComponentKind>?
         if let names = body.components {
             let parsed = names.compactMap { ComponentKind(rawValue: $0.uppercased()) }
             guard !names.isEmpty, parsed.count == names.count else {
@@ -113,14 +116,26 @@ struct CalendarRoutes: Sendable {
             }
             components = Set(parsed)
         }
-        let slug = body.slug ?? CalendarSlug.make(from: body.displayName)
-        guard CalendarSlug.isValid(slug) else {
-            throw APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', not starting with '.' and not 'prayer-times'.")
+        return Calendars.Draft(
+            slug: body.slug,
+            properties: CalendarPropertiesChange(
+                displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone),
+            components: components)
+    }
+
+    static func apiError(_ problem: Calendars.Problem) -> APIError {
+        switch problem {
+        case .slugTaken(let slug):
+            APIError(.conflict, code: "calendar_exists", message: "You already have a calendar at '\(slug)'. Choose another slug.")
+        case .invalidSlug:
+            APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', not starting with '.' and not 'prayer-times'.")
+        case .noComponents:
+            APIError.badRequest("invalid_field", "Field 'components' must list VEVENT, VTODO or VJOURNAL, e.g. [\"VTODO\"] for a task list.")
+        case .invalidProperty(let property):
+            APIError.badRequest("invalid_field", "Field \(property.description).")
+        case .computed:
+            APIError(.forbidden, code: "read_only_calendar", message: "The prayer-times calendar follows your prayer settings; clear them to remove it.")
         }
-        let blank = CalendarCollection(id: UUID(), accountID: accountID, slug: slug, displayName: "", components: components, createdAt: now)
-        let change = CalendarPropertiesChange(
-            displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
-        return try validated { () throws(CalendarPropertiesChange.Problem) in try change.applied(to: blank) }
     }
 
     static func validated(_ body: () throws(CalendarPropertiesChange.Problem) -> CalendarCollection) throws -> CalendarCollection {

@@ -71,7 +71,7 @@ struct EventRoutes: Sendable {
 
     static func view(_ object: CalendarObject) throws -> EventView {
         guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar),
-              let master = parsed.components.first(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }),
+              let master = parsed.master("VEVENT"),
               let draft = EventDraft(event: master)
         else { throw APIError.badRequest("not_an_event", "'\(object.name)' is not an event; read it as iCalendar at …/objects/\(object.name).") }
         return EventView(name: object.name, uid: object.uid, etag: object.etag, event: draft)

@@ -124,7 +124,7 @@ extension WebRoutes {
         }
         group.get("events/{calendar}/{name}") { request, context -> Response in
             let (calendar, object, parsed) = try await storedEvent(context)
-            guard let master = parsed.components.first(where: { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }),
+            guard let master = parsed.master("VEVENT"),
                   let draft = EventDraft(event: master)
             else { throw HTTPError(.notFound, message: "This is not an event Jadwal can edit here.") }
             let account = try context.requireIdentity().account
@@ -134,7 +134,7 @@ extension WebRoutes {
         group.post("events/{calendar}/{name}") { request, context -> Response in
             let (calendar, object, parsed) = try await storedEvent(context)
             let form = try context.form(EventPages.Form.self)
-            let kept = parsed.components.first { $0.name == "VEVENT" && $0.first("RECURRENCE-ID") == nil }.flatMap { EventDraft(event: $0) }?.rrule
+            let kept = parsed.master("VEVENT").flatMap { EventDraft(event: $0) }?.rrule
             return try await save(
                 request, context, form: form, calendar: calendar, name: object.name, uid: object.uid, existing: (object, parsed, kept),
                 calendars: [calendar])

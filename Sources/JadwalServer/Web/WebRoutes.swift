@@ -19,7 +19,8 @@ struct WebRoutes: Sendable {
     let setup: SetupRoutes
     /// The JSON API's prayer and chat routes: the settings pages save through the same functions.
     let prayer: PrayerRoutes
-    let chats: ChatRoutes
+    let chats: Chats
+    let chatImportLimit: Int
     /// Where this server is reached, for the addresses the settings pages show.
     let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).

@@ -43,6 +43,18 @@ enum WhatsAppPages {
         "me_required", "me_not_a_participant", "no_other_participant", "not_a_whatsapp_export", "no_chat_in_zip", "file_too_large", "missing_file",
     ]
 
+    /// The settings form's field a refusal is about, and the text that explains it.
+    static func field(of problem: Chats.Problem) -> (field: String, key: String) {
+        switch problem {
+        case .phoneNumberTaken: ("cloudAPIPhoneNumberID", "whatsappErrorNumberTaken")
+        case .invalidSetting(.cloudAPIPhoneNumberID): ("cloudAPIPhoneNumberID", "whatsappError_cloudAPIPhoneNumberID")
+        case .invalidSetting(.meName): ("meName", "whatsappError_meName")
+        case .invalidSetting(.eventMinutes): ("eventMinutes", "whatsappError_eventMinutes")
+        case .invalidSetting(.retentionDays), .noConversation, .noConnectorToken, .invalidTokenName, .invalidConnectorToken, .accountDisabled:
+            ("retentionDays", "whatsappError_retentionDays")
+        }
+    }
+
     /// The calendar week an event is in: where to look for it.
     static func calendarLink(start: String?) -> String? {
         guard let start, start.count >= 10 else { return nil }
@@ -85,13 +97,15 @@ extension WebRoutes {
             let account = try context.requireIdentity().account
             let texts = assets.texts(account.language)
             do {
-                let view = try await chats.importExport(request, accountID: account.id)
+                let view = try await ChatUpload.importing(request, limit: chatImportLimit, into: chats, accountID: account.id)
                 return try await whatsAppPage(request, context, summary: WhatsAppPages.summary(view, texts: texts))
-            } catch let error as ChatAPIError {
+            } catch let problem as ChatImportProblem {
                 return try await whatsAppPage(
-                    request, context, status: error.status,
-                    importError: importError(code: error.code, message: error.message, line: error.line, participants: error.participants, texts: texts))
+                    request, context, status: problem.isTooLarge ? .contentTooLarge : problem.isWhoIsMe ? .conflict : .unprocessableContent,
+                    importError: importError(
+                        code: problem.code, message: problem.sentence, line: problem.line, participants: problem.participants, texts: texts))
             } catch let error as APIError {
+                // The upload itself (too large, a malformed form): said by the shared upload reader.
                 return try await whatsAppPage(
                     request, context, status: error.status,
                     importError: importError(code: error.code, message: error.message, line: nil, participants: nil, texts: texts))
@@ -116,20 +130,19 @@ extension WebRoutes {
                 cloudAPIPhoneNumberID: form.cloudAPIPhoneNumberID ?? "", eventMinutes: minutes)
             do {
                 _ = try await chats.updateSettings(change, accountID: account.id)
-            } catch let error as APIError {
-                // The API names the field in its message; the page says it in the person's language.
-                let field = error.code == "phone_number_id_taken" || error.message.contains("cloudAPIPhoneNumberID") ? "cloudAPIPhoneNumberID"
-                    : error.message.contains("meName") ? "meName" : error.message.contains("eventMinutes") ? "eventMinutes" : "retentionDays"
-                let key = error.code == "phone_number_id_taken" ? "whatsappErrorNumberTaken" : "whatsappError_\(field)"
+            } catch let problem as Chats.Problem {
+                let (field, key) = WhatsAppPages.field(of: problem)
                 return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: [field: texts.text(key)])
             }
             return WebPage.redirect(WhatsAppPages.path + "?saved=1#chat-settings")
         }
         group.post("settings/whatsapp/chats/{id}/delete") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            let id = try ChatRoutes.conversationID(context)
             // Another person's chat is not found, exactly like one that never existed.
-            guard try await store.transaction({ tx in try await tx.deleteChatConversation(id: id, accountID: accountID) }) else {
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw HTTPError(.notFound, message: "No such chat.") }
+            do {
+                try await chats.forget(id: id, accountID: accountID)
+            } catch Chats.Problem.noConversation {
                 throw HTTPError(.notFound, message: "No such chat.")
             }
             return WebPage.redirect(WhatsAppPages.path + "?deleted=1#chats")
@@ -138,19 +151,21 @@ extension WebRoutes {
             let account = try context.requireIdentity().account
             let form = try context.form(WhatsAppPages.TokenForm.self)
             do {
-                let token = try await chats.createConnectorToken(named: form.name ?? "", accountID: account.id)
-                return try await whatsAppPage(request, context, newToken: token)
-            } catch is APIError {
+                let (token, secret) = try await chats.createConnectorToken(named: form.name ?? "", accountID: account.id)
+                return try await whatsAppPage(request, context, newToken: (token.name, secret))
+            } catch Chats.Problem.invalidTokenName {
                 let texts = assets.texts(account.language)
                 return try await whatsAppPage(request, context, status: .unprocessableContent, errors: ["tokenName": texts.text("whatsappErrorTokenName")])
             }
         }
         group.post("settings/whatsapp/tokens/{id}/revoke") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            let now = clock.now
-            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                  try await store.transaction({ tx in try await tx.revokeChatConnectorToken(id: id, accountID: accountID, at: now) })
-            else { throw HTTPError(.notFound, message: "No such connector token.") }
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw HTTPError(.notFound, message: "No such connector token.") }
+            do {
+                try await chats.revokeConnectorToken(id: id, accountID: accountID)
+            } catch Chats.Problem.noConnectorToken {
+                throw HTTPError(.notFound, message: "No such connector token.")
+            }
             return WebPage.redirect(WhatsAppPages.path + "?revoked=1#connector")
         }
     }
@@ -169,15 +184,14 @@ extension WebRoutes {
     private func whatsAppPage(
         _ request: Request, _ context: JadwalRequestContext, status: HTTPResponse.Status = .ok, notice: String? = nil, summary: [String: Any]? = nil,
         importError: [String: Any]? = nil, settingsForm: WhatsAppPages.SettingsForm? = nil, errors: [String: String] = [:],
-        newToken: ConnectorTokenView? = nil
+        newToken: (name: String, secret: String)? = nil
     ) async throws -> Response {
         let viewer = try await viewer(request, context)
         let account = try context.requireIdentity().account
         let texts = assets.texts(viewer.language)
-        let (conversations, settings, tokens) = try await store.read { tx in
-            (try await tx.chatConversations(accountID: account.id), try await tx.chatSettings(accountID: account.id),
-             try await tx.chatConnectorTokens(accountID: account.id))
-        }
+        let conversations = try await chats.conversations(accountID: account.id)
+        let settings = try await chats.settings(accountID: account.id)
+        let tokens = try await chats.connectorTokens(accountID: account.id)
         let formats = WebFormats.shared(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
         func when(_ date: Date) -> String {
             "\(formats.shortDay(LocalDate.today(in: formats.zone, now: date))) \(formats.time(date))"
@@ -212,7 +226,7 @@ extension WebRoutes {
         }
         let scriptData = (try? JSONSerialization.data(withJSONObject: scriptTexts, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var page: [String: Any] = [
-            "importLimitMB": String(max(1, self.chats.importLimit >> 20)), "scriptTexts": scriptData,
+            "importLimitMB": String(max(1, chatImportLimit >> 20)), "scriptTexts": scriptData,
             "chats": chats, "hasChats": !chats.isEmpty,
             "paused": form.extractionPaused == "on", "allowGroups": form.allowGroups == "on", "retentionDays": form.retentionDays ?? "",
             "retentionMin": ChatSettings.retentionLimit.lowerBound, "retentionMax": ChatSettings.retentionLimit.upperBound,
@@ -226,7 +240,7 @@ extension WebRoutes {
             },
             "hasTokens": !tokens.isEmpty,
             "connectorURL": connectorURL,
-            "curl": "curl -X POST \(connectorURL) \\\n  -H 'Authorization: Bearer \(newToken?.token ?? "jadwal_ct_…")' \\\n  -H 'Content-Type: application/json' \\\n"
+            "curl": "curl -X POST \(connectorURL) \\\n  -H 'Authorization: Bearer \(newToken?.secret ?? "jadwal_ct_…")' \\\n  -H 'Content-Type: application/json' \\\n"
                 + "  -d '{\"messages\": [{\"chatId\": \"966500000001@c.us\", \"messageId\": \"3EB0A1\", \"sender\": \"Sara\", "
                 + "\"fromMe\": false, \"timestamp\": \"2026-11-21T16:00:00+03:00\", \"text\": \"Dinner tomorrow at 8pm?\"}]}'",
             "webhookURL": base + "/" + CloudAPIWebhookRoutes.path, "webhookConfigured": whatsAppWebhookConfigured,
@@ -235,7 +249,7 @@ extension WebRoutes {
         if let notice { page["notice"] = texts.text(notice) }
         if let summary { page["summary"] = summary }
         if let importError { page["importError"] = importError }
-        if let newToken, let secret = newToken.token { page["newToken"] = ["name": newToken.name, "secret": secret] }
+        if let newToken { page["newToken"] = ["name": newToken.name, "secret": newToken.secret] }
         return WebPage(
             template: "whatsapp", title: texts.text("whatsappTitle"), page: page, status: status, scripts: ["whatsapp.js"], stylesheets: ["connect.css"]
         ).response(assets, viewer: viewer)

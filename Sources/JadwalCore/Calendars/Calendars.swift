@@ -1,0 +1,113 @@
+import Foundation
+
+/// A person's calendars as collections: made, changed and removed by one set of rules, whichever
+/// front door asks (the JSON API, the web app, CalDAV's MKCALENDAR and DELETE).
+public struct Calendars: Sendable {
+    let store: any Store
+    let clock: Clock
+
+    public init(store: any Store, clock: Clock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The slug (the URL segment) is not one a calendar can have.
+        case invalidSlug
+        /// The component list is empty.
+        case noComponents
+        case invalidProperty(CalendarPropertiesChange.Problem)
+        /// The person already has a calendar there.
+        case slugTaken(String)
+        /// The prayer-times calendar follows the prayer settings; it cannot be removed.
+        case computed
+
+        public var description: String {
+            switch self {
+            case .invalidSlug:
+                "a calendar's slug must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', not starting with '.' and not '\(CalendarSlug.prayerTimes)'"
+            case .noComponents: "a calendar must take at least one of VEVENT, VTODO or VJOURNAL"
+            case .invalidProperty(let problem): problem.description
+            case .slugTaken(let slug): "you already have a calendar at '\(slug)'"
+            case .computed: "the prayer-times calendar disappears when you clear your prayer settings; it cannot be deleted"
+            }
+        }
+    }
+
+    /// What a new calendar should be; anything not given takes the default.
+    public struct Draft: Sendable {
+        /// Its URL segment; made from the display name when nil.
+        public var slug: String?
+        public var properties: CalendarPropertiesChange
+        /// What it takes; every kind when nil (RFC 4791 §5.2.3: a collection without
+        /// `supported-calendar-component-set` accepts any).
+        public var components: Set<ComponentKind>?
+
+        public init(slug: String? = nil, properties: CalendarPropertiesChange = CalendarPropertiesChange(), components: Set<ComponentKind>? = nil) {
+            self.slug = slug
+            self.properties = properties
+            self.components = components
+        }
+    }
+
+    public static let defaultComponents: Set<ComponentKind> = [.event, .todo, .journal]
+
+    /// The calendar a draft describes, checked but not stored: its zone is the account's unless
+    /// the draft names one, its name the slug unless given.
+    public func validated(_ draft: Draft, account: Account) throws(Problem) -> CalendarCollection {
+        let slug = draft.slug ?? CalendarSlug.make(from: draft.properties.displayName ?? "")
+        guard CalendarSlug.isValid(slug) else { throw .invalidSlug }
+        let components = draft.components ?? Self.defaultComponents
+        guard !components.isEmpty else { throw .noComponents }
+        let blank = CalendarCollection(
+            id: UUID(), accountID: account.id, slug: slug, displayName: slug, timeZone: account.timeZone, components: components, createdAt: clock.now)
+        do {
+            return try draft.properties.applied(to: blank)
+        } catch {
+            throw .invalidProperty(error)
+        }
+    }
+
+    /// Stores a new calendar (from `validated(_:account:)`, possibly adjusted by the caller),
+    /// unless the person has one at its slug already.
+    public func create(_ calendar: CalendarCollection) async throws -> CalendarCollection {
+        let created = try await store.transaction { tx -> Bool in
+            guard try await tx.calendar(accountID: calendar.accountID, slug: calendar.slug) == nil else { return false }
+            try await tx.insertCalendar(calendar)
+            return true
+        }
+        guard created else { throw Problem.slugTaken(calendar.slug) }
+        return calendar
+    }
+
+    /// Removes a calendar with its events. Their open conflicts retire (and events elsewhere that
+    /// clashed with them are checked again), and their queued reminders are cancelled, in the
+    /// same transaction: nothing of the calendar is left to fire or to list.
+    public func delete(_ calendar: CalendarCollection) async throws {
+        guard !calendar.isComputed else { throw Problem.computed }
+        let now = clock.now
+        try await store.transaction { tx in
+            var recheck: [ConflictCheck.Request] = []
+            for var conflict in try await tx.conflicts(accountID: calendar.accountID, includeResolved: false) {
+                if conflict.event.calendarID == calendar.id {
+                    conflict.status = .obsolete
+                    conflict.resolvedAt = now
+                    try await tx.updateConflict(conflict)
+                } else if conflict.overlaps.contains(where: { $0.calendarID == calendar.id }) {
+                    let request = ConflictCheck.Request(
+                        accountID: calendar.accountID, calendarID: conflict.event.calendarID, objectName: conflict.event.objectName,
+                        source: conflict.source, recheckOthers: false)
+                    if !recheck.contains(request) { recheck.append(request) }
+                }
+            }
+            for object in try await tx.calendarObjects(calendarID: calendar.id) where ReminderQueue.mayHoldAlarms(object.icalendar) {
+                let subject = ReminderQueue.Target(accountID: calendar.accountID, calendarID: calendar.id, objectName: object.name).subject
+                try await tx.cancelQueuedJobs(kind: ReminderQueue.scheduleJob, subject: subject)
+                try await tx.cancelQueuedJobs(kind: ReminderQueue.fireJob, subject: subject)
+            }
+            try await tx.deleteCalendar(id: calendar.id)
+            // Checked once the calendar is gone, so its events no longer count as busy.
+            for request in recheck { try await tx.enqueue(request.job(now: now)) }
+        }
+    }
+}

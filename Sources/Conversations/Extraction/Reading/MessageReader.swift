@@ -41,16 +41,133 @@ struct MessageReader: Sendable {
     func read(_ raw: String, sentAt: LocalDateTime) -> MessageReading {
         let text = ChatText(raw)
         var reading = MessageReading(sentAt: sentAt)
-        let items = Self.items(of: text)
-        readActs(items, into: &reading)
+        let allItems = Self.items(of: text)
+        readActs(allItems, into: &reading)
         reading.isArabic = Self.isMostlyArabic(text)
+        let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
             let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
             if fragment.hasWhen || fragment.activity != nil || fragment.location != nil {
                 reading.fragments.append(fragment)
             }
         }
+        // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
+        if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    // MARK: clauses
+
+    /// The items that describe plans between the two people. A clause (cut at . ! ? ; , and
+    /// "but") about something else — the sender's own shift or exam, someone else's plans, a
+    /// deadline, the past, the TV — is left out, so its day and time cannot attach to the plan
+    /// said beside it. Message-wide vetoes are recomputed from the clauses kept.
+    private func planItems(_ items: [Item], text: ChatText, sentAt: LocalDateTime, reading: inout MessageReading) -> [Item] {
+        let clauses = Self.clauses(items)
+        guard clauses.count > 0 else { return items }
+        var kept: [Item] = []
+        var vetoes = Vetoes()
+        for clause in clauses {
+            var clauseItems = Array(items[clause])
+            let veto = Vetoes(clauseItems)
+            let asks = clauseItems.contains { $0.text == "?" }
+            let clauseInvites = clauseItems.contains { $0.has(.invite) }
+            // An invitation to someone else's event is an event between the two (labelling rule 1).
+            let ownMatters = !(asks && !veto.isNotAMeeting)
+            let weatherIsCondition = clauseItems.contains { $0.has(.conditional) }
+            let dropped = !clauseInvites && (
+                veto.isPast || veto.isHypothetical || veto.isInquiry
+                    || (veto.isOwnPlan && ownMatters)
+                    || (veto.isNotAMeeting && !weatherIsCondition)
+                    || (veto.isThirdParty && !reading.invites))
+            if dropped {
+                if veto.isOwnPlan || veto.isNotAMeeting {
+                    reading.excuseDays += readFragment(clauseItems, text: text, sentAt: sentAt).days
+                }
+                continue
+            }
+            clauseItems = Self.withoutDeadline(clauseItems)
+            vetoes.add(veto)
+            kept += clauseItems
+        }
+        reading.isPast = vetoes.isPast
+        reading.isOwnPlan = vetoes.isOwnPlan
+        reading.isThirdParty = vetoes.isThirdParty
+        reading.isInquiry = vetoes.isInquiry
+        reading.isNotAMeeting = vetoes.isNotAMeeting
+        reading.isHypothetical = vetoes.isHypothetical
+        return kept
+    }
+
+    /// Why a clause is not about a plan between the two.
+    private struct Vetoes {
+        var isPast = false, isOwnPlan = false, isThirdParty = false, isInquiry = false, isNotAMeeting = false, isHypothetical = false
+
+        init() {}
+
+        /// "عندي" alone is "I have" at the head of a clause ("عندي دوام") but "at mine" after a
+        /// gathering ("عزيمة عندي في البيت").
+        private static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande"]
+
+        init(_ items: [Item]) {
+            var sawActivity = false
+            for item in items {
+                if item.cues.contains(where: { if case .activity = $0 { true } else { false } }) { sawActivity = true }
+                for cue in item.cues {
+                    switch cue {
+                    case .past: isPast = true
+                    case .ownPlan: if !(sawActivity && Self.atMine.contains(item.text)) { isOwnPlan = true }
+                    case .thirdParty: isThirdParty = true
+                    case .inquiry: isInquiry = true
+                    case .notAMeeting: isNotAMeeting = true
+                    case .hypothetical: isHypothetical = true
+                    default: break
+                    }
+                }
+            }
+        }
+
+        mutating func add(_ other: Vetoes) {
+            isPast = isPast || other.isPast
+            isOwnPlan = isOwnPlan || other.isOwnPlan
+            isThirdParty = isThirdParty || other.isThirdParty
+            isInquiry = isInquiry || other.isInquiry
+            isNotAMeeting = isNotAMeeting || other.isNotAMeeting
+            isHypothetical = isHypothetical || other.isHypothetical
+        }
+    }
+
+    private static func clauses(_ items: [Item]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for (index, item) in items.enumerated() {
+            let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
+            if item.has(.contrast), index > start {
+                result.append(start..<index)
+                start = index
+            } else if ends {
+                result.append(start..<(index + 1))
+                start = index + 1
+            }
+        }
+        if start < items.count { result.append(start..<items.count) }
+        return result
+    }
+
+    /// "by Thursday", "قبل الخميس", "till next week": a deadline's day is not the plan's, so the
+    /// rest of the clause from the deadline word on is left out. "before Isha" stays: a prayer is a time.
+    private static func withoutDeadline(_ items: [Item]) -> [Item] {
+        for (index, item) in items.enumerated() where item.has(.deadline) {
+            guard !items[..<index].contains(where: { $0.has(.rangeFrom) }) else { continue }
+            var cursor = index + 1
+            while cursor < items.count, ["the", "on", "el", "al", "يوم"].contains(items[cursor].text) { cursor += 1 }
+            guard cursor < items.count else { continue }
+            let next = items[cursor]
+            if isDayItem(next) || next.has(.vagueFrame) || next.has(.weekend) || next.cues.contains(where: { if case .month = $0 { true } else { false } }) {
+                return Array(items[..<index])
+            }
+        }
+        return items
     }
 
     // MARK: items
@@ -127,6 +244,24 @@ struct MessageReader: Sendable {
         }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
+        let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
+        // "صار", "ih", "can": yes only as the whole reply.
+        if words <= 3, items.contains(where: { $0.has(.acceptAlone) }), !reading.denies { reading.accepts = true }
+        // "Quarter past 6 it is", "Friday it is": taking up what was offered.
+        for position in items.indices.dropFirst() where position + 1 < items.count
+            && items[position].text == "it" && items[position + 1].text == "is"
+            && (position + 2 == items.count || items[position + 2].token.kind != .word) {
+            let previous = items[position - 1]
+            if previous.token.kind == .number || !previous.cues.isEmpty { reading.accepts = true }
+        }
+        // "I'd love to but…", "ok bas…": a yes before "but" gives way to a no or a maybe after it.
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), reading.accepts {
+            let before = items[..<contrast], after = items[contrast...]
+            let yesBefore = before.contains { $0.has(.accept) }
+            let yesAfter = after.contains { $0.has(.accept) }
+            let noAfter = after.contains { $0.has(.deny) || $0.has(.tentative) || $0.has(.conditional) }
+            if yesBefore, !yesAfter, noAfter { reading.accepts = false }
+        }
     }
 
     // MARK: segments

@@ -74,6 +74,10 @@ struct ChatText {
             case 0x06A9: emit("ك", scalar) // Persian kaf
             case 0x06CC: emit("ي", scalar) // Persian yeh
             case 0x0686: emit("ج", scalar) // چ in Gulf spellings (باچر)
+            case 0x06AF: emit("ك", scalar) // گ: the Gulf and Iraqi g (ما اگدر = ما اكدر)
+            case 0x06A8, 0x06A7: emit("ق", scalar) // ڨ ڧ: the Maghrebi g and q
+            case 0x06A4, 0x06A5: emit("ف", scalar) // ڤ
+            case 0x067E: emit("ب", scalar) // پ
             case 0x0660...0x0669: emit(Character(Unicode.Scalar(UInt8(scalar.value - 0x0660 + 0x30))), scalar)
             case 0x06F0...0x06F9: emit(Character(Unicode.Scalar(UInt8(scalar.value - 0x06F0 + 0x30))), scalar)
             case 0x060C: emit(",", scalar)
@@ -92,6 +96,25 @@ struct ChatText {
                 let lower = Character(scalar).lowercased()
                 if lower.count == 1, let char = lower.first { emit(char, scalar) } else { emit(Character(scalar), scalar) }
             }
+        }
+        return collapsingStretches(out, kept)
+    }
+
+    /// "yesss", "pleaseee", "تمااام": a letter typed three times or more counts once, so the
+    /// lexicon meets stretched words in their plain spelling.
+    private static func collapsingStretches(_ folded: [Character], _ original: [Character]) -> (folded: [Character], original: [Character]) {
+        var out: [Character] = [], kept: [Character] = []
+        out.reserveCapacity(folded.count)
+        kept.reserveCapacity(folded.count)
+        var index = 0
+        while index < folded.count {
+            let char = folded[index]
+            var end = index + 1
+            while end < folded.count, folded[end] == char { end += 1 }
+            let keep = char.isLetter && end - index >= 3 ? 1 : end - index
+            out.append(contentsOf: folded[index..<(index + keep)])
+            kept.append(contentsOf: original[index..<(index + keep)])
+            index = end
         }
         return (out, kept)
     }

@@ -91,7 +91,8 @@ struct Lexicon: Sendable {
             base = String(base.dropFirst())
             result.append(base)
         }
-        for prefix in ["ال", "بال", "لل", "فال", "كال", "وال"] where base.hasPrefix(prefix) && base.count > prefix.count + 1 {
+        // هال is "this" glued on (هالسبت, هالاسبوع).
+        for prefix in ["ال", "بال", "لل", "فال", "كال", "وال", "هال"] where base.hasPrefix(prefix) && base.count > prefix.count + 1 {
             result.append(String(base.dropFirst(prefix.count)))
         }
         for prefix in ["ب", "ل", "ف"] where base.hasPrefix(prefix) && base.count > 3 {
@@ -207,7 +208,7 @@ struct Lexicon: Sendable {
         ([
             "no worries", "no worry", "can't wait", "cant wait", "don't remind me", "dont remind me", "no way", "no idea",
             "not bad", "no rush", "الله يعينك", "سلامتك",
-            "الله يسلمك", "لا تشيل هم", "ما عليك", "ما يخالف", "على اليوم", "نحدد اليوم", "اليوم المناسب", "نتفق على اليوم", "نحدد الموعد",
+            "الله يسلمك", "لا تشيل هم", "ما عليك", "على اليوم", "نحدد اليوم", "اليوم المناسب", "نتفق على اليوم", "نحدد الموعد",
             "نحدد موعد", "the day", "a day", "pick a day", "pick a date", "set a date",
         ], .neutral),
 
@@ -355,7 +356,7 @@ struct Lexicon: Sendable {
             "people", "persons", "guests", "riyal", "riyals", "sar", "aed", "dirham", "dollars", "pounds", "km", "kms", "%", "percent",
             "years", "kg", "ريال", "درهم", "دولار", "كيلو", "شخص", "اشخاص", "نفر", "سنه", "سنين", "days", "ايام", "يوم",
         ], .quantityUnit),
-    ] + Lexicon.activities.map { ($0.words, Cue.activity($0.activity)) }
+    ] + Lexicon.dialects + Lexicon.activities.map { ($0.words, Cue.activity($0.activity)) }
 
     /// Get-togethers, most specific first.
     private static let activities: [(words: [String], activity: Activity)] = [

@@ -24,13 +24,39 @@ struct ConversationTracker {
     /// The day of the message being read: a time said with no day is on it.
     private var today = LocalDateTime(daysSinceEpoch: 0)
 
+    /// The latest forwarded announcement with a time ("Forwarded: opening night, Friday 6-9pm"):
+    /// not a plan, until one of the two asks the other along.
+    private var announcement: PlanFragment?
+
     mutating func take(_ reading: MessageReading, from sender: String) {
         step += 1
-        if reading.isForwarded { return }
+        if reading.isForwarded {
+            if let fragment = reading.fragments.first(where: \.hasWhen) { announcement = fragment }
+            return
+        }
+        var reading = reading
         var fragments = reading.fragments
         if reading.isPast || reading.isHypothetical { fragments = [] }
         let today = reading.sentAt.midnight
         self.today = today
+
+        // "wanna go together?" under a forwarded announcement: that event, proposed.
+        if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),
+           !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
+            var fragment = announced
+            if let own = fragments.first {
+                fragment.activity = fragment.activity ?? own.activity
+                fragment.location = fragment.location ?? own.location
+            }
+            fragments = [fragment]
+            reading.invites = true
+            announcement = nil
+        }
+        // "Sunday I have the board presentation": an excuse on the day of the other's plan turns it down.
+        if !reading.denies, !reading.accepts, !reading.excuseDays.isEmpty,
+           plans.contains(where: { $0.status == .open && $0.proposer != sender && $0.day.map(reading.excuseDays.contains) == true }) {
+            reading.denies = true
+        }
 
         if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
         if reading.denies, deny(reading, fragments, sender: sender) { return }
@@ -98,8 +124,11 @@ struct ConversationTracker {
         for target in targets {
             let oldDay = plans[target].day
             let counterDays = fragment?.days.filter { $0 != oldDay } ?? []
-            let proposesAgain = reading.isQuestion || reading.invites
-            if var fragment, proposesAgain, !counterDays.isEmpty || (!fragment.hasDay && fragment.hasTime) {
+            // "can't Friday, Saturday works though" offers a day as much as "Saturday?" does.
+            let proposesAgain = reading.isQuestion || reading.invites || reading.accepts
+            let newTime = fragment.map { $0.hasTime && changesWhen(offered($0, to: target), of: target) } ?? false
+            if var fragment, proposesAgain, !counterDays.isEmpty || (!fragment.hasDay && fragment.hasTime) || newTime {
+                fragment = offered(fragment, to: target)
                 if !counterDays.isEmpty { fragment.days = counterDays }
                 merge(fragment, into: target, sender: sender)
             } else {
@@ -122,6 +151,7 @@ struct ConversationTracker {
                 unused.removeAll { $0.isSame(as: fragment) }
             }
         }
+        for (index, fragment) in targeted { targeted[index] = offered(fragment, to: index) }
         for index in open {
             if let fragment = targeted[index], changesWhen(fragment, of: index) {
                 merge(fragment, into: index, sender: sender)
@@ -153,6 +183,7 @@ struct ConversationTracker {
         let asksAbout = (reading.asksTime || reading.asksWhen) && plans.isEmpty && !reading.invites
         let vetoed = (reading.isVetoed && !reading.invites) || asksAbout
         if let index = target(for: fragment, among: Array(plans.indices)) {
+            let fragment = offered(fragment, to: index)
             switch plans[index].status {
             case .open:
                 guard !vetoed || fragment.hasTime else { return }
@@ -211,6 +242,20 @@ struct ConversationTracker {
         let open = candidates.filter { plans[$0].status == .open }
         if !fragment.hasDay, fragment.hasTime, let waiting = open.last(where: { plans[$0].timeAsked }) { return waiting }
         return (open.isEmpty ? candidates : open).max { plans[$0].touched < plans[$1].touched }
+    }
+
+    /// A fragment as an answer to a plan: when its first clock only repeats the plan's time
+    /// ("Friday 4 is gone, I've got 5.15?"), the last new clock in it is the one offered.
+    private func offered(_ fragment: PlanFragment, to index: Int) -> PlanFragment {
+        guard let clock = fragment.clock, let current = plans[index].details.clock, !fragment.laterClocks.isEmpty else { return fragment }
+        let carried = carryHalfOfDay(clock, from: current)
+        guard carried.hour == current.hour, carried.minute == current.minute else { return fragment }
+        var result = fragment
+        if let other = fragment.laterClocks.last(where: { $0.hour != current.hour || $0.minute != current.minute }) {
+            result.clock = other
+            result.endClock = nil
+        }
+        return result
     }
 
     private func changesWhen(_ fragment: PlanFragment, of index: Int) -> Bool {

@@ -321,6 +321,15 @@ struct MessageReader: Sendable {
                     if let date = resolveWeekday(weekday, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
                         fragment.days.append(date)
                     }
+                case .hijriMonth(let month):
+                    if let date = resolveHijri(month, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth) {
+                        fragment.days.append(date)
+                    }
+                case .quarterTo where item.text == "الاربع" && !(index > 0 && clockValue(items[index - 1]) != nil):
+                    // Egyptian "الاربع" with no hour before it is Wednesday, not "quarter to".
+                    if let date = resolveWeekday(4, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                        fragment.days.append(date)
+                    }
                 case .month(let month):
                     if let (first, last) = resolveMonthDate(month, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth) {
                         fragment.days.append(first)
@@ -412,10 +421,66 @@ struct MessageReader: Sendable {
             let nextMonday = today.adding(days: 7 - mondayOffset)
             return nextMonday.adding(days: (weekday + 5) % 7)
         }
-        // A weekday is the first such day strictly after the message's day.
+        // A weekday is the first such day strictly after the message's day; "Sunday week",
+        // "a week on Sunday", "الخميس اللي بعده" the one after that.
         var delta = (weekday - today.weekday + 7) % 7
         if delta == 0 { delta = 7 }
+        if isWeekLater(index, items) { delta += 7 }
         return today.adding(days: delta)
+    }
+
+    private func isWeekLater(_ index: Int, _ items: [Item]) -> Bool {
+        if index + 1 < items.count, items[index + 1].has(.weekLater) {
+            // "Sunday week", not "Sunday next week" / "Friday this week" (those read "week" with next/this).
+            let following = index + 2 < items.count ? items[index + 2] : nil
+            if items[index + 1].has(.week), following.map({ $0.has(.next) || $0.has(.this) || $0.has(.last) }) == true { return false }
+            return true
+        }
+        // "a week on Sunday", "a week from Friday": a phrase, not the bare "week" of "next week Monday".
+        if index > 0, items[index - 1].has(.weekLater), !items[index - 1].has(.week) { return true }
+        return false
+    }
+
+    /// "١٦ رمضان", "Ramadan 3rd", "٢ شوال": a day of a Hijri month, found from the Ramadan the
+    /// calendar reports (Shawwal follows it; Dhu al-Hijjah begins 59 days after Shawwal in the tabular calendar).
+    private func resolveHijri(_ month: Int, at index: Int, in items: [Item], today: LocalDateTime, usedAsDayOfMonth: inout Set<Int>) -> LocalDateTime? {
+        var position: Int?
+        for candidate in [index - 1, index + 1, index - 2, index + 2] where candidate >= 0 && candidate < items.count {
+            let item = items[candidate]
+            if item.isNumber, item.token.minute == nil, (1...30).contains(item.token.number) {
+                position = candidate
+                break
+            }
+            if candidate == index - 2 || candidate == index + 2 { continue }
+            if !(Self.ordinalSuffixes.contains(item.text) || item.text == "of") { break }
+        }
+        guard let position, let start = ramadanStart(from: today.adding(days: -40)) else { return nil }
+        let day = items[position].token.number
+        func date(from ramadan: LocalDateTime) -> LocalDateTime? {
+            switch month {
+            case 9: return ramadan.adding(days: day - 1)
+            case 10, 12:
+                var end = ramadan
+                while isRamadan(end.adding(days: 1)), end.daysSinceEpoch - ramadan.daysSinceEpoch < 31 { end = end.adding(days: 1) }
+                return end.adding(days: (month == 12 ? 60 : 1) + day - 1)
+            default: return nil
+            }
+        }
+        guard var result = date(from: start) else { return nil }
+        if result < today, let next = ramadanStart(from: start.adding(days: 300)), let later = date(from: next) { result = later }
+        usedAsDayOfMonth.insert(position)
+        return result
+    }
+
+    /// The first day of the first Ramadan on or after `day`, within about a year.
+    private func ramadanStart(from day: LocalDateTime) -> LocalDateTime? {
+        var previous = isRamadan(day.adding(days: -1))
+        for offset in 0..<420 {
+            let current = isRamadan(day.adding(days: offset))
+            if current, !previous { return day.adding(days: offset) }
+            previous = current
+        }
+        return nil
     }
 
     /// The next date with this day of the month (and, if given, weekday), from today on.
@@ -544,6 +609,7 @@ struct MessageReader: Sendable {
             }
             if clock.hour > 24 { index += 1; continue }
             if clock.hour == 24 { clock.hour = 0 }
+            if fragment.clock != nil { fragment.laterClocks.append(clock) }
             if fragment.clock == nil {
                 fragment.clock = clock
                 // A range: "from 5 to 7", "٤ الى ٦", "between 10 and 12", "9 till 1".
@@ -576,8 +642,17 @@ struct MessageReader: Sendable {
         }
     }
 
+    /// "1830", "0900": four digits as a 24-hour clock.
+    private static func militaryClock(_ item: Item) -> (hour: Int, minute: Int)? {
+        guard item.isNumber, item.token.minute == nil, item.token.text.count == 4 else { return nil }
+        let hour = item.token.number / 100, minute = item.token.number % 100
+        guard hour <= 23, minute <= 59 else { return nil }
+        return (hour, minute)
+    }
+
     /// The hour (and minute) a number or number word stands for, if it can be a time.
     private func clockValue(_ item: Item) -> (hour: Int, minute: Int)? {
+        if let military = Self.militaryClock(item) { return military }
         if item.isNumber {
             return (item.token.number, item.token.minute ?? 0)
         }
@@ -590,6 +665,16 @@ struct MessageReader: Sendable {
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
         if index > 0, items[index - 1].has(.numberLabel) { return false }
+        if Self.militaryClock(item) != nil {
+            let previous = index > 0 ? items[index - 1] : nil
+            let next = index + 1 < items.count ? items[index + 1] : nil
+            let strong = ["hrs", "hr", "h", "hours"].contains(next?.text ?? "")
+                || previous.map { $0.has(.clockLead) || $0.has(.rangeFrom) || $0.has(.rangeTo) } == true
+                || (next?.has(.rangeTo) == true && index + 2 < items.count && Self.militaryClock(items[index + 2]) != nil)
+            let nearDay = Self.neighbours(index, items, within: 2).contains { Self.isDayItem($0) }
+            let yearLike = (1900...2100).contains(item.token.number)
+            return strong || (nearDay && !yearLike)
+        }
         if index + 1 < items.count {
             let next = items[index + 1]
             if next.has(.quantityUnit) || Self.ordinalSuffixes.contains(next.text) { return false }
@@ -660,6 +745,7 @@ struct MessageReader: Sendable {
         for cue in items[index].cues {
             if case .duration(let minutes) = cue { return (minutes, index + 1) }
         }
+        if Self.militaryClock(items[index]) != nil { return nil }
         guard index + 1 < items.count, let value = clockValue(items[index]), value.minute == 0 else { return nil }
         for cue in items[index + 1].cues {
             if case .durationUnit(let unit) = cue {

@@ -27,6 +27,8 @@ struct ConversationTracker {
     /// The latest forwarded announcement with a time ("Forwarded: opening night, Friday 6-9pm"):
     /// not a plan, until one of the two asks the other along.
     private var announcement: PlanFragment?
+    /// Clock times of the last message's own-business clauses.
+    private var echoable: [SpokenClock] = []
 
     mutating func take(_ reading: MessageReading, from sender: String) {
         step += 1
@@ -39,6 +41,14 @@ struct ConversationTracker {
         if reading.isPast || reading.isHypothetical { fragments = [] }
         let today = reading.sentAt.midnight
         self.today = today
+
+        // "4:45??" after "the suhoor alarm for 4:45": an echo of someone's own time, not a proposal.
+        if !echoable.isEmpty {
+            fragments.removeAll { fragment in
+                !fragment.hasDay && fragment.anchor == nil && fragment.clock.map { clock in echoable.contains { $0.hour == clock.hour && $0.minute == clock.minute } } == true
+            }
+        }
+        echoable = reading.excuseClocks
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
         if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),

@@ -19,6 +19,7 @@ struct MessageReader: Sendable {
         var text: String { token.text }
     }
 
+    private static let obligations: Set<String> = ["لازم", "lazem", "lazim", "laazim", "we need to", "need", "must"]
     private static let negations: Set<String> = ["ما", "مو", "مب", "مش", "ma", "mo", "mob", "msh", "mesh", "not", "don't", "dont", "never"]
     /// Words that sit between a weekday and its day of the month ("Saturday the 12th", "el sabt yom 12").
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
@@ -43,6 +44,8 @@ struct MessageReader: Sendable {
         var reading = MessageReading(sentAt: sentAt)
         let allItems = Self.items(of: text)
         readActs(allItems, into: &reading)
+        // A phrase may hold the "?" ("same time?"): ask the tokens.
+        if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
@@ -66,44 +69,53 @@ struct MessageReader: Sendable {
         let clauses = Self.clauses(items)
         guard clauses.count > 0 else { return items }
         var kept: [Item] = []
-        var vetoes = Vetoes()
+        var ownDays: [Item] = []
         for clause in clauses {
             var clauseItems = Array(items[clause])
             let veto = Vetoes(clauseItems)
-            let asks = clauseItems.contains { $0.text == "?" }
+            let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
             let clauseInvites = clauseItems.contains { $0.has(.invite) }
-            // An invitation to someone else's event is an event between the two (labelling rule 1).
-            let ownMatters = !(asks && !veto.isNotAMeeting)
-            let weatherIsCondition = clauseItems.contains { $0.has(.conditional) }
-            let dropped = !clauseInvites && (
-                veto.isPast || veto.isHypothetical || veto.isInquiry
-                    || (veto.isOwnPlan && ownMatters)
-                    || (veto.isNotAMeeting && !weatherIsCondition)
-                    || (veto.isThirdParty && !reading.invites))
+            // "lazem nsallim…", "we need to submit…": an obligation, not an invitation.
+            let clauseReallyInvites = clauseItems.contains { $0.has(.invite) && !Self.obligations.contains($0.text) }
+            let isCondition = clauseItems.contains { $0.has(.conditional) }
+            let dropped =
+                ((veto.isPast || veto.isHypothetical || veto.isInquiry) && !clauseInvites)
+                // "I've got Friday 5.15?" offers a slot; "I have the board presentation" is an excuse.
+                || (veto.isOwnPlan && !clauseInvites && !asks && !reading.invites)
+                // "submit it Sunday at 12" stays a deadline even with "lazem"; "if the weather holds" is a condition.
+                || (veto.isNotAMeeting && !clauseReallyInvites && !isCondition)
+                // An invitation to someone else's event is an event between the two (labelling rule 1).
+                || (veto.isThirdParty && !clauseInvites && !reading.invites)
             if dropped {
                 if veto.isOwnPlan || veto.isNotAMeeting {
-                    reading.excuseDays += readFragment(clauseItems, text: text, sentAt: sentAt).days
+                    let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
+                    reading.excuseDays += excuse.days
+                    reading.excuseClocks += [excuse.clock].compactMap { $0 } + excuse.laterClocks
                 }
                 continue
             }
+            if veto.isOwnPlan, reading.invites, !veto.isNotAMeeting {
+                // "My train gets in at 6.10 tmrw, any chance of a lift?": the day is the plan's, the time is the train's.
+                ownDays += clauseItems.filter { Self.isDayItem($0) }
+                continue
+            }
             clauseItems = Self.withoutDeadline(clauseItems)
-            vetoes.add(veto)
             kept += clauseItems
         }
-        reading.isPast = vetoes.isPast
-        reading.isOwnPlan = vetoes.isOwnPlan
-        reading.isThirdParty = vetoes.isThirdParty
-        reading.isInquiry = vetoes.isInquiry
-        reading.isNotAMeeting = vetoes.isNotAMeeting
-        reading.isHypothetical = vetoes.isHypothetical
+        if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
+        // What is left is about the two of them.
+        reading.isPast = false
+        reading.isOwnPlan = false
+        reading.isThirdParty = false
+        reading.isInquiry = false
+        reading.isNotAMeeting = false
+        reading.isHypothetical = false
         return kept
     }
 
     /// Why a clause is not about a plan between the two.
     private struct Vetoes {
         var isPast = false, isOwnPlan = false, isThirdParty = false, isInquiry = false, isNotAMeeting = false, isHypothetical = false
-
-        init() {}
 
         /// "عندي" alone is "I have" at the head of a clause ("عندي دوام") but "at mine" after a
         /// gathering ("عزيمة عندي في البيت").
@@ -127,14 +139,6 @@ struct MessageReader: Sendable {
             }
         }
 
-        mutating func add(_ other: Vetoes) {
-            isPast = isPast || other.isPast
-            isOwnPlan = isOwnPlan || other.isOwnPlan
-            isThirdParty = isThirdParty || other.isThirdParty
-            isInquiry = isInquiry || other.isInquiry
-            isNotAMeeting = isNotAMeeting || other.isNotAMeeting
-            isHypothetical = isHypothetical || other.isHypothetical
-        }
     }
 
     private static func clauses(_ items: [Item]) -> [Range<Int>] {
@@ -308,8 +312,14 @@ struct MessageReader: Sendable {
         var usedAsDayOfMonth = Set<Int>()
         var past = false
 
-        // Days.
+        // Days, with the item each came from.
+        var dayPositions: [(position: Int, plainWeekday: Bool)] = []
         for (index, item) in items.enumerated() {
+            let daysBefore = fragment.days.count, datesBefore = usedAsDayOfMonth.count
+            defer {
+                let plain = item.cues.contains { if case .weekday = $0 { true } else { false } } && usedAsDayOfMonth.count == datesBefore
+                for _ in daysBefore..<max(daysBefore, fragment.days.count) { dayPositions.append((index, plain)) }
+            }
             for cue in item.cues {
                 switch cue {
                 case .relativeDay(let offset):
@@ -368,6 +378,7 @@ struct MessageReader: Sendable {
             }
         }
         if past { fragment.days.removeAll() }
+        if fragment.days.count == dayPositions.count, fragment.days.count > 1 { joinDayRange(items, dayPositions, into: &fragment) }
         if fragment.days.count > 1, items.contains(where: { $0.has(.or) }) {
             fragment.daysAreAlternatives = Set(fragment.days).count > 1
         }
@@ -382,6 +393,25 @@ struct MessageReader: Sendable {
         fragment.location = place?.text
         readActivity(items, skipping: place?.items ?? 0..<0, into: &fragment)
         return fragment
+    }
+
+    /// "the Thursday" beside "Thu 14th" is that same day; "Thu 14th to Sat 16th", "14th-16th",
+    /// "من الخميس الى السبت" are one stay from the first day to the last.
+    private func joinDayRange(_ items: [Item], _ positions: [(position: Int, plainWeekday: Bool)], into fragment: inout PlanFragment) {
+        var days: [(day: LocalDateTime, position: Int)] = []
+        for (day, place) in zip(fragment.days, positions) {
+            if place.plainWeekday, zip(fragment.days, positions).contains(where: { !$0.1.plainWeekday && $0.0.weekday == day.weekday && $0.0 != day }) {
+                continue
+            }
+            if !days.contains(where: { $0.day == day }) { days.append((day, place.position)) }
+        }
+        fragment.days = days.map(\.day)
+        guard days.count == 2, fragment.lastDay == nil, !items.contains(where: { $0.has(.or) }) else { return }
+        let (first, second) = (days[0], days[1])
+        guard second.day > first.day, second.day.daysSinceEpoch - first.day.daysSinceEpoch <= 14, first.position < second.position,
+              items[(first.position + 1)..<second.position].contains(where: { $0.has(.rangeTo) && $0.text != "and" }) else { return }
+        fragment.days = [first.day]
+        fragment.lastDay = second.day
     }
 
     /// Items within `distance` of `index` on either side.

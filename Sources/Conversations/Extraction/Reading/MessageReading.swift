@@ -67,6 +67,8 @@ struct MessageReading: Sendable {
     /// Days named in a clause about the sender's own commitments ("Sunday I have the board
     /// presentation"): said in reply to a plan on that day, they turn it down.
     var excuseDays: [LocalDateTime] = []
+    /// Clock times of those clauses ("the suhoor alarm for 4:45"): an echo of one ("4:45??") proposes nothing.
+    var excuseClocks: [SpokenClock] = []
     /// Mostly Arabic script: titles are given in Arabic.
     var isArabic = false
     /// The message's own local time: relative days were resolved against it.

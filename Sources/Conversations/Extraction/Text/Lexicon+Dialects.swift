@@ -67,7 +67,7 @@ extension Lexicon {
             "désolé", "desole", "dsl", "je peux pas", "je ne peux pas", "pas possible", "j'peux pas",
             // English around the world.
             "i no fit", "no fit", "not gonna make it", "gonna have to pass", "gotta pass", "have to say no",
-            "afraid not", "not for me", "sit this one out", "is a no", "'s a no", "a no for me", "no go", "no-go", "can't swing it", "can't do it",
+            "afraid not", "not for me", "sit this one out", "is a no", "'s a no", "a no for me", "a no", "no-go", "can't swing it", "can't do it",
             "cant do it", "won't manage", "can't manage", "not feasible", "doesn't suit", "does not suit", "not convenient", "clashes",
             "i'm booked", "im booked", "fully booked", "i'm working", "im working", "won't be free", "wont be free", "is gone", "is out",
             "is taken", "won't happen", "not happening", "i'm not free", "im not free", "i'm not around", "im not around", "not around",
@@ -104,8 +104,8 @@ extension Lexicon {
         ([
             "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly", "kick off",
             "kickoff", "kick-off", "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
-            "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "project", "submit it", "send it",
-            "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "مشروع", "المشروع", "الواجب", "واجب", "المدرسه", "مدرسه",
+            "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
+            "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",
             "ايجار", "موعد التسليم", "اخر موعد", "مهلة", "مهله", "deadline", "el taslim", "taslim", "wajib", "el wajib",
         ], .notAMeeting),

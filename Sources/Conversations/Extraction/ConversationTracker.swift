@@ -14,6 +14,11 @@ struct ConversationTracker {
         var timeAsked = false
         /// When this plan last changed, for "the most recent proposal decides".
         var touched: Int
+        /// The other person hedged ("ان شاء الله بس ما اوعدك").
+        var hedged = false
+        /// After a hedge the proposer asked something aside ("let me know by Wednesday"): the next
+        /// bare yes answers that, not the plan.
+        var awaitsWord = false
 
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
@@ -73,8 +78,14 @@ struct ConversationTracker {
         if reading.isTentative || reading.isConditional, hasOpenPlan(notBy: sender) {
             for index in plans.indices where plans[index].status == .open && plans[index].proposer != sender {
                 plans[index].touched = step
+                plans[index].hedged = true
             }
             return
+        }
+        if !reading.isQuestion, !fragments.contains(where: \.hasWhen) {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender && plans[index].hedged {
+                plans[index].awaitsWord = true
+            }
         }
         var unused = fragments
         if reading.accepts { unused = accept(reading, fragments, sender: sender) }
@@ -124,8 +135,9 @@ struct ConversationTracker {
         if let fragment, let specific = self.target(for: fragment, among: open), fragment.activity != nil { targets = [specific] }
         if targets.isEmpty {
             // "Tonight I can't" about a plan already agreed: it is off.
-            guard let fragment, fragment.hasDay else { return false }
-            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { fragment.days.contains($0) } == true }
+            let days = (fragment?.days ?? []) + reading.excuseDays
+            guard !days.isEmpty else { return false }
+            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { days.contains($0) } == true }
             guard let last = agreed.last else { return false }
             plans[last].status = .cancelled
             plans[last].touched = step
@@ -163,6 +175,10 @@ struct ConversationTracker {
         }
         for (index, fragment) in targeted { targeted[index] = offered(fragment, to: index) }
         for index in open {
+            if plans[index].awaitsWord, targeted[index] == nil {
+                plans[index].awaitsWord = false
+                continue
+            }
             if let fragment = targeted[index], changesWhen(fragment, of: index) {
                 merge(fragment, into: index, sender: sender)
                 if reading.isQuestion {

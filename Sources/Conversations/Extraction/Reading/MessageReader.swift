@@ -19,7 +19,8 @@ struct MessageReader: Sendable {
         var text: String { token.text }
     }
 
-    private static let obligations: Set<String> = ["لازم", "lazem", "lazim", "laazim", "we need to", "need", "must"]
+    private static let prayerWords: Set<String> = ["الصلاه", "صلاه", "salah", "salat", "prayer", "prayers", "el salah", "el sala", "salla", "الصلا"]
+    private static let obligations: Set<String> = ["لازم", "lazem", "lazim", "laazim", "we need to", "need", "must", "تذكير", "reminder", "don't", "dont", "لا"]
     private static let negations: Set<String> = ["ما", "مو", "مب", "مش", "ma", "mo", "mob", "msh", "mesh", "not", "don't", "dont", "never"]
     /// Words that sit between a weekday and its day of the month ("Saturday the 12th", "el sabt yom 12").
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
@@ -70,6 +71,7 @@ struct MessageReader: Sendable {
         guard clauses.count > 0 else { return items }
         var kept: [Item] = []
         var ownDays: [Item] = []
+        var yesElsewhere = false
         for clause in clauses {
             var clauseItems = Array(items[clause])
             let veto = Vetoes(clauseItems)
@@ -78,7 +80,9 @@ struct MessageReader: Sendable {
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation.
             let clauseReallyInvites = clauseItems.contains { $0.has(.invite) && !Self.obligations.contains($0.text) }
             let isCondition = clauseItems.contains { $0.has(.conditional) }
-            let dropped =
+            let forbids = clauseItems.indices.contains { Self.isProhibition(at: $0, clauseItems) } && !clauseReallyInvites
+            let aboutOtherThings = forbids || veto.isPast || veto.isHypothetical || veto.isInquiry || veto.isNotAMeeting
+            let dropped = forbids ||
                 ((veto.isPast || veto.isHypothetical || veto.isInquiry) && !clauseInvites)
                 // "I've got Friday 5.15?" offers a slot; "I have the board presentation" is an excuse.
                 || (veto.isOwnPlan && !clauseInvites && !asks && !reading.invites)
@@ -87,6 +91,7 @@ struct MessageReader: Sendable {
                 // An invitation to someone else's event is an event between the two (labelling rule 1).
                 || (veto.isThirdParty && !clauseInvites && !reading.invites)
             if dropped {
+                if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
                 if veto.isOwnPlan || veto.isNotAMeeting {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
                     reading.excuseDays += excuse.days
@@ -103,6 +108,8 @@ struct MessageReader: Sendable {
             kept += clauseItems
         }
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
+        // "اي شفت الخبر": a yes about the news, the weather or the past agrees to no plan.
+        if yesElsewhere, !kept.contains(where: { $0.has(.accept) || $0.has(.acceptAlone) }) { reading.accepts = false }
         // What is left is about the two of them.
         reading.isPast = false
         reading.isOwnPlan = false
@@ -227,7 +234,7 @@ struct MessageReader: Sendable {
                     if negated { reading.denies = true } else { reading.accepts = true }
                 case .invite:
                     if negated { reading.denies = true } else { reading.invites = true }
-                case .deny: reading.denies = true
+                case .deny: if !Self.isProhibition(at: position, items) { reading.denies = true }
                 case .tentative: reading.isTentative = true
                 case .conditional: reading.isConditional = true
                 case .cancel: reading.cancels = true
@@ -266,6 +273,16 @@ struct MessageReader: Sendable {
             let noAfter = after.contains { $0.has(.deny) || $0.has(.tentative) || $0.has(.conditional) }
             if yesBefore, !yesAfter, noAfter { reading.accepts = false }
         }
+    }
+
+    /// "لا تتأخر", "la tnsa", "don't be late": a bare no in front of a second-person verb tells
+    /// the other what not to do; it refuses nothing.
+    private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
+        guard ["لا", "la", "laa", "don't", "dont"].contains(items[position].text), position + 1 < items.count else { return false }
+        let next = items[position + 1]
+        guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) else { return false }
+        if items[position].text.hasPrefix("d") { return true }
+        return next.text.hasPrefix("ت") || (next.text.hasPrefix("t") && next.text.count > 2)
     }
 
     // MARK: segments
@@ -437,7 +454,8 @@ struct MessageReader: Sendable {
             cursor += 1
         }
         let hasOrdinal = cursor + 1 < items.count && Self.ordinalSuffixes.contains(items[cursor + 1].text)
-        if cursor < items.count, items[cursor].isNumber, items[cursor].token.minute == nil,
+        let hijriFollows = cursor + 1 < items.count && items[cursor + 1].cues.contains { if case .hijriMonth = $0 { true } else { false } }
+        if cursor < items.count, items[cursor].isNumber, items[cursor].token.minute == nil, !hijriFollows,
            (1...31).contains(items[cursor].token.number), !looksLikeClock(cursor, items),
            sawThe || hasOrdinal || items[cursor].token.number > 12,
            let date = dayOfMonth(items[cursor].token.number, weekday: weekday, after: today) {
@@ -708,7 +726,7 @@ struct MessageReader: Sendable {
         if index + 1 < items.count {
             let next = items[index + 1]
             if next.has(.quantityUnit) || Self.ordinalSuffixes.contains(next.text) { return false }
-            if case .durationUnit = next.cues.first { return false }
+            if case .durationUnit = next.cues.first, !(index > 0 && items[index - 1].has(.clockLead) && next.text == "h") { return false }
             // "3-1": a score.
             if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil,
                !(index > 0 && (items[index - 1].has(.rangeFrom) || items[index - 1].has(.clockLead))) {
@@ -776,6 +794,9 @@ struct MessageReader: Sendable {
             if case .duration(let minutes) = cue { return (minutes, index + 1) }
         }
         if Self.militaryClock(items[index]) != nil { return nil }
+        // "à 10h", "vers 9h": the French hour mark.
+        if index > 0, items[index - 1].has(.clockLead), index + 1 < items.count, items[index + 1].text == "h",
+           items[index + 1].token.start == items[index].token.end { return nil }
         guard index + 1 < items.count, let value = clockValue(items[index]), value.minute == 0 else { return nil }
         for cue in items[index + 1].cues {
             if case .durationUnit(let unit) = cue {
@@ -813,6 +834,11 @@ struct MessageReader: Sendable {
                 default:
                     break
                 }
+            }
+            // "الجمعة بعد الصلاة", "Friday after prayers": the Friday prayer, at Dhuhr.
+            if anchor == nil, afterOrBefore, Self.prayerWords.contains(item.text),
+               fragment.days.contains(where: { $0.weekday == 6 }) || items.contains(where: { $0.has(.weekday(6)) }) {
+                anchor = .dhuhr
             }
             guard let anchor else { continue }
             if fragment.clock != nil {

@@ -191,6 +191,15 @@ struct ChatText {
         }
         if digitEnd == end { return [numberToken] }
         let suffix = String(chars[digitEnd..<end])
+        // "10h30": the French clock.
+        if numberToken.kind == .number, numberToken.minute == nil, suffix.count == 3, suffix.first == "h",
+           let minute = Int(suffix.dropFirst()), (0...59).contains(minute) {
+            var clock = numberToken
+            clock.minute = minute
+            clock.end = end
+            clock.text = run
+            return [clock]
+        }
         if numberToken.kind == .number, numberSuffixes.contains(suffix) {
             return [numberToken, Token(text: suffix, kind: .word, start: digitEnd, end: end)]
         }

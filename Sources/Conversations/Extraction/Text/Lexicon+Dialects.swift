@@ -85,6 +85,8 @@ extension Lexicon {
             "اشاور", "بشاور", "الله يسهل", "ربك يسهل", "ربنا يسهل", "هشوف", "حشوف", "رح شوف", "بشوف ان شاء الله", "خليني اتاكد", "مش متاكد",
             "مو متاكد", "مب متاكد", "مش اكيد", "مو اكيد", "مب اكيد", "نشوفو", "غادي نشوف", "ما عرفتش", "معرفتش", "ان شاء الله بس",
             "ان شاء الله اذا", "ان شاء الله نشوف", "ان شاء الله خير", "بكلمك بعدين", "اكلمك بعدين", "برجعلك", "برجع لك", "ارجعلك",
+            "واحدد", "احدد", "بحدد", "وابلغك", "ابلغك", "سابلغك", "ساراجع", "اراجع", "براجع", "ساؤكد", "اؤكد لك", "وارد عليك", "ما بوعدك",
+            "ما بوعد", "ما اوعد", "mab wa3dak", "ma bwa3dak", "check my schedule", "check my calendar", "جدولي", "واقولك", "واخبرك", "ساخبرك",
             "à voir", "a voir", "on verra", "peut-être", "peut etre", "peutetre",
             "momken", "yimken", "yemken", "mumken", "bshouf", "hashoof", "ha shoof", "rah shoof", "ra7 shoof", "nshoofo", "ma ba3ref", "mesh 3aref",
             "msh 3aref", "mish 3aref", "mish akid", "mesh akid", "insha2allah bas", "inshallah bas", "bakhabrak", "b2ollak", "2ollak", "ba2ollak",
@@ -107,7 +109,8 @@ extension Lexicon {
             "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
             "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",
-            "ايجار", "موعد التسليم", "اخر موعد", "مهلة", "مهله", "deadline", "el taslim", "taslim", "wajib", "el wajib",
+            "ايجار", "القناه", "قناه", "channel", "bein", "ssc", "mbc", "يذاع", "تذاع", "البث", "الخبر", "الاخبار", "news", "على الرياضيه",
+            "الحراره", "درجه الحراره", "temperature", "heatwave", "موعد التسليم", "اخر موعد", "مهلة", "مهله", "deadline", "el taslim", "taslim", "wajib", "el wajib",
         ], .notAMeeting),
         ([
             "my sister", "my brother", "my wife", "my husband", "my son", "my daughter", "my kids", "my friend", "my friends", "my family",
@@ -118,7 +121,7 @@ extension Lexicon {
         ], .thirdParty),
         ([
             "امبارح", "امبارحه", "مبارح", "البارحه", "الاسبوع الماضي", "الاسبوع اللي فات", "الجمعه اللي فاتت", "كنا", "كان حلو", "كانت حلوه",
-            "رحت", "سافرت", "lastweek", "last time", "the other day", "embare7", "imbare7", "mbare7", "el esbo3 elli fat", "kan 7elw",
+            "رحت", "سافرت", "شفت", "شفتي", "سمعت", "did you see", "have you seen", "saw", "you seen", "lastweek", "last time", "the other day", "embare7", "imbare7", "mbare7", "el esbo3 elli fat", "kan 7elw",
         ], .past),
         ([
             "by", "before", "no later than", "قبل", "لين", "لحد", "حتى", "الى حد", "gabl", "abl", "2abl", "la7ad", "lain",
@@ -181,8 +184,16 @@ extension Lexicon {
             "n2abel", "net2abel", "nit2abel", "net2ablo", "n5rog", "nokhrog", "nkhrog", "teegy", "tigi", "tiji ma3na", "btiji", "bteji", "baddak",
             "baddik", "shu ra2yik", "sho ra2yik", "nmchiw", "n5erjou", "ntla9aw", "nitla2a", "netla2a", "tabi", "tibi",
             "tbi", "n6la3", "nitla3", "nrou7", "nro7", "nrooh", "yalla nro7", "yalla n6la3", "tiji?", "ta3ali", "t3al", "t3ali", "nakol", "nakl",
-            "nshrab", "nel3ab", "nel3ab?",
+            "nshrab", "nel3ab", "nel3ab?", "خلها", "خليها", "خليه", "خله", "خلوها", "make it", "let's make it", "lets make it", "khalliha",
+            "5aliha", "5alliha", "5leha", "on part",
         ], .invite),
+        (["ع", "ع الساعه", "عالساعه", "à", "vers", "a las"], .clockLead),
+        (["الا تلت", "الا تلث", "الا ثلت"], .thirdTo),
+        (["وتلت", "و تلت", "وثلت"], .thirdPast),
+        (["تمانه", "تمنه", "tmanya", "tamanye"], .numberWord(8)),
+        (["سبعه", "سابعه", "sab3a"], .numberWord(7)),
+        (["تسعه", "tis3a"], .numberWord(9)),
+        (["بتصل", "باتصل", "راح اتصل", "بدق عليك", "اتصل عليك", "بتصل عليك", "ادق عليك", "نتكلم", "نتصل", "b2tesel", "bat9el", "bkalmak"], .activity(Activity("Call", "مكالمة", .none, weight: 2))),
         ([
             // "can't" about something other than coming: no refusal.
             "can't park", "cant park", "can't believe", "cant believe", "can't stop", "cant stop", "can't remember", "cant remember",

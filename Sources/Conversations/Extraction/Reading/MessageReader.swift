@@ -77,8 +77,11 @@ struct MessageReader: Sendable {
             let veto = Vetoes(clauseItems)
             let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
             let clauseInvites = clauseItems.contains { $0.has(.invite) }
-            // "lazem nsallim…", "we need to submit…": an obligation, not an invitation.
-            let clauseReallyInvites = clauseItems.contains { $0.has(.invite) && !Self.obligations.contains($0.text) }
+            // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
+            let clauseReallyInvites = clauseItems.indices.contains { position in
+                clauseItems[position].has(.invite) && !Self.obligations.contains(clauseItems[position].text)
+                    && !(position > 0 && Self.isProhibition(at: position - 1, clauseItems))
+            }
             let isCondition = clauseItems.contains { $0.has(.conditional) }
             let forbids = clauseItems.indices.contains { Self.isProhibition(at: $0, clauseItems) } && !clauseReallyInvites
             let aboutOtherThings = forbids || veto.isPast || veto.isHypothetical || veto.isInquiry || veto.isNotAMeeting
@@ -270,7 +273,10 @@ struct MessageReader: Sendable {
             let before = items[..<contrast], after = items[contrast...]
             let yesBefore = before.contains { $0.has(.accept) }
             let yesAfter = after.contains { $0.has(.accept) }
-            let noAfter = after.contains { $0.has(.deny) || $0.has(.tentative) || $0.has(.conditional) }
+            let noAfter = after.indices.contains { position in
+                let item = items[position]
+                return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative) || item.has(.conditional)
+            }
             if yesBefore, !yesAfter, noAfter { reading.accepts = false }
         }
     }
@@ -728,7 +734,8 @@ struct MessageReader: Sendable {
             if next.has(.quantityUnit) || Self.ordinalSuffixes.contains(next.text) { return false }
             if case .durationUnit = next.cues.first, !(index > 0 && items[index - 1].has(.clockLead) && next.text == "h") { return false }
             // "3-1": a score.
-            if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil,
+            let meridiemAfter = index + 3 < items.count && Self.meridiemWords[items[index + 3].text] != nil
+            if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil, !meridiemAfter,
                !(index > 0 && (items[index - 1].has(.rangeFrom) || items[index - 1].has(.clockLead))) {
                 return false
             }
@@ -742,6 +749,11 @@ struct MessageReader: Sendable {
                 return !item.cues.isEmpty || item.token.number <= 24
             }
             if previous.text == "el" || previous.text == "al" { return true }
+        }
+        // "el talat bel leil? 9": an hour standing alone after the question, in a message with a day.
+        if hasDayMention, item.isNumber, (1...12).contains(item.token.number), index > 0,
+           items[index - 1].token.kind == .punctuation, index + 1 == items.count || items[index + 1].token.kind != .word && items[index + 1].token.kind != .number {
+            return true
         }
         // "Tuesday 6 works", "الجمعة ٩", "بكرة ٣": a small number beside a day.
         let numberValue = clockValue(item)?.hour ?? 0

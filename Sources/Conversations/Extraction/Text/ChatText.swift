@@ -59,7 +59,22 @@ struct ChatText {
         if source.unicodeScalars.contains("\u{064B}"), source.contains("غداً") || source.contains("غدًا") {
             source = source.replacingOccurrences(of: "غداً", with: "بكرة").replacingOccurrences(of: "غدًا", with: "بكرة")
         }
+        // "yesss", "pleaseee", "تمااام": a letter typed three times or more counts once, so the
+        // lexicon meets stretched words in their plain spelling.
+        var last: Character = " ", run = 0
         func emit(_ char: Character, _ scalar: Unicode.Scalar) {
+            if char == last, char.isLetter {
+                run += 1
+                if run == 3 {
+                    out.removeLast()
+                    kept.removeLast()
+                    return
+                }
+                if run > 3 { return }
+            } else {
+                last = char
+                run = 1
+            }
             out.append(char)
             kept.append(Character(scalar))
         }
@@ -96,25 +111,6 @@ struct ChatText {
                 let lower = Character(scalar).lowercased()
                 if lower.count == 1, let char = lower.first { emit(char, scalar) } else { emit(Character(scalar), scalar) }
             }
-        }
-        return collapsingStretches(out, kept)
-    }
-
-    /// "yesss", "pleaseee", "تمااام": a letter typed three times or more counts once, so the
-    /// lexicon meets stretched words in their plain spelling.
-    private static func collapsingStretches(_ folded: [Character], _ original: [Character]) -> (folded: [Character], original: [Character]) {
-        var out: [Character] = [], kept: [Character] = []
-        out.reserveCapacity(folded.count)
-        kept.reserveCapacity(folded.count)
-        var index = 0
-        while index < folded.count {
-            let char = folded[index]
-            var end = index + 1
-            while end < folded.count, folded[end] == char { end += 1 }
-            let keep = char.isLetter && end - index >= 3 ? 1 : end - index
-            out.append(contentsOf: folded[index..<(index + keep)])
-            kept.append(contentsOf: original[index..<(index + keep)])
-            index = end
         }
         return (out, kept)
     }

@@ -3,7 +3,7 @@
 
   Benchmarks/extraction/throughput.py --binary /var/tmp/jadwal-build/release/jadwal [--copies 200] [--runs 3]
 
-The input is the labelled dev and generalisation conversations, repeated `--copies` times with
+The input is the labelled dev, generalisation and dev2 conversations, repeated `--copies` times with
 fresh ids. Prints the median wall time of `--runs` runs pinned to CPU 0 (taskset), and
 conversations and messages per second. Issue 6's goal: >= 10,000 messages/s on one core.
 """
@@ -28,7 +28,7 @@ def main():
     args = parser.parse_args()
 
     items = []
-    for name in ("dev", "generalisation"):
+    for name in ("dev", "generalisation", "dev2-en-mixed", "dev2-ar"):
         for line in (FIXTURES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
             if line.strip():
                 item = json.loads(line)

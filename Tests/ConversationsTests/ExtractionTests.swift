@@ -45,6 +45,17 @@ import Testing
     /// Status and agreed starts per item; the labels stay in the line and are ignored by the reader.
     @Test("labelled sets", arguments: ["dev", "generalisation"])
     func labelledSet(name: String) throws {
+        try Self.check(name, statusAtLeast: 0.95, startsAtLeast: 0.95)
+    }
+
+    /// The dev2 sets by other authors (issue 19): held a little below what the rules reach (status
+    /// 0.93 and 0.94, agreed starts 0.87 and 0.89 of agreed items), so a rule that breaks them fails here.
+    @Test("second labelled sets", arguments: ["dev2-en-mixed", "dev2-ar"])
+    func secondLabelledSet(name: String) throws {
+        try Self.check(name, statusAtLeast: 0.90, startsAtLeast: 0.84)
+    }
+
+    static func check(_ name: String, statusAtLeast statusGoal: Double, startsAtLeast startGoal: Double) throws {
         let contract = ExtractionJSONLines(isRamadan: Self.ramadan)
         var statusRight = 0, startsRight = 0, agreedItems = 0, total = 0
         var misses: [String] = []
@@ -66,8 +77,8 @@ import Testing
         let statusAccuracy = Double(statusRight) / Double(max(total, 1))
         let startAccuracy = Double(startsRight) / Double(max(agreedItems, 1))
         #expect(total > 40)
-        #expect(statusAccuracy >= 0.95, "status accuracy \(statusAccuracy): \(misses)")
-        #expect(startAccuracy >= 0.95, "agreed start accuracy \(startAccuracy): \(misses)")
+        #expect(statusAccuracy >= statusGoal, "\(name) status accuracy \(statusAccuracy): \(misses)")
+        #expect(startAccuracy >= startGoal, "\(name) agreed start accuracy \(startAccuracy): \(misses)")
     }
 
     // MARK: phenomena

@@ -3,10 +3,12 @@
 
   scripts/chats/extraction_score.py --binary .build/debug/jadwal [--min-score 0.90] [--min-language 0.85]
 
-For each labelled set in Tests/ConversationsTests/Fixtures/extraction (the public dev set and our
-own differently-worded set): strip the labels with score.py, pipe the items through the binary,
-score the predictions, print the report, and fail if jadwal_score or any language's score on the
-dev set is below the goal (issue 6: >= 0.90 overall, >= 0.85 per language).
+For each labelled set in Tests/ConversationsTests/Fixtures/extraction (the public dev set, our
+own differently-worded set, and the two dev2 sets by other authors): strip the labels with
+score.py, pipe the items through the binary, score the predictions, print the report, and fail
+if jadwal_score or any language's score is below the set's gate (issue 6: dev and generalisation
+>= 0.90 overall, >= 0.85 per language; issue 19: dev2 sets >= 0.88 overall, >= 0.85 per language,
+a little below what the rules reach on them, 0.898 and 0.913).
 """
 import argparse
 import json
@@ -18,6 +20,9 @@ import tempfile
 HERE = pathlib.Path(__file__).resolve().parent
 FIXTURES = HERE.parent.parent / "Tests" / "ConversationsTests" / "Fixtures" / "extraction"
 SCORER = FIXTURES / "score.py"
+# Issue 19: English varieties and Arabizi, and Arabic dialects, written by other authors.
+DEV2_SETS = ("dev2-en-mixed", "dev2-ar")
+DEV2_GATE = (0.88, 0.85)
 
 
 def run_set(binary, name, gate):
@@ -51,6 +56,8 @@ def main():
     args = parser.parse_args()
     failures = run_set(args.binary, "dev", (args.min_score, args.min_language))
     failures += run_set(args.binary, "generalisation", (args.min_score, args.min_language))
+    for name in DEV2_SETS:
+        failures += run_set(args.binary, name, DEV2_GATE)
     if failures:
         print("\n".join(failures), file=sys.stderr)
         sys.exit(1)

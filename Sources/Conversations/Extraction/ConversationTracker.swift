@@ -14,6 +14,11 @@ struct ConversationTracker {
         var timeAsked = false
         /// When this plan last changed, for "the most recent proposal decides".
         var touched: Int
+        /// The other person hedged ("ان شاء الله بس ما اوعدك").
+        var hedged = false
+        /// After a hedge the proposer asked something aside ("let me know by Wednesday"): the next
+        /// bare yes answers that, not the plan.
+        var awaitsWord = false
 
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
@@ -24,21 +29,63 @@ struct ConversationTracker {
     /// The day of the message being read: a time said with no day is on it.
     private var today = LocalDateTime(daysSinceEpoch: 0)
 
+    /// The latest forwarded announcement with a time ("Forwarded: opening night, Friday 6-9pm"):
+    /// not a plan, until one of the two asks the other along.
+    private var announcement: PlanFragment?
+    /// Clock times of the last message's own-business clauses.
+    private var echoable: [SpokenClock] = []
+
     mutating func take(_ reading: MessageReading, from sender: String) {
         step += 1
-        if reading.isForwarded { return }
+        if reading.isForwarded {
+            if let fragment = reading.fragments.first(where: \.hasWhen) { announcement = fragment }
+            return
+        }
+        var reading = reading
         var fragments = reading.fragments
         if reading.isPast || reading.isHypothetical { fragments = [] }
         let today = reading.sentAt.midnight
         self.today = today
+
+        // "4:45??" after "the suhoor alarm for 4:45": an echo of someone's own time, not a proposal.
+        if !echoable.isEmpty {
+            fragments.removeAll { fragment in
+                !fragment.hasDay && fragment.anchor == nil && fragment.clock.map { clock in echoable.contains { $0.hour == clock.hour && $0.minute == clock.minute } } == true
+            }
+        }
+        echoable = reading.excuseClocks
+
+        // "wanna go together?" under a forwarded announcement: that event, proposed.
+        if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),
+           !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
+            var fragment = announced
+            if let own = fragments.first {
+                fragment.activity = fragment.activity ?? own.activity
+                fragment.location = fragment.location ?? own.location
+            }
+            fragments = [fragment]
+            reading.invites = true
+            announcement = nil
+        }
+        // "Sunday I have the board presentation": an excuse on the day of the other's plan turns it down.
+        if !reading.denies, !reading.accepts, !reading.excuseDays.isEmpty,
+           plans.contains(where: { $0.status == .open && $0.proposer != sender && $0.day.map(reading.excuseDays.contains) == true }) {
+            reading.denies = true
+        }
 
         if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
         if reading.denies, deny(reading, fragments, sender: sender) { return }
         if reading.isTentative || reading.isConditional, hasOpenPlan(notBy: sender) {
             for index in plans.indices where plans[index].status == .open && plans[index].proposer != sender {
                 plans[index].touched = step
+                plans[index].hedged = true
             }
             return
+        }
+        if !reading.isQuestion, !fragments.contains(where: \.hasWhen) {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender && plans[index].hedged {
+                plans[index].awaitsWord = true
+            }
         }
         var unused = fragments
         if reading.accepts { unused = accept(reading, fragments, sender: sender) }
@@ -88,8 +135,9 @@ struct ConversationTracker {
         if let fragment, let specific = self.target(for: fragment, among: open), fragment.activity != nil { targets = [specific] }
         if targets.isEmpty {
             // "Tonight I can't" about a plan already agreed: it is off.
-            guard let fragment, fragment.hasDay else { return false }
-            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { fragment.days.contains($0) } == true }
+            let days = (fragment?.days ?? []) + reading.excuseDays
+            guard !days.isEmpty else { return false }
+            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { days.contains($0) } == true }
             guard let last = agreed.last else { return false }
             plans[last].status = .cancelled
             plans[last].touched = step
@@ -98,8 +146,11 @@ struct ConversationTracker {
         for target in targets {
             let oldDay = plans[target].day
             let counterDays = fragment?.days.filter { $0 != oldDay } ?? []
-            let proposesAgain = reading.isQuestion || reading.invites
-            if var fragment, proposesAgain, !counterDays.isEmpty || (!fragment.hasDay && fragment.hasTime) {
+            // "can't Friday, Saturday works though" offers a day as much as "Saturday?" does.
+            let proposesAgain = reading.isQuestion || reading.invites || reading.accepts
+            let newTime = fragment.map { $0.hasTime && changesWhen(offered($0, to: target), of: target) } ?? false
+            if var fragment, proposesAgain, !counterDays.isEmpty || (!fragment.hasDay && fragment.hasTime) || newTime {
+                fragment = offered(fragment, to: target)
                 if !counterDays.isEmpty { fragment.days = counterDays }
                 merge(fragment, into: target, sender: sender)
             } else {
@@ -122,7 +173,12 @@ struct ConversationTracker {
                 unused.removeAll { $0.isSame(as: fragment) }
             }
         }
+        for (index, fragment) in targeted { targeted[index] = offered(fragment, to: index) }
         for index in open {
+            if plans[index].awaitsWord, targeted[index] == nil {
+                plans[index].awaitsWord = false
+                continue
+            }
             if let fragment = targeted[index], changesWhen(fragment, of: index) {
                 merge(fragment, into: index, sender: sender)
                 if reading.isQuestion {
@@ -153,6 +209,7 @@ struct ConversationTracker {
         let asksAbout = (reading.asksTime || reading.asksWhen) && plans.isEmpty && !reading.invites
         let vetoed = (reading.isVetoed && !reading.invites) || asksAbout
         if let index = target(for: fragment, among: Array(plans.indices)) {
+            let fragment = offered(fragment, to: index)
             switch plans[index].status {
             case .open:
                 guard !vetoed || fragment.hasTime else { return }
@@ -211,6 +268,20 @@ struct ConversationTracker {
         let open = candidates.filter { plans[$0].status == .open }
         if !fragment.hasDay, fragment.hasTime, let waiting = open.last(where: { plans[$0].timeAsked }) { return waiting }
         return (open.isEmpty ? candidates : open).max { plans[$0].touched < plans[$1].touched }
+    }
+
+    /// A fragment as an answer to a plan: when its first clock only repeats the plan's time
+    /// ("Friday 4 is gone, I've got 5.15?"), the last new clock in it is the one offered.
+    private func offered(_ fragment: PlanFragment, to index: Int) -> PlanFragment {
+        guard let clock = fragment.clock, let current = plans[index].details.clock, !fragment.laterClocks.isEmpty else { return fragment }
+        let carried = carryHalfOfDay(clock, from: current)
+        guard carried.hour == current.hour, carried.minute == current.minute else { return fragment }
+        var result = fragment
+        if let other = fragment.laterClocks.last(where: { $0.hour != current.hour || $0.minute != current.minute }) {
+            result.clock = other
+            result.endClock = nil
+        }
+        return result
     }
 
     private func changesWhen(_ fragment: PlanFragment, of index: Int) -> Bool {

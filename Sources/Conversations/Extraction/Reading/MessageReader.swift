@@ -19,6 +19,8 @@ struct MessageReader: Sendable {
         var text: String { token.text }
     }
 
+    private static let prayerWords: Set<String> = ["الصلاه", "صلاه", "salah", "salat", "prayer", "prayers", "el salah", "el sala", "salla", "الصلا"]
+    private static let obligations: Set<String> = ["لازم", "lazem", "lazim", "laazim", "we need to", "need", "must", "تذكير", "reminder", "don't", "dont", "لا"]
     private static let negations: Set<String> = ["ما", "مو", "مب", "مش", "ma", "mo", "mob", "msh", "mesh", "not", "don't", "dont", "never"]
     /// Words that sit between a weekday and its day of the month ("Saturday the 12th", "el sabt yom 12").
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
@@ -41,16 +43,145 @@ struct MessageReader: Sendable {
     func read(_ raw: String, sentAt: LocalDateTime) -> MessageReading {
         let text = ChatText(raw)
         var reading = MessageReading(sentAt: sentAt)
-        let items = Self.items(of: text)
-        readActs(items, into: &reading)
+        let allItems = Self.items(of: text)
+        readActs(allItems, into: &reading)
+        // A phrase may hold the "?" ("same time?"): ask the tokens.
+        if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
+        let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
             let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
             if fragment.hasWhen || fragment.activity != nil || fragment.location != nil {
                 reading.fragments.append(fragment)
             }
         }
+        // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
+        if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    // MARK: clauses
+
+    /// The items that describe plans between the two people. A clause (cut at . ! ? ; , and
+    /// "but") about something else — the sender's own shift or exam, someone else's plans, a
+    /// deadline, the past, the TV — is left out, so its day and time cannot attach to the plan
+    /// said beside it. Message-wide vetoes are recomputed from the clauses kept.
+    private func planItems(_ items: [Item], text: ChatText, sentAt: LocalDateTime, reading: inout MessageReading) -> [Item] {
+        let clauses = Self.clauses(items)
+        guard clauses.count > 0 else { return items }
+        var kept: [Item] = []
+        var ownDays: [Item] = []
+        var yesElsewhere = false
+        for clause in clauses {
+            var clauseItems = Array(items[clause])
+            let veto = Vetoes(clauseItems)
+            let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
+            let clauseInvites = clauseItems.contains { $0.has(.invite) }
+            // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
+            let clauseReallyInvites = clauseItems.indices.contains { position in
+                clauseItems[position].has(.invite) && !Self.obligations.contains(clauseItems[position].text)
+                    && !(position > 0 && Self.isProhibition(at: position - 1, clauseItems))
+            }
+            let isCondition = clauseItems.contains { $0.has(.conditional) }
+            let forbids = clauseItems.indices.contains { Self.isProhibition(at: $0, clauseItems) } && !clauseReallyInvites
+            let aboutOtherThings = forbids || veto.isPast || veto.isHypothetical || veto.isInquiry || veto.isNotAMeeting
+            let dropped = forbids ||
+                ((veto.isPast || veto.isHypothetical || veto.isInquiry) && !clauseInvites)
+                // "I've got Friday 5.15?" offers a slot; "I have the board presentation" is an excuse.
+                || (veto.isOwnPlan && !clauseInvites && !asks && !reading.invites)
+                // "submit it Sunday at 12" stays a deadline even with "lazem"; "if the weather holds" is a condition.
+                || (veto.isNotAMeeting && !clauseReallyInvites && !isCondition)
+                // An invitation to someone else's event is an event between the two (labelling rule 1).
+                || (veto.isThirdParty && !clauseInvites && !reading.invites)
+            if dropped {
+                if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
+                if veto.isOwnPlan || veto.isNotAMeeting {
+                    let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
+                    reading.excuseDays += excuse.days
+                    reading.excuseClocks += [excuse.clock].compactMap { $0 } + excuse.laterClocks
+                }
+                continue
+            }
+            if veto.isOwnPlan, reading.invites, !veto.isNotAMeeting {
+                // "My train gets in at 6.10 tmrw, any chance of a lift?": the day is the plan's, the time is the train's.
+                ownDays += clauseItems.filter { Self.isDayItem($0) }
+                continue
+            }
+            clauseItems = Self.withoutDeadline(clauseItems)
+            kept += clauseItems
+        }
+        if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
+        // "اي شفت الخبر": a yes about the news, the weather or the past agrees to no plan.
+        if yesElsewhere, !kept.contains(where: { $0.has(.accept) || $0.has(.acceptAlone) }) { reading.accepts = false }
+        // What is left is about the two of them.
+        reading.isPast = false
+        reading.isOwnPlan = false
+        reading.isThirdParty = false
+        reading.isInquiry = false
+        reading.isNotAMeeting = false
+        reading.isHypothetical = false
+        return kept
+    }
+
+    /// Why a clause is not about a plan between the two.
+    private struct Vetoes {
+        var isPast = false, isOwnPlan = false, isThirdParty = false, isInquiry = false, isNotAMeeting = false, isHypothetical = false
+
+        /// "عندي" alone is "I have" at the head of a clause ("عندي دوام") but "at mine" after a
+        /// gathering ("عزيمة عندي في البيت").
+        private static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande"]
+
+        init(_ items: [Item]) {
+            var sawActivity = false
+            for item in items {
+                if item.cues.contains(where: { if case .activity = $0 { true } else { false } }) { sawActivity = true }
+                for cue in item.cues {
+                    switch cue {
+                    case .past: isPast = true
+                    case .ownPlan: if !(sawActivity && Self.atMine.contains(item.text)) { isOwnPlan = true }
+                    case .thirdParty: isThirdParty = true
+                    case .inquiry: isInquiry = true
+                    case .notAMeeting: isNotAMeeting = true
+                    case .hypothetical: isHypothetical = true
+                    default: break
+                    }
+                }
+            }
+        }
+
+    }
+
+    private static func clauses(_ items: [Item]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for (index, item) in items.enumerated() {
+            let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
+            if item.has(.contrast), index > start {
+                result.append(start..<index)
+                start = index
+            } else if ends {
+                result.append(start..<(index + 1))
+                start = index + 1
+            }
+        }
+        if start < items.count { result.append(start..<items.count) }
+        return result
+    }
+
+    /// "by Thursday", "قبل الخميس", "till next week": a deadline's day is not the plan's, so the
+    /// rest of the clause from the deadline word on is left out. "before Isha" stays: a prayer is a time.
+    private static func withoutDeadline(_ items: [Item]) -> [Item] {
+        for (index, item) in items.enumerated() where item.has(.deadline) {
+            guard !items[..<index].contains(where: { $0.has(.rangeFrom) }) else { continue }
+            var cursor = index + 1
+            while cursor < items.count, ["the", "on", "el", "al", "يوم"].contains(items[cursor].text) { cursor += 1 }
+            guard cursor < items.count else { continue }
+            let next = items[cursor]
+            if isDayItem(next) || next.has(.vagueFrame) || next.has(.weekend) || next.cues.contains(where: { if case .month = $0 { true } else { false } }) {
+                return Array(items[..<index])
+            }
+        }
+        return items
     }
 
     // MARK: items
@@ -106,7 +237,7 @@ struct MessageReader: Sendable {
                     if negated { reading.denies = true } else { reading.accepts = true }
                 case .invite:
                     if negated { reading.denies = true } else { reading.invites = true }
-                case .deny: reading.denies = true
+                case .deny: if !Self.isProhibition(at: position, items) { reading.denies = true }
                 case .tentative: reading.isTentative = true
                 case .conditional: reading.isConditional = true
                 case .cancel: reading.cancels = true
@@ -127,6 +258,37 @@ struct MessageReader: Sendable {
         }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
+        let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
+        // "صار", "ih", "can": yes only as the whole reply.
+        if words <= 3, items.contains(where: { $0.has(.acceptAlone) }), !reading.denies { reading.accepts = true }
+        // "Quarter past 6 it is", "Friday it is": taking up what was offered.
+        for position in items.indices.dropFirst() where position + 1 < items.count
+            && items[position].text == "it" && items[position + 1].text == "is"
+            && (position + 2 == items.count || items[position + 2].token.kind != .word) {
+            let previous = items[position - 1]
+            if previous.token.kind == .number || !previous.cues.isEmpty { reading.accepts = true }
+        }
+        // "I'd love to but…", "ok bas…": a yes before "but" gives way to a no or a maybe after it.
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), reading.accepts {
+            let before = items[..<contrast], after = items[contrast...]
+            let yesBefore = before.contains { $0.has(.accept) }
+            let yesAfter = after.contains { $0.has(.accept) }
+            let noAfter = after.indices.contains { position in
+                let item = items[position]
+                return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative) || item.has(.conditional)
+            }
+            if yesBefore, !yesAfter, noAfter { reading.accepts = false }
+        }
+    }
+
+    /// "لا تتأخر", "la tnsa", "don't be late": a bare no in front of a second-person verb tells
+    /// the other what not to do; it refuses nothing.
+    private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
+        guard ["لا", "la", "laa", "don't", "dont"].contains(items[position].text), position + 1 < items.count else { return false }
+        let next = items[position + 1]
+        guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) else { return false }
+        if items[position].text.hasPrefix("d") { return true }
+        return next.text.hasPrefix("ت") || (next.text.hasPrefix("t") && next.text.count > 2)
     }
 
     // MARK: segments
@@ -173,8 +335,14 @@ struct MessageReader: Sendable {
         var usedAsDayOfMonth = Set<Int>()
         var past = false
 
-        // Days.
+        // Days, with the item each came from.
+        var dayPositions: [(position: Int, plainWeekday: Bool)] = []
         for (index, item) in items.enumerated() {
+            let daysBefore = fragment.days.count, datesBefore = usedAsDayOfMonth.count
+            defer {
+                let plain = item.cues.contains { if case .weekday = $0 { true } else { false } } && usedAsDayOfMonth.count == datesBefore
+                for _ in daysBefore..<max(daysBefore, fragment.days.count) { dayPositions.append((index, plain)) }
+            }
             for cue in item.cues {
                 switch cue {
                 case .relativeDay(let offset):
@@ -184,6 +352,15 @@ struct MessageReader: Sendable {
                     fragment.partOfDay = fragment.partOfDay ?? .night
                 case .weekday(let weekday):
                     if let date = resolveWeekday(weekday, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                        fragment.days.append(date)
+                    }
+                case .hijriMonth(let month):
+                    if let date = resolveHijri(month, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth) {
+                        fragment.days.append(date)
+                    }
+                case .quarterTo where item.text == "الاربع" && !(index > 0 && clockValue(items[index - 1]) != nil):
+                    // Egyptian "الاربع" with no hour before it is Wednesday, not "quarter to".
+                    if let date = resolveWeekday(4, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
                         fragment.days.append(date)
                     }
                 case .month(let month):
@@ -224,6 +401,7 @@ struct MessageReader: Sendable {
             }
         }
         if past { fragment.days.removeAll() }
+        if fragment.days.count == dayPositions.count, fragment.days.count > 1 { joinDayRange(items, dayPositions, into: &fragment) }
         if fragment.days.count > 1, items.contains(where: { $0.has(.or) }) {
             fragment.daysAreAlternatives = Set(fragment.days).count > 1
         }
@@ -238,6 +416,25 @@ struct MessageReader: Sendable {
         fragment.location = place?.text
         readActivity(items, skipping: place?.items ?? 0..<0, into: &fragment)
         return fragment
+    }
+
+    /// "the Thursday" beside "Thu 14th" is that same day; "Thu 14th to Sat 16th", "14th-16th",
+    /// "من الخميس الى السبت" are one stay from the first day to the last.
+    private func joinDayRange(_ items: [Item], _ positions: [(position: Int, plainWeekday: Bool)], into fragment: inout PlanFragment) {
+        var days: [(day: LocalDateTime, position: Int)] = []
+        for (day, place) in zip(fragment.days, positions) {
+            if place.plainWeekday, zip(fragment.days, positions).contains(where: { !$0.1.plainWeekday && $0.0.weekday == day.weekday && $0.0 != day }) {
+                continue
+            }
+            if !days.contains(where: { $0.day == day }) { days.append((day, place.position)) }
+        }
+        fragment.days = days.map(\.day)
+        guard days.count == 2, fragment.lastDay == nil, !items.contains(where: { $0.has(.or) }) else { return }
+        let (first, second) = (days[0], days[1])
+        guard second.day > first.day, second.day.daysSinceEpoch - first.day.daysSinceEpoch <= 14, first.position < second.position,
+              items[(first.position + 1)..<second.position].contains(where: { $0.has(.rangeTo) && $0.text != "and" }) else { return }
+        fragment.days = [first.day]
+        fragment.lastDay = second.day
     }
 
     /// Items within `distance` of `index` on either side.
@@ -263,7 +460,8 @@ struct MessageReader: Sendable {
             cursor += 1
         }
         let hasOrdinal = cursor + 1 < items.count && Self.ordinalSuffixes.contains(items[cursor + 1].text)
-        if cursor < items.count, items[cursor].isNumber, items[cursor].token.minute == nil,
+        let hijriFollows = cursor + 1 < items.count && items[cursor + 1].cues.contains { if case .hijriMonth = $0 { true } else { false } }
+        if cursor < items.count, items[cursor].isNumber, items[cursor].token.minute == nil, !hijriFollows,
            (1...31).contains(items[cursor].token.number), !looksLikeClock(cursor, items),
            sawThe || hasOrdinal || items[cursor].token.number > 12,
            let date = dayOfMonth(items[cursor].token.number, weekday: weekday, after: today) {
@@ -277,10 +475,66 @@ struct MessageReader: Sendable {
             let nextMonday = today.adding(days: 7 - mondayOffset)
             return nextMonday.adding(days: (weekday + 5) % 7)
         }
-        // A weekday is the first such day strictly after the message's day.
+        // A weekday is the first such day strictly after the message's day; "Sunday week",
+        // "a week on Sunday", "الخميس اللي بعده" the one after that.
         var delta = (weekday - today.weekday + 7) % 7
         if delta == 0 { delta = 7 }
+        if isWeekLater(index, items) { delta += 7 }
         return today.adding(days: delta)
+    }
+
+    private func isWeekLater(_ index: Int, _ items: [Item]) -> Bool {
+        if index + 1 < items.count, items[index + 1].has(.weekLater) {
+            // "Sunday week", not "Sunday next week" / "Friday this week" (those read "week" with next/this).
+            let following = index + 2 < items.count ? items[index + 2] : nil
+            if items[index + 1].has(.week), following.map({ $0.has(.next) || $0.has(.this) || $0.has(.last) }) == true { return false }
+            return true
+        }
+        // "a week on Sunday", "a week from Friday": a phrase, not the bare "week" of "next week Monday".
+        if index > 0, items[index - 1].has(.weekLater), !items[index - 1].has(.week) { return true }
+        return false
+    }
+
+    /// "١٦ رمضان", "Ramadan 3rd", "٢ شوال": a day of a Hijri month, found from the Ramadan the
+    /// calendar reports (Shawwal follows it; Dhu al-Hijjah begins 59 days after Shawwal in the tabular calendar).
+    private func resolveHijri(_ month: Int, at index: Int, in items: [Item], today: LocalDateTime, usedAsDayOfMonth: inout Set<Int>) -> LocalDateTime? {
+        var position: Int?
+        for candidate in [index - 1, index + 1, index - 2, index + 2] where candidate >= 0 && candidate < items.count {
+            let item = items[candidate]
+            if item.isNumber, item.token.minute == nil, (1...30).contains(item.token.number) {
+                position = candidate
+                break
+            }
+            if candidate == index - 2 || candidate == index + 2 { continue }
+            if !(Self.ordinalSuffixes.contains(item.text) || item.text == "of") { break }
+        }
+        guard let position, let start = ramadanStart(from: today.adding(days: -40)) else { return nil }
+        let day = items[position].token.number
+        func date(from ramadan: LocalDateTime) -> LocalDateTime? {
+            switch month {
+            case 9: return ramadan.adding(days: day - 1)
+            case 10, 12:
+                var end = ramadan
+                while isRamadan(end.adding(days: 1)), end.daysSinceEpoch - ramadan.daysSinceEpoch < 31 { end = end.adding(days: 1) }
+                return end.adding(days: (month == 12 ? 60 : 1) + day - 1)
+            default: return nil
+            }
+        }
+        guard var result = date(from: start) else { return nil }
+        if result < today, let next = ramadanStart(from: start.adding(days: 300)), let later = date(from: next) { result = later }
+        usedAsDayOfMonth.insert(position)
+        return result
+    }
+
+    /// The first day of the first Ramadan on or after `day`, within about a year.
+    private func ramadanStart(from day: LocalDateTime) -> LocalDateTime? {
+        var previous = isRamadan(day.adding(days: -1))
+        for offset in 0..<420 {
+            let current = isRamadan(day.adding(days: offset))
+            if current, !previous { return day.adding(days: offset) }
+            previous = current
+        }
+        return nil
     }
 
     /// The next date with this day of the month (and, if given, weekday), from today on.
@@ -409,6 +663,7 @@ struct MessageReader: Sendable {
             }
             if clock.hour > 24 { index += 1; continue }
             if clock.hour == 24 { clock.hour = 0 }
+            if fragment.clock != nil { fragment.laterClocks.append(clock) }
             if fragment.clock == nil {
                 fragment.clock = clock
                 // A range: "from 5 to 7", "٤ الى ٦", "between 10 and 12", "9 till 1".
@@ -441,8 +696,17 @@ struct MessageReader: Sendable {
         }
     }
 
+    /// "1830", "0900": four digits as a 24-hour clock.
+    private static func militaryClock(_ item: Item) -> (hour: Int, minute: Int)? {
+        guard item.isNumber, item.token.minute == nil, item.token.text.count == 4 else { return nil }
+        let hour = item.token.number / 100, minute = item.token.number % 100
+        guard hour <= 23, minute <= 59 else { return nil }
+        return (hour, minute)
+    }
+
     /// The hour (and minute) a number or number word stands for, if it can be a time.
     private func clockValue(_ item: Item) -> (hour: Int, minute: Int)? {
+        if let military = Self.militaryClock(item) { return military }
         if item.isNumber {
             return (item.token.number, item.token.minute ?? 0)
         }
@@ -455,12 +719,23 @@ struct MessageReader: Sendable {
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
         if index > 0, items[index - 1].has(.numberLabel) { return false }
+        if Self.militaryClock(item) != nil {
+            let previous = index > 0 ? items[index - 1] : nil
+            let next = index + 1 < items.count ? items[index + 1] : nil
+            let strong = ["hrs", "hr", "h", "hours"].contains(next?.text ?? "")
+                || previous.map { $0.has(.clockLead) || $0.has(.rangeFrom) || $0.has(.rangeTo) } == true
+                || (next?.has(.rangeTo) == true && index + 2 < items.count && Self.militaryClock(items[index + 2]) != nil)
+            let nearDay = Self.neighbours(index, items, within: 2).contains { Self.isDayItem($0) }
+            let yearLike = (1900...2100).contains(item.token.number)
+            return strong || (nearDay && !yearLike)
+        }
         if index + 1 < items.count {
             let next = items[index + 1]
             if next.has(.quantityUnit) || Self.ordinalSuffixes.contains(next.text) { return false }
-            if case .durationUnit = next.cues.first { return false }
+            if case .durationUnit = next.cues.first, !(index > 0 && items[index - 1].has(.clockLead) && next.text == "h") { return false }
             // "3-1": a score.
-            if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil,
+            let meridiemAfter = index + 3 < items.count && Self.meridiemWords[items[index + 3].text] != nil
+            if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil, !meridiemAfter,
                !(index > 0 && (items[index - 1].has(.rangeFrom) || items[index - 1].has(.clockLead))) {
                 return false
             }
@@ -474,6 +749,11 @@ struct MessageReader: Sendable {
                 return !item.cues.isEmpty || item.token.number <= 24
             }
             if previous.text == "el" || previous.text == "al" { return true }
+        }
+        // "el talat bel leil? 9": an hour standing alone after the question, in a message with a day.
+        if hasDayMention, item.isNumber, (1...12).contains(item.token.number), index > 0,
+           items[index - 1].token.kind == .punctuation, index + 1 == items.count || items[index + 1].token.kind != .word && items[index + 1].token.kind != .number {
+            return true
         }
         // "Tuesday 6 works", "الجمعة ٩", "بكرة ٣": a small number beside a day.
         let numberValue = clockValue(item)?.hour ?? 0
@@ -525,6 +805,10 @@ struct MessageReader: Sendable {
         for cue in items[index].cues {
             if case .duration(let minutes) = cue { return (minutes, index + 1) }
         }
+        if Self.militaryClock(items[index]) != nil { return nil }
+        // "à 10h", "vers 9h": the French hour mark.
+        if index > 0, items[index - 1].has(.clockLead), index + 1 < items.count, items[index + 1].text == "h",
+           items[index + 1].token.start == items[index].token.end { return nil }
         guard index + 1 < items.count, let value = clockValue(items[index]), value.minute == 0 else { return nil }
         for cue in items[index + 1].cues {
             if case .durationUnit(let unit) = cue {
@@ -562,6 +846,11 @@ struct MessageReader: Sendable {
                 default:
                     break
                 }
+            }
+            // "الجمعة بعد الصلاة", "Friday after prayers": the Friday prayer, at Dhuhr.
+            if anchor == nil, afterOrBefore, Self.prayerWords.contains(item.text),
+               fragment.days.contains(where: { $0.weekday == 6 }) || items.contains(where: { $0.has(.weekday(6)) }) {
+                anchor = .dhuhr
             }
             guard let anchor else { continue }
             if fragment.clock != nil {

@@ -20,6 +20,9 @@ struct PlanFragment: Sendable {
     /// A frame wider than a day: "next week", "the weekend", "late Feb".
     var isVague = false
     var clock: SpokenClock?
+    /// Further clock times in the same plan, in order ("Friday 4 is gone, I've got 5.15?"): when
+    /// the first only repeats the plan's time, the last new one is what is offered.
+    var laterClocks: [SpokenClock] = []
     var endClock: SpokenClock?
     var durationMinutes: Int?
     var anchor: PrayerAnchor?
@@ -61,6 +64,11 @@ struct MessageReading: Sendable {
     var hasNoTimeFrame = false
 
     var fragments: [PlanFragment] = []
+    /// Days named in a clause about the sender's own commitments ("Sunday I have the board
+    /// presentation"): said in reply to a plan on that day, they turn it down.
+    var excuseDays: [LocalDateTime] = []
+    /// Clock times of those clauses ("the suhoor alarm for 4:45"): an echo of one ("4:45??") proposes nothing.
+    var excuseClocks: [SpokenClock] = []
     /// Mostly Arabic script: titles are given in Arabic.
     var isArabic = false
     /// The message's own local time: relative days were resolved against it.

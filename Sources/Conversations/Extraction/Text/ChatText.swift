@@ -59,7 +59,22 @@ struct ChatText {
         if source.unicodeScalars.contains("\u{064B}"), source.contains("غداً") || source.contains("غدًا") {
             source = source.replacingOccurrences(of: "غداً", with: "بكرة").replacingOccurrences(of: "غدًا", with: "بكرة")
         }
+        // "yesss", "pleaseee", "تمااام": a letter typed three times or more counts once, so the
+        // lexicon meets stretched words in their plain spelling.
+        var last: Character = " ", run = 0
         func emit(_ char: Character, _ scalar: Unicode.Scalar) {
+            if char == last, char.isLetter {
+                run += 1
+                if run == 3 {
+                    out.removeLast()
+                    kept.removeLast()
+                    return
+                }
+                if run > 3 { return }
+            } else {
+                last = char
+                run = 1
+            }
             out.append(char)
             kept.append(Character(scalar))
         }
@@ -74,6 +89,10 @@ struct ChatText {
             case 0x06A9: emit("ك", scalar) // Persian kaf
             case 0x06CC: emit("ي", scalar) // Persian yeh
             case 0x0686: emit("ج", scalar) // چ in Gulf spellings (باچر)
+            case 0x06AF: emit("ك", scalar) // گ: the Gulf and Iraqi g (ما اگدر = ما اكدر)
+            case 0x06A8, 0x06A7: emit("ق", scalar) // ڨ ڧ: the Maghrebi g and q
+            case 0x06A4, 0x06A5: emit("ف", scalar) // ڤ
+            case 0x067E: emit("ب", scalar) // پ
             case 0x0660...0x0669: emit(Character(Unicode.Scalar(UInt8(scalar.value - 0x0660 + 0x30))), scalar)
             case 0x06F0...0x06F9: emit(Character(Unicode.Scalar(UInt8(scalar.value - 0x06F0 + 0x30))), scalar)
             case 0x060C: emit(",", scalar)
@@ -168,6 +187,15 @@ struct ChatText {
         }
         if digitEnd == end { return [numberToken] }
         let suffix = String(chars[digitEnd..<end])
+        // "10h30": the French clock.
+        if numberToken.kind == .number, numberToken.minute == nil, suffix.count == 3, suffix.first == "h",
+           let minute = Int(suffix.dropFirst()), (0...59).contains(minute) {
+            var clock = numberToken
+            clock.minute = minute
+            clock.end = end
+            clock.text = run
+            return [clock]
+        }
         if numberToken.kind == .number, numberSuffixes.contains(suffix) {
             return [numberToken, Token(text: suffix, kind: .word, start: digitEnd, end: end)]
         }

@@ -2,7 +2,11 @@
 enum Cue: Hashable, Sendable {
     // What the message does to a plan.
     case accept
+    /// "صار", "ih", "can", "bet": yes only as (nearly) the whole reply; inside a sentence they mean other things.
+    case acceptAlone
     case deny
+    /// "but", بس, لكن: what follows outweighs a yes before it ("I'd love to but…").
+    case contrast
     /// "maybe", "let me check", بشوف: neither yes nor no.
     case tentative
     /// "if it's sunny", اذا: a yes that hangs on something.
@@ -29,6 +33,8 @@ enum Cue: Hashable, Sendable {
     case forwarded
     /// "soon", "someday", مرة: a wish with no time frame.
     case noTimeFrame
+    /// "by", "before", قبل, لين in front of a day: a deadline, not the plan's day ("send it by Thursday").
+    case deadline
 
     // Days.
     case relativeDay(Int)
@@ -37,6 +43,10 @@ enum Cue: Hashable, Sendable {
     /// 1 = Sunday ... 7 = Saturday.
     case weekday(Int)
     case month(Int)
+    /// A Hijri month (9 = Ramadan, 10 = Shawwal): "١٦ رمضان".
+    case hijriMonth(Int)
+    /// "Sunday week", "الخميس اللي بعده", "after next": a week later than the plain weekday.
+    case weekLater
     case next
     case this
     case last

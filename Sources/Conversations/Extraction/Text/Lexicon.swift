@@ -45,13 +45,15 @@ struct Lexicon: Sendable {
     /// most one phrase.
     func matches(in text: ChatText) -> [Match] {
         let tokens = text.tokens
+        // Each token's clitic-free forms, worked out once: phrases starting nearby look at them again.
+        let forms = tokens.map { Lexicon.variants(of: $0.text) }
         var result: [Match] = []
         var index = 0
         while index < tokens.count {
             var matched: Match?
-            for variant in Lexicon.variants(of: tokens[index].text) {
+            for variant in forms[index] {
                 guard let candidates = entries[variant] else { continue }
-                for entry in candidates where matches(entry.words, tokens, at: index) {
+                for entry in candidates where matches(entry.words, forms, at: index) {
                     matched = Match(cues: entry.cues, first: index, last: index + entry.words.count - 1)
                     break
                 }
@@ -72,12 +74,11 @@ struct Lexicon: Sendable {
         entries[word]?.contains { $0.words.count == 1 && $0.cues.contains(.invite) } ?? false
     }
 
-    private func matches(_ words: [String], _ tokens: [ChatText.Token], at start: Int) -> Bool {
-        guard start + words.count <= tokens.count else { return false }
+    private func matches(_ words: [String], _ forms: [[String]], at start: Int) -> Bool {
+        guard start + words.count <= forms.count else { return false }
         for offset in 1..<max(words.count, 1) where offset < words.count {
-            let token = tokens[start + offset].text
-            if token == words[offset] { continue }
-            if !Lexicon.variants(of: token).contains(words[offset]) { return false }
+            // forms[i][0] is the token itself.
+            if !forms[start + offset].contains(words[offset]) { return false }
         }
         return true
     }
@@ -91,7 +92,8 @@ struct Lexicon: Sendable {
             base = String(base.dropFirst())
             result.append(base)
         }
-        for prefix in ["ال", "بال", "لل", "فال", "كال", "وال"] where base.hasPrefix(prefix) && base.count > prefix.count + 1 {
+        // هال is "this" glued on (هالسبت, هالاسبوع).
+        for prefix in ["ال", "بال", "لل", "فال", "كال", "وال", "هال"] where base.hasPrefix(prefix) && base.count > prefix.count + 1 {
             result.append(String(base.dropFirst(prefix.count)))
         }
         for prefix in ["ب", "ل", "ف"] where base.hasPrefix(prefix) && base.count > 3 {
@@ -207,7 +209,7 @@ struct Lexicon: Sendable {
         ([
             "no worries", "no worry", "can't wait", "cant wait", "don't remind me", "dont remind me", "no way", "no idea",
             "not bad", "no rush", "الله يعينك", "سلامتك",
-            "الله يسلمك", "لا تشيل هم", "ما عليك", "ما يخالف", "على اليوم", "نحدد اليوم", "اليوم المناسب", "نتفق على اليوم", "نحدد الموعد",
+            "الله يسلمك", "لا تشيل هم", "ما عليك", "على اليوم", "نحدد اليوم", "اليوم المناسب", "نتفق على اليوم", "نحدد الموعد",
             "نحدد موعد", "the day", "a day", "pick a day", "pick a date", "set a date",
         ], .neutral),
 
@@ -355,7 +357,7 @@ struct Lexicon: Sendable {
             "people", "persons", "guests", "riyal", "riyals", "sar", "aed", "dirham", "dollars", "pounds", "km", "kms", "%", "percent",
             "years", "kg", "ريال", "درهم", "دولار", "كيلو", "شخص", "اشخاص", "نفر", "سنه", "سنين", "days", "ايام", "يوم",
         ], .quantityUnit),
-    ] + Lexicon.activities.map { ($0.words, Cue.activity($0.activity)) }
+    ] + Lexicon.dialects + Lexicon.activities.map { ($0.words, Cue.activity($0.activity)) }
 
     /// Get-togethers, most specific first.
     private static let activities: [(words: [String], activity: Activity)] = [

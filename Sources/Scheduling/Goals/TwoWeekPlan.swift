@@ -8,8 +8,9 @@ import Foundation
 ///   ``BusyTime``) or over accepted items, and no two proposals overlap. Accepted items are
 ///   inputs, never outputs: re-planning never moves them; they count towards their goal's target
 ///   and gaps, and towards their to-do's estimate.
-/// - Proposals start on the local 15-minute grid, not before now, and end within the horizon
-///   (the rest of today and the following `horizonDays − 1` local days).
+/// - Proposals start on the local 15-minute grid, not before now, within the horizon (the rest of
+///   today and the following `horizonDays − 1` local days). To-dos also end within it; a goal's
+///   session may end after it when its window crosses midnight on the last day (sleep).
 /// - Hours: the night (the questionnaire's sleep → wake) is closed to everything but sleep
 ///   goals; work hours are closed to exercise, sleep and other goals. To-dos go in work hours
 ///   when given, else in waking hours, as "Plan my tasks" does.
@@ -133,6 +134,8 @@ private struct Planner {
     var free: [TimeRange]
     let night: [TimeRange]
     let work: [TimeRange]
+    /// The horizon and one more day, for sessions that start on the last day and end after it.
+    let span: TimeRange?
     /// Items per horizon day, accepted and proposed.
     var itemsPerDay: [Int]
 
@@ -164,16 +167,20 @@ private struct Planner {
         dailyLimit = light ? TwoWeekPlan.lightDailyLimit : .max
         itemsPerDay = Array(repeating: 0, count: days.count)
         guard let horizon else {
-            free = []; night = []; work = []
+            free = []; night = []; work = []; span = nil
             return
         }
-        // Busy time and accepted items, padded, reaching into the horizon.
-        let reach = TimeRange(uncheckedStart: horizon.start.addingTimeInterval(-buffer), end: horizon.end.addingTimeInterval(buffer))
+        // A session starts within the horizon but may run on into the next day (sleep on the
+        // last night), so free time is kept a day further.
+        let span = TimeRange(uncheckedStart: horizon.start, end: horizon.end.addingTimeInterval(86_400))
+        self.span = span
+        // Busy time and accepted items, padded, reaching into the span.
+        let reach = TimeRange(uncheckedStart: span.start.addingTimeInterval(-buffer), end: span.end.addingTimeInterval(buffer))
         var taken = input.busy.merged.filter { $0.overlaps(reach) }
         taken += input.accepted.map(\.range).filter { $0.overlaps(reach) }
-        free = Availability.subtract(Availability.union(taken.map { Self.padded($0, by: light ? TwoWeekPlan.lightBuffer : 0) }), from: [horizon])
-        night = Availability.union(input.preferences.night.occurrences(in: horizon, calendar: calendar))
-        work = Availability.union(input.preferences.work?.occurrences(in: horizon, calendar: calendar) ?? [])
+        free = Availability.subtract(Availability.union(taken.map { Self.padded($0, by: light ? TwoWeekPlan.lightBuffer : 0) }), from: [span])
+        night = Availability.union(input.preferences.night.occurrences(in: span, calendar: calendar))
+        work = Availability.union(input.preferences.work?.occurrences(in: span, calendar: calendar) ?? [])
         for item in input.accepted {
             if let day = dayIndex(of: item.range.start) { itemsPerDay[day] += 1 }
         }
@@ -185,7 +192,7 @@ private struct Planner {
         guard let horizon else { return }
         let options = TaskPlan.Options.standard
         // Waking hours, within work hours when the person has any.
-        var open = Availability.subtract(night, from: [horizon])
+        var open = Availability.subtract(night, from: [horizon])  // to-dos end within the horizon
         if input.preferences.work != nil { open = Self.intersect(open, work) }
         let order = input.tasks.sorted { a, b in
             let x = a.due ?? .distantFuture, y = b.due ?? .distantFuture
@@ -263,7 +270,7 @@ private struct Planner {
     }
 
     mutating func place(_ goal: Goal) {
-        guard let horizon else { return }
+        guard let horizon, let span else { return }
         let subject = ProposalSubject.goal(id: goal.id)
         let length = goal.sessionLength
         let step = TwoWeekPlan.step
@@ -271,7 +278,7 @@ private struct Planner {
         // Occurrences from a week back, so accepted sessions find the occurrence (and so the day
         // and week) they count towards.
         let lookBack = TimeRange(uncheckedStart: horizon.start.addingTimeInterval(-8 * 86_400), end: horizon.end)
-        let occurrences = goal.window.occurrences(in: lookBack, calendar: calendar)
+        let occurrences = goal.window.occurrences(in: lookBack, calendar: calendar)  // all start before the horizon ends
         var closed: [TimeRange] = []
         if goal.category != .sleep { closed += night }
         if goal.category != .focus { closed += work }
@@ -282,13 +289,13 @@ private struct Planner {
         var candidates: [Candidate] = []
         var usable = Set<Int>()  // occurrence days whose remaining window can hold a session
         for occurrence in occurrences {
-            guard let inHorizon = occurrence.intersection(horizon) else { continue }
+            guard let inHorizon = occurrence.intersection(span) else { continue }
             let day = dayOffset(of: occurrence.start)
             if inHorizon.duration >= length { usable.insert(day) }
             let pieces = Availability.subtract(closed, from: Self.intersect(free, [inHorizon]))
             for piece in pieces {
                 var start = calendar.alignUp(piece.start, step: step)
-                while start.addingTimeInterval(length) <= piece.end {
+                while start.addingTimeInterval(length) <= piece.end, start < horizon.end {
                     let reading = LocalReading(start, timeZone: input.timeZone)
                     let hour = HourOfWeek(isoWeekday: reading.isoWeekday, hour: reading.minuteOfDay / 60)
                     var score = TwoWeekPlan.learnedScale * input.learned.weight(goalID: goal.id, at: hour)

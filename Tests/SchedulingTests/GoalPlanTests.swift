@@ -255,6 +255,20 @@ import Testing
             + "Fajr is at 05:02; free until 12:15")
     }
 
+    @Test func aWeeklyGoalTakesASecondSessionOnADayOnlyWhenNoOtherDayHasRoom() throws {
+        // The person loves Monday mornings, but two sessions on one Monday is not a spread week.
+        var learned = LearnedPreferences()
+        for hour in ["06:00", "07:00", "08:00"] { learned.record(.accepted(at("2026-03-02 \(hour)", london)), goalID: "walk", timeZone: london) }
+        let walk = try Goal(id: "walk", title: "Walk", minutesPerSession: 30, perWeek: 2, from: "06:00", to: "09:00")
+        let plan = try plan([walk], learned: learned)
+        // 07:00 shares in all three accepts; the second walk goes as far from Monday as the week allows.
+        #expect(starts(plan, "walk").filter { $0 < "03-16" } == ["03-09 07:00", "03-13 06:00"])
+        // With only Monday allowed, both go on Monday.
+        let mondays = try Goal(id: "walk", title: "Walk", minutesPerSession: 30, perWeek: 2, from: "06:00", to: "09:00", days: ["MO"])
+        let monday = try self.plan([mondays], learned: learned)
+        #expect(starts(monday, "walk").filter { $0 < "03-16" } == ["03-09 07:00", "03-09 07:30"])
+    }
+
     @Test func rejectedHoursAreAvoidedAndMovedToHoursPreferred() throws {
         var learned = LearnedPreferences()
         // Reading was rejected at 17:00 on Monday and moved to 20:00 on Thursday.

@@ -295,7 +295,8 @@ private struct Planner {
             let pieces = Availability.subtract(closed, from: Self.intersect(free, [inHorizon]))
             for piece in pieces {
                 var start = calendar.alignUp(piece.start, step: step)
-                while start.addingTimeInterval(length) <= piece.end, start < horizon.end {
+                // Starts before the horizon's end always fall on one of its days.
+                while start.addingTimeInterval(length) <= piece.end, start < horizon.end, let startDay = dayIndex(of: start) {
                     let reading = LocalReading(start, timeZone: input.timeZone)
                     let hour = HourOfWeek(isoWeekday: reading.isoWeekday, hour: reading.minuteOfDay / 60)
                     var score = TwoWeekPlan.learnedScale * input.learned.weight(goalID: goal.id, at: hour)
@@ -303,7 +304,7 @@ private struct Planner {
                     // Earlier in the window scores a little more: a tie-break, always below 1.
                     score += 1 - start.timeIntervalSince(occurrence.start) / (occurrence.duration + 1)
                     candidates.append(Candidate(range: TimeRange(uncheckedStart: start, end: start.addingTimeInterval(length)),
-                                                occurrenceDay: day, startDay: dayIndex(of: start) ?? day, score: score))
+                                                occurrenceDay: day, startDay: startDay, score: score))
                     start.addTimeInterval(step)
                 }
             }

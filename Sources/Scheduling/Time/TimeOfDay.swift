@@ -28,6 +28,13 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
         self.minute = minute
     }
 
+    /// For readings computed from a clock (`minutes` already 0 … 1439).
+    init(uncheckedMinutes minutes: Int) {
+        assert((0..<1440).contains(minutes), "not a time of day: \(minutes) min")
+        self.hour = minutes / 60
+        self.minute = minutes % 60
+    }
+
     /// Minutes since midnight, 0 … 1439.
     public var minutesSinceMidnight: Int { hour * 60 + minute }
 
@@ -38,5 +45,21 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `HH:MM`.
     public var description: String {
         (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+}
+
+/// `"HH:MM"` in JSON, as forms and the API write it; decoding validates like ``init(parsing:field:)``.
+extension TimeOfDay: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do { try self.init(parsing: text) } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 }

@@ -380,5 +380,23 @@ struct ProcessTests {
         let id = try #require(passwords.split(separator: "\t").first.map(String.init))
         #expect(try await run(["app-password", "revoke", "amal@example.com", id]).contains("revoked"))
         #expect(!(try await run(["app-password", "list", "amal@example.com"])).contains("Amal's iPad"))
+
+        // Failed chat readings: none yet; one recorded is listed with its reason, never any text.
+        #expect(try await run(["chats", "failures"]).contains("no failed readings"))
+        let failures = try SQLStore(location: .sqlite(path: dir.appendingPathComponent("jadwal.sqlite").path), logger: TestEnvironment.logger)
+        let conversation = UUID()
+        try await failures.transaction { tx in
+            try await tx.insertChatExtractionFailure(ChatExtractionFailure(
+                id: UUID(), accountID: account.id, conversationID: conversation, source: .connector, reason: "llm_timed_out",
+                summary: "the model did not answer in time; the rules read the conversation", occurredAt: Date()))
+        }
+        try await failures.shutdown()
+        let listedFailures = try await run(["chats", "failures", "--since", "1d"])
+        #expect(listedFailures.contains("llm_timed_out") && listedFailures.contains(conversation.uuidString.lowercased()), "\(listedFailures)")
+        #expect(try await run(["chats", "failures", "--since", "2099-01-01"]).contains("no failed readings since"))
+        let bad = try Child(Self.binary, ["chats", "failures", "--since", "yesterday", "--data-dir", dir.path])
+        bad.process.waitUntilExit()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(bad.process.terminationStatus != 0 && bad.text.contains("--since must be an ISO 8601 date or time"), "\(bad.text)")
     }
 }

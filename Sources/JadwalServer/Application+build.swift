@@ -237,14 +237,15 @@ private func assemble(
     ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
         .addRoutes(to: signedIn)
     RoutineRoutes(routines: RoutineCalendar(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
-    NotificationRoutes(store: store, clock: dependencies.clock, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
+    let notifications = Notifications(store: store, clock: dependencies.clock)
+    NotificationRoutes(notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
         .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         chats: chats, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
     ).addRoutes(to: router)
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
-        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, publicURL: configuration.effectivePublicURL,
+        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

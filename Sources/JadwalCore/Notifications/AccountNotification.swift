@@ -86,6 +86,8 @@ public struct PushDevice: Sendable, Hashable {
     public var createdAt: Date
     public var lastUsedAt: Date?
 
+    public static let nameLimit = 100
+
     public init(id: UUID = UUID(), accountID: UUID, token: String, name: String, createdAt: Date, lastUsedAt: Date? = nil) {
         self.id = id
         self.accountID = accountID

@@ -8,8 +8,7 @@ import NIOCore
 /// (Server-Sent Events, resumable with `Last-Event-ID`), the person's channel and quiet-hour
 /// choices, and `/api/v1/devices` for push tokens.
 struct NotificationRoutes: Sendable {
-    let store: any Store
-    let clock: Clock
+    let notifications: Notifications
     let hub: NotificationHub
     /// A stream with nothing to send writes a comment this often (proxies close silent
     /// connections) and reads the database again (posts by other processes).
@@ -28,40 +27,33 @@ struct NotificationRoutes: Sendable {
             let limit = try Self.number(query.get("limit"), name: "limit", default: 50, range: 1...200)
             let before = try query.get("before").map { try Self.number($0, name: "before", default: 0, range: 1...Int.max) }
             let unreadOnly = try Self.flag(query.get("unread"), name: "unread")
-            let now = clock.now
-            let (items, unread) = try await store.read { tx in
-                (try await tx.notifications(accountID: accountID, deliveredBy: now, beforeSequence: before.map(Int64.init), unreadOnly: unreadOnly, limit: limit),
-                 try await tx.unreadNotificationCount(accountID: accountID, deliveredBy: now))
-            }
+            let (items, unread) = try await notifications.feed(accountID: accountID, beforeSequence: before.map(Int64.init), unreadOnly: unreadOnly, limit: limit)
             return JSONResponse(NotificationList(
                 notifications: items.map(NotificationView.init), unreadCount: unread,
                 nextBefore: items.count == limit ? items.last?.sequence : nil))
         }
         group.get("notifications/unread-count") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let now = clock.now
-            return JSONResponse(UnreadCount(unreadCount: try await store.read { tx in try await tx.unreadNotificationCount(accountID: accountID, deliveredBy: now) }))
+            return JSONResponse(UnreadCount(unreadCount: try await notifications.unreadCount(accountID: accountID)))
         }
         group.post("notifications/read") { request, context in
             let accountID = try context.requireIdentity().account.id
             struct Body: Decodable { let ids: [String] }
             let body = try await request.decodeJSON(as: Body.self)
-            guard body.ids.count <= 500 else { throw APIError.badRequest("invalid_field", "Field 'ids' takes at most 500 notification ids at a time.") }
+            guard body.ids.count <= Notifications.readLimit else {
+                throw APIError.badRequest("invalid_field", "Field 'ids' takes at most \(Notifications.readLimit) notification ids at a time.")
+            }
             let ids = try body.ids.map { text in
                 guard let id = UUID(uuidString: text) else { throw APIError.badRequest("invalid_field", "Field 'ids': '\(text)' is not a notification id.") }
                 return id
             }
-            let now = clock.now
-            let (marked, unread) = try await store.transaction { tx in
-                (try await tx.markNotificationsRead(ids: ids, accountID: accountID, at: now), try await tx.unreadNotificationCount(accountID: accountID, deliveredBy: now))
-            }
+            let (marked, unread) = try await notifications.markRead(ids: ids, accountID: accountID)
             hub.wake(accountID)
             return JSONResponse(ReadResult(marked: marked, unreadCount: unread))
         }
         group.post("notifications/read-all") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let now = clock.now
-            let marked = try await store.transaction { tx in try await tx.markAllNotificationsRead(accountID: accountID, at: now) }
+            let marked = try await notifications.markAllRead(accountID: accountID)
             hub.wake(accountID)
             return JSONResponse(ReadResult(marked: marked, unreadCount: 0))
         }
@@ -84,12 +76,16 @@ struct NotificationRoutes: Sendable {
         }
         group.get("notifications/settings") { _, context in
             let accountID = try context.requireIdentity().account.id
-            return JSONResponse(NotificationSettingsView(try await store.read { tx in try await tx.notificationSettings(accountID: accountID) }))
+            return JSONResponse(NotificationSettingsView(try await notifications.settings(accountID: accountID)))
         }
         group.put("notifications/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: NotificationSettingsChange.self)
-            return JSONResponse(NotificationSettingsView(try await change.save(accountID: accountID, store: store, now: clock.now)))
+            do {
+                return JSONResponse(NotificationSettingsView(try await notifications.updateSettings(change, accountID: accountID)))
+            } catch let problem as NotificationSettingsChange.Problem {
+                throw APIError.badRequest("invalid_field", "Field \(problem.description).")
+            }
         }
 
         group.post("devices") { request, context -> Response in
@@ -102,25 +98,27 @@ struct NotificationRoutes: Sendable {
             guard let token = APNsDeviceToken.normalized(body.token) else {
                 throw APIError.badRequest("invalid_field", "Field 'token' must be the APNs device token in hex (as the app received it).")
             }
-            let name = (body.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            guard name.count <= 100, !name.containsControlCharacters else {
-                throw APIError.badRequest("invalid_field", "Field 'name' must be at most 100 characters without control characters.")
-            }
-            let now = clock.now
-            let saved = try await store.transaction { tx in
-                try await tx.savePushDevice(PushDevice(accountID: accountID, token: token, name: name.isEmpty ? "Apple device" : name, createdAt: now))
+            let saved: PushDevice
+            do {
+                saved = try await notifications.registerDevice(token: token, name: body.name, accountID: accountID)
+            } catch Notifications.Problem.invalidDeviceName {
+                throw APIError.badRequest("invalid_field", "Field 'name' must be at most \(PushDevice.nameLimit) characters without control characters.")
             }
             return try JSONResponse(DeviceView(saved), status: .created).response(from: request, context: context)
         }
         group.get("devices") { _, context in
             let accountID = try context.requireIdentity().account.id
-            return JSONResponse(DeviceList(devices: try await store.read { tx in try await tx.pushDevices(accountID: accountID) }.map(DeviceView.init)))
+            return JSONResponse(DeviceList(devices: try await notifications.devices(accountID: accountID).map(DeviceView.init)))
         }
         group.delete("devices/{id}") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            guard let id = UUID(uuidString: try context.parameters.require("id")),
-                  try await store.transaction({ tx in try await tx.deletePushDevice(id: id, accountID: accountID) })
-            else { throw APIError.notFound("No such device; GET /api/v1/devices lists yours.") }
+            let missing = APIError.notFound("No such device; GET /api/v1/devices lists yours.")
+            guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw missing }
+            do {
+                try await notifications.removeDevice(id: id, accountID: accountID)
+            } catch Notifications.Problem.noDevice {
+                throw missing
+            }
             return Response(status: .noContent)
         }
     }
@@ -131,25 +129,12 @@ struct NotificationRoutes: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
-        var last: Int64
-        if let start {
-            last = start
-        } else {
-            let now = clock.now
-            last = try await store.read { tx in
-                try await tx.notifications(accountID: accountID, deliveredBy: now, beforeSequence: nil, unreadOnly: false, limit: 1).first?.sequence ?? 0
-            }
-        }
+        var last = if let start { start } else { try await notifications.newestSequence(accountID: accountID) }
         // The first event tells the client where it stands, so a reconnect resumes from here.
         try await writer.write(ByteBuffer(string: "retry: 3000\nid: \(last)\nevent: ready\ndata: {}\n\n"))
         while true {
             let generation = hub.generation(of: accountID)
-            let now = clock.now
-            let after = last
-            let (batch, nextHeld) = try await store.read { tx in
-                (try await tx.notifications(accountID: accountID, deliveredBy: now, afterSequence: after, limit: 100),
-                 try await tx.nextHeldNotification(accountID: accountID, after: now))
-            }
+            let (batch, nextHeld, now) = try await notifications.delivered(after: last, accountID: accountID, limit: 100)
             for notification in batch {
                 let data = String(decoding: try encoder.encode(NotificationView(notification)), as: UTF8.self)
                 try await writer.write(ByteBuffer(string: "id: \(notification.sequence)\nevent: notification\ndata: \(data)\n\n"))
@@ -248,41 +233,6 @@ struct NotificationSettingsView: Encodable, Sendable {
         push = NotificationKind.allCases.filter(settings.pushKinds.contains)
         quietDuringSleep = settings.quietDuringSleep
         quietDuringPrayer = settings.quietDuringPrayer
-    }
-}
-
-/// A change to notification settings; anything not given keeps its value.
-struct NotificationSettingsChange: Decodable, Sendable {
-    let email: [String]?
-    let push: [String]?
-    let quietDuringSleep: Bool?
-    let quietDuringPrayer: Bool?
-
-    func applied(to settings: NotificationSettings) throws -> NotificationSettings {
-        func kinds(_ names: [String], field: String) throws -> Set<NotificationKind> {
-            try Set(names.map { name in
-                guard let kind = NotificationKind(rawValue: name) else {
-                    let known = NotificationKind.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw APIError.badRequest("invalid_field", "Field '\(field)': '\(name)' is not a kind of notification (\(known)).")
-                }
-                return kind
-            })
-        }
-        var updated = settings
-        if let email { updated.emailKinds = try kinds(email, field: "email") }
-        if let push { updated.pushKinds = try kinds(push, field: "push") }
-        if let quietDuringSleep { updated.quietDuringSleep = quietDuringSleep }
-        if let quietDuringPrayer { updated.quietDuringPrayer = quietDuringPrayer }
-        return updated
-    }
-
-    /// Applies the change to the stored settings (the API's PUT and the settings page's form).
-    func save(accountID: UUID, store: any Store, now: Date) async throws -> NotificationSettings {
-        try await store.transaction { tx in
-            let updated = try applied(to: try await tx.notificationSettings(accountID: accountID))
-            try await tx.saveNotificationSettings(updated, accountID: accountID, at: now)
-            return updated
-        }
     }
 }
 

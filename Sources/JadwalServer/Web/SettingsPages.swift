@@ -146,9 +146,12 @@ extension WebRoutes {
         }
         group.post("settings/devices/{id}/delete") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                  try await store.transaction({ tx in try await tx.deletePushDevice(id: id, accountID: accountID) })
-            else { throw HTTPError(.notFound, message: "No such device.") }
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw HTTPError(.notFound, message: "No such device.") }
+            do {
+                try await notifications.removeDevice(id: id, accountID: accountID)
+            } catch Notifications.Problem.noDevice {
+                throw HTTPError(.notFound, message: "No such device.")
+            }
             return WebPage.redirect("/settings?saved=removed#devices")
         }
         group.post("settings/notifications") { request, context -> Response in
@@ -159,8 +162,8 @@ extension WebRoutes {
                 email: form.email ?? [], push: form.push ?? [], quietDuringSleep: form.quietDuringSleep == "on",
                 quietDuringPrayer: form.quietDuringPrayer == "on")
             do {
-                _ = try await change.save(accountID: accountID, store: store, now: clock.now)
-            } catch is APIError {
+                _ = try await notifications.updateSettings(change, accountID: accountID)
+            } catch is NotificationSettingsChange.Problem {
                 // Only a hand-made request names a kind the form does not offer.
                 let texts = assets.texts(try context.requireIdentity().account.language)
                 return try await settingsPage(request, context, .init(
@@ -182,10 +185,11 @@ extension WebRoutes {
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
         let now = clock.now
-        let (passwords, sessions, devices, notifications) = try await store.read { tx in
-            (try await tx.appPasswords(accountID: account.id), try await tx.activeSessions(accountID: account.id, at: now),
-             try await tx.pushDevices(accountID: account.id), try await tx.notificationSettings(accountID: account.id))
+        let (passwords, sessions) = try await store.read { tx in
+            (try await tx.appPasswords(accountID: account.id), try await tx.activeSessions(accountID: account.id, at: now))
         }
+        let devices = try await self.notifications.devices(accountID: account.id)
+        let notifications = try await self.notifications.settings(accountID: account.id)
         let when = SettingsDates(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
         let errors = extras.errors
 

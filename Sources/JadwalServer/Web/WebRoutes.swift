@@ -21,6 +21,7 @@ struct WebRoutes: Sendable {
     let prayer: PrayerRoutes
     let chats: Chats
     let chatImportLimit: Int
+    let notifications: Notifications
     /// Where this server is reached, for the addresses the settings pages show.
     let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
@@ -43,8 +44,7 @@ struct WebRoutes: Sendable {
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.
     func viewer(_ request: Request, _ context: JadwalRequestContext) async throws -> WebPage.Viewer {
         let identity = try context.requireIdentity()
-        let now = clock.now
-        let unread = try await store.read { tx in try await tx.unreadNotificationCount(accountID: identity.account.id, deliveredBy: now) }
+        let unread = try await notifications.unreadCount(accountID: identity.account.id)
         return WebPage.Viewer(
             language: identity.account.language, identity: identity, csrf: browser.csrfToken(sessionID: identity.session.id), unread: unread,
             path: request.uri.path)

@@ -53,7 +53,7 @@ struct PrayerFeedTests {
             #expect(fetched.status == .ok && fetched.headers[.contentType]?.hasPrefix("text/calendar") == true)
             let calendar = try ICalendarParser().parseCalendar(fetched.text)
             let events = calendar.components(named: "VEVENT")
-            #expect(events.count >= 5 * (PrayerRoutes.feedDaysBack + PrayerRoutes.feedDaysAhead))
+            #expect(events.count >= 5 * (PrayerPreferences.feedDaysBack + PrayerPreferences.feedDaysAhead))
             #expect(events.allSatisfy { $0.components(named: "VALARM").first?.first("TRIGGER")?.value == "-PT15M" })
             #expect(calendar.first("X-WR-CALNAME")?.text == "Prayer Times")
             try Self.validateWithPython(fetched.text)

@@ -6,17 +6,10 @@ import PrayerTimes
 
 /// `/api/v1/prayer-settings` and `/api/v1/prayer-times`: where the person prays, and the times.
 struct PrayerRoutes: Sendable {
-    let store: any Store
+    let prayer: PrayerPreferences
     let clock: Clock
-    let random: RandomSource
-    let publicURL: String
-
-    /// The feed covers a week back and two months ahead; subscribers refetch daily.
-    static let feedDaysBack = 7
-    static let feedDaysAhead = 60
 
     struct FeedRequest: Decodable { let alarmMinutesBefore: Int? }
-    struct FeedView: Encodable, Sendable { let url: String; let webcalURL: String; let alarmMinutesBefore: Int? }
 
     static let maxDays = 366
     /// By `LocalDate.weekday` (0 = Sunday); fixed English names, not the server's locale.
@@ -88,7 +81,7 @@ struct PrayerRoutes: Sendable {
         group.put("prayer-settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try Self.change(from: try await request.decodeJSON(as: SettingsRequest.self))
-            return JSONResponse(SettingsView(try await save(change, accountID: accountID)))
+            return JSONResponse(SettingsView(try await prayer.save(change, accountID: accountID)))
         }
         group.get("prayer-times") { request, context in
             let accountID = try context.requireIdentity().account.id
@@ -97,17 +90,12 @@ struct PrayerRoutes: Sendable {
         group.post("prayer-times/feed") { request, context in
             let accountID = try context.requireIdentity().account.id
             let alarm = try await Self.hasBody(request) ? request.decodeJSON(as: FeedRequest.self).alarmMinutesBefore : nil
-            if let alarm, !(0...1440).contains(alarm) {
-                throw APIError.badRequest("invalid_field", "Field 'alarmMinutesBefore' must be between 0 and 1440 minutes.")
-            }
-            _ = try await currentSettings(accountID)
-            return JSONResponse(try await newFeed(accountID: accountID, alarmMinutesBefore: alarm), status: .created)
+            let link = try await Self.answering { try await prayer.newFeed(accountID: accountID, alarmMinutesBefore: alarm) }
+            return JSONResponse(link, status: .created)
         }
         group.delete("prayer-times/feed") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            let now = clock.now
-            let revoked = try await store.transaction { tx in try await tx.revokeCalendarFeeds(accountID: accountID, kind: .prayerTimes, at: now) }
-            guard revoked > 0 else { throw APIError.notFound("There is no prayer-times feed to revoke.") }
+            try await Self.answering { try await prayer.revokeFeed(accountID: accountID) }
             return Response(status: .noContent)
         }
     }
@@ -117,20 +105,13 @@ struct PrayerRoutes: Sendable {
         router.get("feeds/{file}") { _, context -> Response in
             let notFound = APIError.notFound("No calendar feed at this address (it may have been revoked).")
             guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), file.count <= 100 else { throw notFound }
-            let token = SecretToken(presented: String(file.dropLast(4)))
-            let found = try await store.read { tx -> (CalendarFeed, Account, PrayerSettings?)? in
-                guard let feed = try await tx.calendarFeed(digest: token.digest), feed.revokedAt == nil,
-                      let account = try await tx.account(id: feed.accountID), !account.isDisabled
-                else { return nil }
-                return (feed, account, try await tx.prayerSettings(accountID: account.id))
-            }
-            guard let (feed, account, savedSettings) = found, let settings = savedSettings else { throw notFound }
-            let calendar = PrayerCalendar(settings: settings, language: account.language, alarmMinutesBefore: feed.alarmMinutesBefore)
+            guard let calendar = try await prayer.feedCalendar(token: String(file.dropLast(4))) else { throw notFound }
+            let settings = calendar.settings
             let today = LocalDate.today(in: TimeZone(identifier: settings.timeZone) ?? .gmt, now: clock.now)
             let body: String
             do {
                 body = try calendar.calendar(
-                    from: today.adding(days: -Self.feedDaysBack), through: today.adding(days: Self.feedDaysAhead), now: clock.now
+                    from: today.adding(days: -PrayerPreferences.feedDaysBack), through: today.adding(days: PrayerPreferences.feedDaysAhead), now: clock.now
                 ).serialized
             } catch {
                 throw APIError.badRequest("invalid_prayer_settings", "The saved prayer settings are not usable: \(error). Save them again.")
@@ -143,31 +124,22 @@ struct PrayerRoutes: Sendable {
         }
     }
 
-    /// Validates a change against the saved settings and saves the result: for the API and the
-    /// settings page alike.
-    func save(_ change: PrayerSettingsChange, accountID: UUID) async throws -> PrayerSettings {
-        let now = clock.now
-        return try await store.transaction { tx in
-            let current = try await tx.prayerSettings(accountID: accountID)
-            let next = try change.applied(to: current)
-            try await tx.savePrayerSettings(next, accountID: accountID, at: now)
-            return next
+    /// Runs a prayer operation, turning what the service refuses into the API's answers.
+    static func answering<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let problem as PrayerPreferences.Problem {
+            switch problem {
+            case .notSet:
+                throw APIError(
+                    .notFound, code: "prayer_settings_not_set",
+                    message: "Set where you pray first: PUT /api/v1/prayer-settings with {\"city\": \"Riyadh\"} or latitude, longitude and timeZone.")
+            case .invalidAlarm:
+                throw APIError.badRequest("invalid_field", "Field 'alarmMinutesBefore' must be between 0 and 1440 minutes.")
+            case .noFeed:
+                throw APIError.notFound("There is no prayer-times feed to revoke.")
+            }
         }
-    }
-
-    /// A new subscription address for the prayer times. One live feed per account: a new URL
-    /// replaces (revokes) the old one.
-    func newFeed(accountID: UUID, alarmMinutesBefore alarm: Int?) async throws -> FeedView {
-        let token = SecretToken(random: random)
-        let now = clock.now
-        try await store.transaction { tx in
-            _ = try await tx.revokeCalendarFeeds(accountID: accountID, kind: .prayerTimes, at: now)
-            try await tx.insertCalendarFeed(CalendarFeed(
-                digest: token.digest, accountID: accountID, kind: .prayerTimes, alarmMinutesBefore: alarm, createdAt: now))
-        }
-        let url = "\(publicURL)/feeds/\(token.value).ics"
-        let webcal = url.replacingOccurrences(of: #"^https?://"#, with: "webcal://", options: .regularExpression)
-        return FeedView(url: url, webcalURL: webcal, alarmMinutesBefore: alarm)
     }
 
     static func hasBody(_ request: Request) -> Bool {
@@ -177,13 +149,7 @@ struct PrayerRoutes: Sendable {
 
 
     private func currentSettings(_ accountID: UUID) async throws -> PrayerSettings {
-        guard let settings = try await store.read({ tx in try await tx.prayerSettings(accountID: accountID) }) else {
-            throw APIError(
-                .notFound, code: "prayer_settings_not_set",
-                message: "Set where you pray first: PUT /api/v1/prayer-settings with {\"city\": \"Riyadh\"} or latitude, longitude and timeZone."
-            )
-        }
-        return settings
+        try await Self.answering { try await prayer.requiredSettings(accountID: accountID) }
     }
 
     private func times(accountID: UUID, query: Parameters) async throws -> TimesView {

@@ -30,7 +30,7 @@ extension WebRoutes {
         let window = layout.window
         let (instances, truncated) = try await IntegratedCalendar(store: store).instances(account: account, from: window.start, to: window.end)
         // Prayers are drawn on the week and day grids only.
-        let prayerSettings = view == .week || view == .day ? try await store.read { tx in try await tx.prayerSettings(accountID: account.id) } : nil
+        let prayerSettings = view == .week || view == .day ? try await prayer.settings(accountID: account.id) : nil
 
         var colors = CalendarColors()
         var items = instances.map { instance -> CalendarLayout.Item in

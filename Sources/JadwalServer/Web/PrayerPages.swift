@@ -130,7 +130,7 @@ extension WebRoutes {
     func addPrayerRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("settings/prayer") { request, context -> Response in
             let account = try context.requireIdentity().account
-            let settings = try await store.read { tx in try await tx.prayerSettings(accountID: account.id) }
+            let settings = try await prayer.settings(accountID: account.id)
             var form = PrayerPages.form(settings, language: account.language)
             if let picked = request.uri.queryParameters.get("pick") {
                 form.place = "city"
@@ -143,7 +143,7 @@ extension WebRoutes {
             let account = try context.requireIdentity().account
             let form = try context.form(PrayerPages.Form.self)
             let texts = assets.texts(account.language)
-            let current = try await store.read { tx in try await tx.prayerSettings(accountID: account.id) }
+            let current = try await prayer.settings(accountID: account.id)
             switch form.change() {
             case .failure(let problem):
                 return try await prayerPage(request, context, form: form, settings: current, errors: [problem.field: texts.text(problem.key)])
@@ -159,7 +159,7 @@ extension WebRoutes {
         }
         group.post("settings/prayer/feed") { request, context -> Response in
             let account = try context.requireIdentity().account
-            let settings = try await store.read { tx in try await tx.prayerSettings(accountID: account.id) }
+            let settings = try await prayer.settings(accountID: account.id)
             let form = PrayerPages.form(settings, language: account.language)
             guard settings != nil else {
                 let texts = assets.texts(account.language)
@@ -173,7 +173,7 @@ extension WebRoutes {
 
     private func prayerPage(
         _ request: Request, _ context: JadwalRequestContext, form: PrayerPages.Form, settings: PrayerSettings?, errors: [String: String] = [:],
-        notice: String? = nil, feed: PrayerRoutes.FeedView? = nil
+        notice: String? = nil, feed: PrayerPreferences.FeedLink? = nil
     ) async throws -> Response {
         let viewer = try await viewer(request, context)
         let language = viewer.language

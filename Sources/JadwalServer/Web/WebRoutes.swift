@@ -17,8 +17,7 @@ struct WebRoutes: Sendable {
     let appPasswords: AppPasswords
     /// Easy Setup's one-time links, made the way the API makes them.
     let setup: SetupRoutes
-    /// The JSON API's prayer and chat routes: the settings pages save through the same functions.
-    let prayer: PrayerRoutes
+    let prayer: PrayerPreferences
     let chats: Chats
     let chatImportLimit: Int
     let notifications: Notifications

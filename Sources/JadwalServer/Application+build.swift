@@ -209,9 +209,10 @@ private func assemble(
             verifier: $0, clientID: configuration.googleClientID ?? "", authorizationURL: configuration.googleAuthorizationURL,
             callbackURL: configuration.effectivePublicURL + "/auth/google/callback", secret: secret, random: dependencies.random)
     }
-    let setup = SetupRoutes(
-        store: store, clock: dependencies.clock, random: dependencies.random, appPasswords: appPasswords,
-        publicURL: configuration.effectivePublicURL, hub: hub)
+    let setup = EasySetup(
+        store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL,
+        makeAppPassword: { accountID, name in try await appPasswords.create(accountID: accountID, name: name).1 })
+    let setupRoutes = SetupRoutes(setup: setup, publicURL: configuration.effectivePublicURL, hub: hub)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
@@ -229,8 +230,8 @@ private func assemble(
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
     prayerRoutes.addRoutes(to: signedIn)
     prayerRoutes.addFeedRoute(to: router)
-    setup.addRoutes(to: signedIn)
-    setup.addProfileRoute(to: router)
+    setupRoutes.addRoutes(to: signedIn)
+    setupRoutes.addProfileRoute(to: router)
     let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
     ChatConnectorRoutes(chats: chats).addRoutes(to: router)

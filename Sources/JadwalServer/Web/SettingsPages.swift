@@ -80,7 +80,7 @@ extension WebRoutes {
         var errors: [String: String] = [:]
         var newPassword: (name: String, password: String, username: String)?
         var passwordName: String?
-        var setupLink: SetupRoutes.SetupView?
+        var setupLink: EasySetup.Link?
         var status: HTTPResponse.Status = .ok
     }
 

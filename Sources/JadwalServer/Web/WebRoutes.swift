@@ -16,7 +16,7 @@ struct WebRoutes: Sendable {
     let google: GoogleWebSignIn?
     let appPasswords: AppPasswords
     /// Easy Setup's one-time links, made the way the API makes them.
-    let setup: SetupRoutes
+    let setup: EasySetup
     let prayer: PrayerPreferences
     let chats: Chats
     let chatImportLimit: Int

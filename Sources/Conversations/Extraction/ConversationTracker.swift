@@ -54,6 +54,7 @@ struct ConversationTracker {
             }
         }
         echoable = reading.excuseClocks
+        fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
         if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),
@@ -82,6 +83,22 @@ struct ConversationTracker {
             }
             return
         }
+        // "so come and join by the afternoon" after an excuse: the proposer asks again, so the
+        // plan is open again for the other's answer.
+        if reading.invites, !reading.hasNoTimeFrame, !fragments.contains(where: \.hasDay),
+           let latest = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].status == .refused, plans[latest].proposer == sender {
+            plans[latest].status = .open
+            plans[latest].touched = step
+        }
+        // "Chale I dey. 3 o'clock", "الأحد مع الأربعة": the other person saying the plan's when
+        // back, asking nothing, agrees to it.
+        if !reading.accepts, !reading.isQuestion, !reading.invites, !reading.isVetoed, !fragments.isEmpty, fragments.allSatisfy(\.hasWhen),
+           let latest = plans.indices.filter({ plans[$0].status == .open }).max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].proposer != sender, plans[latest].day != nil,
+           fragments.allSatisfy({ !changesWhen(offered($0, to: latest), of: latest) }) {
+            reading.accepts = true
+        }
         if !reading.isQuestion, !fragments.contains(where: \.hasWhen) {
             for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender && plans[index].hedged {
                 plans[index].awaitsWord = true
@@ -95,6 +112,17 @@ struct ConversationTracker {
     }
 
     // MARK: acts
+
+    /// "Sunday works" in answer to "what about the Sunday then, the 20th?": a bare weekday a
+    /// week before a plan's day on that weekday names the plan's day.
+    private func onPlanWeekday(_ fragment: PlanFragment) -> PlanFragment {
+        guard fragment.dayIsPlainWeekday, let day = fragment.days.first,
+              let planDay = plans.last(where: { ($0.status == .open || $0.status == .agreed) && $0.day.map { $0.daysSinceEpoch - day.daysSinceEpoch == 7 } == true })?.day
+        else { return fragment }
+        var result = fragment
+        result.days = [planDay]
+        return result
+    }
 
     private func hasOpenPlan(notBy sender: String) -> Bool {
         plans.contains { $0.status == .open && $0.proposer != sender }
@@ -349,7 +377,11 @@ struct ConversationTracker {
         }
         if let location = fragment.location { plans[index].details.location = location }
         if plans[index].details.durationMinutes == nil, let duration = fragment.durationMinutes { plans[index].details.durationMinutes = duration }
-        if plans[index].details.partOfDay == nil, let part = fragment.partOfDay { plans[index].details.partOfDay = part }
+        // A part of the day said with no clock ("it's at night", about something else) does not
+        // move a plan's clock time to the other half of the day.
+        if plans[index].details.partOfDay == nil, plans[index].details.clock == nil || fragment.clock != nil, let part = fragment.partOfDay {
+            plans[index].details.partOfDay = part
+        }
     }
 }
 

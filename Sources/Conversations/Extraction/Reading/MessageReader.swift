@@ -409,6 +409,7 @@ struct MessageReader: Sendable {
         var seen = Set<LocalDateTime>()
         fragment.days = fragment.days.filter { seen.insert($0).inserted }
         if !fragment.days.isEmpty { fragment.isVague = false }
+        fragment.dayIsPlainWeekday = fragment.days.count == 1 && !dayPositions.isEmpty && dayPositions.allSatisfy(\.plainWeekday)
 
         readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, into: &fragment)
         readPrayers(items, today: today, into: &fragment)

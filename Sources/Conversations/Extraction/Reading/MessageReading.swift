@@ -34,6 +34,9 @@ struct PlanFragment: Sendable {
     var sameTime = false
     var activity: Activity?
     var location: String?
+    /// The one day came from a bare weekday ("Sunday works"): in a reply it may name the plan's
+    /// own day a week further on ("the Sunday then, the 20th").
+    var dayIsPlainWeekday = false
 
     var hasDay: Bool { !days.isEmpty }
     var hasTime: Bool { clock != nil || anchor != nil }

@@ -249,6 +249,13 @@ struct ConversationTracker {
                 plans[index].touched = step
                 return
             case .agreed:
+                // Another day after a plan is agreed, with no word of calling it off or moving it
+                // ("text me the address for saturday", "and dinner friday?"), is another plan or
+                // an aside; a new time on the same day refines it.
+                let otherDay = fragment.hasDay && fragment.days != plans[index].details.days
+                if otherDay, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
+                    break
+                }
                 if changesWhen(fragment, of: index), !vetoed {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)

@@ -261,6 +261,17 @@ struct MessageReader: Sendable {
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         // "صار", "ih", "can": yes only as the whole reply.
         if words <= 3, items.contains(where: { $0.has(.acceptAlone) }), !reading.denies { reading.accepts = true }
+        // ... or as a whole sentence of its own ("ugh fine. see you at the gates").
+        if !reading.accepts, !reading.denies {
+            let breaks = [".", "!", "?", ",", ";", "…"]
+            for position in items.indices where items[position].has(.acceptAlone) {
+                var lower = position, upper = position
+                while lower > 0, !breaks.contains(items[lower - 1].text) { lower -= 1 }
+                while upper + 1 < items.count, !breaks.contains(items[upper + 1].text) { upper += 1 }
+                let sentenceWords = items[lower...upper].filter { $0.token.kind == .word || $0.token.kind == .number }.count
+                if sentenceWords <= 3, upper + 1 < items.count || lower > 0 { reading.accepts = true }
+            }
+        }
         // "Quarter past 6 it is", "Friday it is": taking up what was offered.
         for position in items.indices.dropFirst() where position + 1 < items.count
             && items[position].text == "it" && items[position + 1].text == "is"
@@ -630,6 +641,8 @@ struct MessageReader: Sendable {
         if items[index].token.minute != nil { return true }
         if index + 1 < items.count {
             let next = items[index + 1]
+            // "samedi 19h": the French hour mark.
+            if next.text == "h", next.token.start == items[index].token.end { return true }
             if Self.meridiemWords[next.text] != nil || next.has(.oClock) || next.has(.approximately)
                 || next.has(.halfPast) || next.has(.quarterPast) || next.has(.quarterTo) || next.has(.thirdPast) || next.has(.thirdTo) {
                 return true

@@ -41,6 +41,9 @@ extension Lexicon {
         ([
             "صار", "اي", "ih", "ee", "eh", "haan", "han", "can", "bet", "down", "ايوه ايوه", "اه", "آه", "واه",
             "wah", "iyeh", "ايه", "ey", "aha", "ah ok",
+            // Yes only as the whole reply: inside a sentence they say something else ("I'm in
+            // Joburg that day", "hope it goes fine", "thanks for having us").
+            "i'm in", "im in", "i am in", "fine", "thank you", "thanks",
         ], .acceptAlone),
         ([
             // Gulf, Najd, Hijaz, Iraq.

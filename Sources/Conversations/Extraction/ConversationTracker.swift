@@ -92,8 +92,9 @@ struct ConversationTracker {
             plans[latest].touched = step
         }
         // "Chale I dey. 3 o'clock", "الأحد مع الأربعة": the other person saying the plan's when
-        // back, asking nothing, agrees to it.
-        if !reading.accepts, !reading.isQuestion, !reading.invites, !reading.isVetoed, !fragments.isEmpty, fragments.allSatisfy(\.hasWhen),
+        // back, asking nothing, agrees to it. A longer message naming the day says more about it
+        // ("the 12th I'm in Jeddah for work").
+        if !reading.accepts, reading.wordCount <= 6, !reading.isQuestion, !reading.invites, !reading.isVetoed, !fragments.isEmpty, fragments.allSatisfy(\.hasWhen),
            let latest = plans.indices.filter({ plans[$0].status == .open }).max(by: { plans[$0].touched < plans[$1].touched }),
            plans[latest].proposer != sender, plans[latest].day != nil,
            fragments.allSatisfy({ !changesWhen(offered($0, to: latest), of: latest) }) {

@@ -259,6 +259,7 @@ struct MessageReader: Sendable {
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
+        reading.wordCount = words
         // "صار", "ih", "can": yes only as the whole reply.
         if words <= 3, items.contains(where: { $0.has(.acceptAlone) }), !reading.denies { reading.accepts = true }
         // ... or as a whole sentence of its own ("ugh fine. see you at the gates").

@@ -65,6 +65,8 @@ struct MessageReading: Sendable {
     var isHypothetical = false
     var isForwarded = false
     var hasNoTimeFrame = false
+    /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
+    var wordCount = 0
 
     var fragments: [PlanFragment] = []
     /// Days named in a clause about the sender's own commitments ("Sunday I have the board

@@ -69,7 +69,8 @@ struct ConversationTracker {
             announcement = nil
         }
         // "Sunday I have the board presentation": an excuse on the day of the other's plan turns it down.
-        if !reading.denies, !reading.accepts, !reading.excuseDays.isEmpty,
+        // A hedge that gives the reason ("ان شاء الله بس ما اوعدك، الجمعة عندي مشوار") stays a hedge.
+        if !reading.denies, !reading.accepts, !reading.isTentative, !reading.excuseDays.isEmpty,
            plans.contains(where: { $0.status == .open && $0.proposer != sender && $0.day.map(reading.excuseDays.contains) == true }) {
             reading.denies = true
         }

@@ -256,6 +256,13 @@ struct MessageReader: Sendable {
                 }
             }
         }
+        // "sorry… I might have my niece, so let me see and I'll let you know": a no and a maybe in one
+        // message, the one said last is where the sender ends up.
+        if reading.denies, reading.isTentative, !reading.cancels,
+           let lastNo = items.indices.last(where: { items[$0].has(.deny) && !Self.isProhibition(at: $0, items) }),
+           let lastMaybe = items.indices.last(where: { items[$0].has(.tentative) }), lastMaybe > lastNo {
+            reading.denies = false
+        }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count

@@ -35,6 +35,8 @@ struct MessageReader: Sendable {
         "فاضيه", "مناسب", "ينفعني", "يزبط", "بيزبط", "بزبط", "يمديني", "able", "free", "possible", "available", "going", "coming",
     ]
 
+    private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+
     /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
     private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "cancel", "postpon", "reschedul"]
     /// A first-person plural verb ("we'll go") in Levantine (منروح), Egyptian (هنروح) or Gulf (بنروح) form.
@@ -74,8 +76,13 @@ struct MessageReader: Sendable {
         var yesElsewhere = false
         for clause in clauses {
             var clauseItems = Array(items[clause])
-            let veto = Vetoes(clauseItems)
+            var veto = Vetoes(clauseItems)
             let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
+            // "10ish when it opens": a start tied to the opening, said and not asked, is the plan's.
+            // (A closing time, "bey2fel 11", is never the start.)
+            if veto.isInquiry, !clauseItems.contains(where: { $0.text.contains("?") }), clauseItems.filter({ $0.has(.inquiry) }).allSatisfy({ Self.openingWords.contains($0.text) }) {
+                veto.isInquiry = false
+            }
             let clauseInvites = clauseItems.contains { $0.has(.invite) }
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
             let clauseReallyInvites = clauseItems.indices.contains { position in
@@ -242,7 +249,7 @@ struct MessageReader: Sendable {
                 case .conditional: reading.isConditional = true
                 case .cancel: reading.cancels = true
                 case .askTime: reading.asksTime = true
-                case .askWhen: reading.asksWhen = true
+                case .askWhen: if Self.asksInItsClause(position, items) { reading.asksWhen = true }
                 case .either: reading.leavesChoiceOpen = true
                 case .past: reading.isPast = true
                 case .ownPlan: reading.isOwnPlan = true
@@ -298,6 +305,18 @@ struct MessageReader: Sendable {
             }
             if yesBefore, !yesAfter, noAfter { reading.accepts = false }
         }
+    }
+
+    /// "when?", "when are you free": a question; "10ish when it opens", "call me when you land"
+    /// only tie a time to something.
+    private static func asksInItsClause(_ position: Int, _ items: [Item]) -> Bool {
+        let breaks: Set<String> = [".", "!", "?", ",", ";", "…"]
+        var start = position
+        while start > 0, !breaks.contains(items[start - 1].text) { start -= 1 }
+        var end = position
+        while end + 1 < items.count, !breaks.contains(items[end + 1].text) { end += 1 }
+        let endsAsking = end + 1 < items.count && items[end + 1].text == "?" || items[position].text.hasSuffix("?")
+        return endsAsking || position - start <= 1
     }
 
     /// "لا تتأخر", "la tnsa", "don't be late": a bare no in front of a second-person verb tells

@@ -244,10 +244,12 @@ struct MessageReader: Sendable {
                     if negated { reading.denies = true } else { reading.accepts = true }
                 case .invite:
                     if negated { reading.denies = true } else { reading.invites = true }
-                case .deny: if !Self.isProhibition(at: position, items) { reading.denies = true }
+                case .deny:
+                    let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
+                    if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
                 case .tentative: reading.isTentative = true
                 case .conditional: reading.isConditional = true
-                case .cancel: reading.cancels = true
+                case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
                 case .askWhen: if Self.asksInItsClause(position, items) { reading.asksWhen = true }
                 case .either: reading.leavesChoiceOpen = true
@@ -324,7 +326,8 @@ struct MessageReader: Sendable {
     private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
         guard ["لا", "la", "laa", "don't", "dont"].contains(items[position].text), position + 1 < items.count else { return false }
         let next = items[position + 1]
-        guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) else { return false }
+        // "don't bail on me", "la tlghiha": telling the other not to call it off holds the plan.
+        guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) || next.has(.cancel) || next.has(.deny) else { return false }
         if items[position].text.hasPrefix("d") { return true }
         return next.text.hasPrefix("ت") || (next.text.hasPrefix("t") && next.text.count > 2)
     }

@@ -262,7 +262,11 @@ struct Lexicon: Sendable {
             "day after tomorrow", "the day after tomorrow", "overmorrow", "بعد بكره", "بعد بكرا", "بعد باجر", "بعد باكر", "بعد غد",
             "ba3d bokra", "ba3d bukra", "ba3ad bokra", "ba3d baachir", "ba3d bachir",
         ], .relativeDay(2)),
-        (["a week from today", "a week from now", "in a week", "بعد اسبوع", "ba3d esbo3"], .relativeDay(7)),
+        ([
+            "a week from today", "a week from now", "in a week", "بعد اسبوع", "ba3d esbo3", "من اليوم لاسبوع", "من اليوم للاسبوع",
+            "من اليوم ل اسبوع", "mn el youm l usbu3", "mn el yom l esbo3", "men el youm l osbo3", "min el yom l usbu3", "زي النهارده",
+            "zay el naharda",
+        ], .relativeDay(7)),
         (["بعد يومين", "in two days", "in 2 days", "ba3d yomain"], .relativeDay(2)),
         (["in three days", "in 3 days", "بعد ثلاث ايام", "بعد ٣ ايام"], .relativeDay(3)),
         (["sunday", "sun", "الاحد", "احد", "el a7ad", "a7ad", "al a7ad", "ahad", "el ahad"], .weekday(1)),

@@ -89,4 +89,66 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-08T20:00")
     }
+
+    @Test func aNoThenAMaybeIsAMaybe() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Manly ferry Saturday, u in? leaving at 11"),
+            ("B", "2026-12-06T10:05", "sorry driving, yeah sounds fun but I might have my niece Saturday so let me see how that pans out and I'll let you know"),
+        ])
+        #expect(result.state == .proposed)
+    }
+
+    @Test func aMaybeThenANoIsANo() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "Padel Saturday at 11?"), ("B", "2026-12-06T10:05", "let me check... no sorry, can't")])
+        #expect(result.state == .denied)
+    }
+
+    @Test func aHedgeNamingAClashStaysAHedge() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "مسوي عشا للشباب يوم الجمعة بالاستراحة بعد المغرب، تعال"),
+            ("B", "2026-12-06T10:05", "ان شاء الله بس ما اوعدك، الجمعة عندي مشوار للشرقية"),
+        ])
+        #expect(result.state == .proposed)
+    }
+
+    @Test func aTimeTiedToTheOpeningIsThePlans() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "waterworld tmrw?? 10ish when it opens"), ("B", "2026-12-06T10:05", "yesss")])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T10:00")
+    }
+
+    @Test func aClosingTimeIsNotTheStart() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "let's do the souq Thursday at 6? it closes at 10"), ("B", "2026-12-06T10:05", "ok")])
+        #expect(Self.start(result) == "2026-12-10T18:00")
+    }
+
+    @Test("something came up calls the plan off", arguments: [
+        "so sorry, something came up, can we do another day?", "والله صار عندي ظرف، خليها مرة ثانية",
+    ])
+    func somethingCameUp(message: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "dinner Thursday at 8?"), ("B", "2026-12-06T10:05", "ok deal"), ("B", "2026-12-06T11:00", message),
+        ])
+        #expect(result.state == .denied, "\(message)")
+    }
+
+    @Test func dontBailHoldsThePlan() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "dinner Thursday at 8?"), ("B", "2026-12-06T10:05", "ok deal"), ("A", "2026-12-06T10:06", "great, dont bail on me this time"),
+        ])
+        #expect(result.state == .agreed)
+    }
+
+    @Test func aWeekFromTodayInArabizi() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "nrou7 el mat3am mn el youm l usbu3?"), ("B", "2026-12-06T10:05", "tamam")])
+        #expect(Self.start(result) == "2026-12-13")
+    }
+
+    @Test func havingTimeIsNotAnExcuse() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "بكرا عندي شوية وقت من ٥ لـ ٧، منعمل مانيكير سوا عند نايلز؟"), ("B", "2026-12-06T10:05", "أكيد!"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T17:00")
+    }
 }

@@ -151,4 +151,20 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-07T17:00")
     }
+
+    @Test func aNoNamingTheAgreedActivityCallsItOff() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "فاكرة اتفقنا على سينما بكرة؟ الحفلة الساعة ٧"), ("B", "2026-12-06T10:05", "أيوة طبعاً"),
+            ("B", "2026-12-06T11:00", "معلش جدتي تعبت ولازم أسافر، مش هقدر آجي السينما"),
+        ])
+        #expect(result.state == .denied)
+    }
+
+    @Test func aFormalProposalAndAFormalRefusal() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "نقترح عقد ورشة العمل يوم الخميس من الساعة ٩ حتى ١٢ ظهراً"),
+            ("B", "2026-12-06T10:05", "نعتذر، لدينا تدقيق خارجي طوال يوم الخميس، ولا يمكننا المشاركة"),
+        ])
+        #expect(result.state == .denied)
+    }
 }

@@ -165,9 +165,14 @@ struct ConversationTracker {
         if let fragment, let specific = self.target(for: fragment, among: open), fragment.activity != nil { targets = [specific] }
         if targets.isEmpty {
             // "Tonight I can't" about a plan already agreed: it is off.
+            // So is "مش هقدر آجي السينما": a no that names the agreed plan's activity.
             let days = (fragment?.days ?? []) + reading.excuseDays
-            guard !days.isEmpty else { return false }
-            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { days.contains($0) } == true }
+            let activity = fragment?.activity?.english
+            guard !days.isEmpty || activity != nil else { return false }
+            let agreed = plans.indices.filter { index in
+                plans[index].status == .agreed
+                    && (plans[index].day.map { days.contains($0) } == true || (activity != nil && plans[index].details.activity?.english == activity))
+            }
             guard let last = agreed.last else { return false }
             plans[last].status = .cancelled
             plans[last].touched = step

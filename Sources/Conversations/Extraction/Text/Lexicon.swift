@@ -146,6 +146,8 @@ struct Lexicon: Sendable {
             "got plans", "another day", "another weekend", "another week", "other weekend", "not possible", "impossible", "sorry", "can't do", "cant do", "no can do", "something came up", "something's come up", "can't anymore", "اسف", "اسفه", "اسفين",
             "ما اقدر", "مااقدر", "ما بقدر", "مابقدر", "ما راح اقدر", "ما اكدر", "ماقدر", "ما قدر", "ما ينفع", "ماينفع", "ما يناسبني",
             "مايناسبني", "ما يمديني", "مايمديني", "ما يمدي", "مشغول", "مشغوله", "مرتبط", "مرتبطه", "اعتذر", "اعذرني", "اعذريني",
+            // Formal (MSA) refusals.
+            "نعتذر", "لا يمكنني", "لا يمكننا", "لا استطيع", "لا نستطيع", "يتعذر", "يتعذر علي", "يتعذر علينا",
             "اعذروني", "معذره", "معليش", "المعذره", "خلها مره ثانيه", "خليها مره ثانيه", "خلها لبعدين", "خليها لبعدين", "مره ثانيه",
             "وقت ثاني", "يوم ثاني", "للاسف", "ما اتوقع", "صعب", "مستحيل", "ما اظن", "ما راح اقدر", "ما راح اجي", "ما اجي", "ماني جاي",
             "ما نقدر", "مو فاضي", "مو فاضيه", "ما اني فاضي", "مب فاضي", "مب فاضيه", "ما بقدر", "مش هقدر", "مش قادر", "مش فاضي",
@@ -207,6 +209,7 @@ struct Lexicon: Sendable {
             "nrou7", "nroo7", "ntla3", "nshoof", "nel3ab", "nitla3", "nit3asha", "nitghada", "ngabel", "ntgabal", "لازم", "لازم نطلع", "lazem", "lazim", "لسا قايم", "لسه قايم", "still on",
             "shu ra2yak", "sho ra2yak", "shu ra2yik", "wesh ra2yak", "wsh ra2yak", "sh ra2yak", "shoo ra2yak", "ta3al", "ta3ali",
             "tiji", "tegi", "t8dar", "tgdar", "t2dar", "5alna", "khalna", "5alina", "yalla nrou7", "call me", "kalimni", "kallimni",
+            "نقترح", "اقترح",
         ], .invite),
         ([
             "no worries", "no worry", "can't wait", "cant wait", "don't remind me", "dont remind me", "no way", "no idea",

@@ -20,6 +20,7 @@ extension Lexicon {
             "خلص اتفقنا", "منلتقي", "بشوفك", "منشوفك", "اكيد جايه", "ماشي الحال", "اوكي حبيبي",
             // Maghreb.
             "واخا", "واخه", "وخا", "مزيان", "مزيانه", "صافي", "داكور", "بلا مزيه", "نتلاقاو", "نتلاقاو تما", "ان شاء الله نجي",
+            "مليح", "مليحه", "باهي", "باهي برشا", "يعيشك", "mli7", "m'li7", "behi", "bahi", "ya3tik essa7a",
             // Arabizi and French.
             "wakha", "wakhha", "wa5a", "safi", "mzyan", "mzian", "d'accord", "dac", "dakor", "ca marche", "ça marche", "ok ca marche", "parfait",
             "ashta", "eshta", "zabat", "mazboot", "mazbout", "mnee7", "mni7", "6ayeb", "tab", "sa7", "khosh", "5osh", "9ar", "saar",
@@ -107,8 +108,8 @@ extension Lexicon {
             "3indi emti7an", "3andi mo7adra", "3andi shoghl", "3ndi shoghol",
         ], .ownPlan),
         ([
-            "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly", "kick off",
-            "kickoff", "kick-off", "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
+            "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly",
+            "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
             "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
             "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",
@@ -160,7 +161,8 @@ extension Lexicon {
         ], .weekLater),
         ([
             "عقب باجر", "عقب بكره", "عقب بكرا", "عقب باكر", "بعد باكر", "بعدبكره", "بعد بكرة", "ba3d bokra", "ba3d bukra", "ba3d bacher",
-            "3ugub bachir", "3igb bachir", "3gb bachir", "ba3d ghodwa", "بعد غدوه", "بعد غدوة", "ba3d ghedwa", "after tomorrow",
+            "3ugub bachir", "3igb bachir", "3gb bachir", "3ugb bacher", "3ugb bachir", "3ugb baachir", "3gub bacher", "3gub bachir",
+            "3ugub bacher", "3igb bacher", "3ugb bukra", "ba3d baker", "ba3d ghodwa", "بعد غدوه", "بعد غدوة", "ba3d ghedwa", "after tomorrow",
         ], .relativeDay(2)),
         ([
             "غدوه", "غدوة", "ghodwa", "ghedwa", "ghadwa", "bokrah", "bukrah", "bokra el sob7", "bachir", "bacher", "baacher", "bachar", "tomorow",

@@ -258,7 +258,7 @@ struct Lexicon: Sendable {
         (["today", "this afternoon", "this evening", "this morning", "اليوم", "النهارده", "النهاردة", "انهارده", "el naharda", "naharda", "el yom", "elyoum", "el youm", "alyoum", "el yoom", "ilyom"], .relativeDay(0)),
         (["tonight", "tonite", "2nite", "الليله", "الليلة", "el lela", "el leila", "ellela", "el leileh", "el lelah", "lela", "el layla"], .tonight),
         ([
-            "tomorrow", "tmrw", "tmr", "tomoz", "tomorow", "tommorow", "بكره", "بكرا", "بكرة", "باجر", "باكر", "بكرى", "غدوه", "بكير",
+            "tomorrow", "tmrw", "tmr", "tomoz", "tomorow", "tommorow", "بكره", "بكرا", "بكرة", "باجر", "باكر", "غدوه",
             "bokra", "bukra", "bukhra", "bokrah", "bokra", "baachir", "bachir", "bacher", "bachr", "baker", "bukrah",
         ], .relativeDay(1)),
         ([

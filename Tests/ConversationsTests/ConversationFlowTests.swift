@@ -167,4 +167,34 @@ import Testing
         ])
         #expect(result.state == .denied)
     }
+
+    @Test func aKickOffTimeInAnInvitationIsTheStart() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "braai at mine Saturday, you keen? kick off around 1, till late"), ("B", "2026-12-06T10:05", "sure")])
+        #expect(Self.start(result) == "2026-12-12T13:00")
+    }
+
+    @Test func aMatchKickOffOnTheTelevisionIsNoPlan() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "Bokke vs Wales on Saturday, kick off 5pm on SuperSport"), ("B", "2026-12-06T10:05", "ja I saw")])
+        #expect(result.state == .noEvent)
+    }
+
+    @Test("Maghrebi 'مع' before an hour is the time, and its yes-words agree", arguments: [
+        ("نهار السبت نروحو للبحر؟ نخرجو الصباح بكري مع 8", "مليح", "2026-12-12T08:00"),
+        ("نهار الأحد نمشيو لسيدي بوسعيد؟ في القهوة العالية، مع الأربعة", "باهي", "2026-12-13T16:00"),
+    ])
+    func maghrebiTimes(proposal: String, reply: String, start: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", proposal), ("B", "2026-12-06T10:05", reply)])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == start)
+    }
+
+    @Test func withANumberOfPeopleIsNoTime() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "نطلع السبت مع 3 من الشباب؟"), ("B", "2026-12-06T10:05", "تمام")])
+        #expect(Self.start(result) == "2026-12-12")
+    }
+
+    @Test func gulfArabiziTheDayAfterTomorrow() {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "3ugb bacher tit3asha 3indna? el sa3a 8"), ("B", "2026-12-06T10:05", "akeed")])
+        #expect(Self.start(result) == "2026-12-08T20:00")
+    }
 }

@@ -785,6 +785,10 @@ struct MessageReader: Sendable {
             }
         }
         if item.isNumber, item.token.number > 24 { return false }
+        // Maghrebi "مع 8", "مع الأربعة" is "at about"; "مع 3 من الشباب" counts people.
+        if index > 0, items[index - 1].text == "مع", index + 1 < items.count, ["من", "اشخاص", "ناس", "شباب", "بنات"].contains(items[index + 1].text) {
+            return false
+        }
         if looksLikeClock(index, items) { return true }
         if index > 0 {
             let previous = items[index - 1]

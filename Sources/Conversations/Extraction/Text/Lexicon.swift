@@ -324,7 +324,7 @@ struct Lexicon: Sendable {
         (["friday prayer", "jummah", "jumuah", "jumma prayer", "صلاه الجمعه", "el jum3a prayer", "salat el jum3a"], .fridayPrayer),
         (["after", "بعد", "ba3d", "ba3ad", "ba3d el", "post"], .after),
         (["before", "قبل", "gabl", "qabl", "abl"], .before),
-        (["at", "@", "around", "by", "الساعه", "ساعه", "el sa3a", "sa3a", "al sa3a", "الساعة", "حوالي", "على الساعه", "3al sa3a", "like", "say", "about", "approx"], .clockLead),
+        (["at", "@", "around", "by", "الساعه", "ساعه", "el sa3a", "sa3a", "al sa3a", "الساعة", "حوالي", "على الساعه", "3al sa3a", "like", "say", "about", "approx", "مع"], .clockLead),
         (["pm", "p.m", "مساء", "مساءا"], .meridiem(isPM: true)),
         (["am", "a.m", "صباحا"], .meridiem(isPM: false)),
         (["o'clock", "oclock", "o clock", "sharp", "بالضبط", "تماما"], .oClock),

@@ -23,6 +23,11 @@ SCORER = FIXTURES / "score.py"
 # Issue 19: English varieties and Arabizi, and Arabic dialects, written by other authors.
 DEV2_SETS = ("dev2-en-mixed", "dev2-ar")
 DEV2_GATE = (0.88, 0.85)
+# Round 1 of the blind sets: 120 long chats written blind by another author, many dialects. The
+# rules reach 0.753 overall (ar 0.666, en 0.785, mixed 0.855; half of it was tuned on); gated a margin below, so a change
+# that loses ground on unseen-style chats fails.
+BLIND_SETS = ("blind1",)
+BLIND_GATE = (0.72, 0.62)
 
 
 def run_set(binary, name, gate):
@@ -58,6 +63,8 @@ def main():
     failures += run_set(args.binary, "generalisation", (args.min_score, args.min_language))
     for name in DEV2_SETS:
         failures += run_set(args.binary, name, DEV2_GATE)
+    for name in BLIND_SETS:
+        failures += run_set(args.binary, name, BLIND_GATE)
     if failures:
         print("\n".join(failures), file=sys.stderr)
         sys.exit(1)

@@ -54,6 +54,7 @@ struct ConversationTracker {
             }
         }
         echoable = reading.excuseClocks
+        fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
         if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),
@@ -68,7 +69,8 @@ struct ConversationTracker {
             announcement = nil
         }
         // "Sunday I have the board presentation": an excuse on the day of the other's plan turns it down.
-        if !reading.denies, !reading.accepts, !reading.excuseDays.isEmpty,
+        // A hedge that gives the reason ("ان شاء الله بس ما اوعدك، الجمعة عندي مشوار") stays a hedge.
+        if !reading.denies, !reading.accepts, !reading.isTentative, !reading.excuseDays.isEmpty,
            plans.contains(where: { $0.status == .open && $0.proposer != sender && $0.day.map(reading.excuseDays.contains) == true }) {
             reading.denies = true
         }
@@ -81,6 +83,23 @@ struct ConversationTracker {
                 plans[index].hedged = true
             }
             return
+        }
+        // "so come and join by the afternoon" after an excuse: the proposer asks again, so the
+        // plan is open again for the other's answer.
+        if reading.invites, !reading.hasNoTimeFrame, !fragments.contains(where: \.hasDay),
+           let latest = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].status == .refused, plans[latest].proposer == sender {
+            plans[latest].status = .open
+            plans[latest].touched = step
+        }
+        // "Chale I dey. 3 o'clock", "الأحد مع الأربعة": the other person saying the plan's when
+        // back, asking nothing, agrees to it. A longer message naming the day says more about it
+        // ("the 12th I'm in Jeddah for work").
+        if !reading.accepts, reading.wordCount <= 6, !reading.isQuestion, !reading.invites, !reading.isVetoed, !fragments.isEmpty, fragments.allSatisfy(\.hasWhen),
+           let latest = plans.indices.filter({ plans[$0].status == .open }).max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].proposer != sender, plans[latest].day != nil,
+           fragments.allSatisfy({ !changesWhen(offered($0, to: latest), of: latest) }) {
+            reading.accepts = true
         }
         if !reading.isQuestion, !fragments.contains(where: \.hasWhen) {
             for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender && plans[index].hedged {
@@ -95,6 +114,17 @@ struct ConversationTracker {
     }
 
     // MARK: acts
+
+    /// "Sunday works" in answer to "what about the Sunday then, the 20th?": a bare weekday a
+    /// week before a plan's day on that weekday names the plan's day.
+    private func onPlanWeekday(_ fragment: PlanFragment) -> PlanFragment {
+        guard fragment.dayIsPlainWeekday, let day = fragment.days.first,
+              let planDay = plans.last(where: { ($0.status == .open || $0.status == .agreed) && $0.day.map { $0.daysSinceEpoch - day.daysSinceEpoch == 7 } == true })?.day
+        else { return fragment }
+        var result = fragment
+        result.days = [planDay]
+        return result
+    }
 
     private func hasOpenPlan(notBy sender: String) -> Bool {
         plans.contains { $0.status == .open && $0.proposer != sender }
@@ -135,9 +165,14 @@ struct ConversationTracker {
         if let fragment, let specific = self.target(for: fragment, among: open), fragment.activity != nil { targets = [specific] }
         if targets.isEmpty {
             // "Tonight I can't" about a plan already agreed: it is off.
+            // So is "مش هقدر آجي السينما": a no that names the agreed plan's activity.
             let days = (fragment?.days ?? []) + reading.excuseDays
-            guard !days.isEmpty else { return false }
-            let agreed = plans.indices.filter { index in plans[index].status == .agreed && plans[index].day.map { days.contains($0) } == true }
+            let activity = fragment?.activity?.english
+            guard !days.isEmpty || activity != nil else { return false }
+            let agreed = plans.indices.filter { index in
+                plans[index].status == .agreed
+                    && (plans[index].day.map { days.contains($0) } == true || (activity != nil && plans[index].details.activity?.english == activity))
+            }
             guard let last = agreed.last else { return false }
             plans[last].status = .cancelled
             plans[last].touched = step
@@ -221,6 +256,13 @@ struct ConversationTracker {
                 plans[index].touched = step
                 return
             case .agreed:
+                // Another day after a plan is agreed, with no word of calling it off or moving it
+                // ("text me the address for saturday", "and dinner friday?"), is another plan or
+                // an aside; a new time on the same day refines it.
+                let otherDay = fragment.hasDay && fragment.days != plans[index].details.days
+                if otherDay, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
+                    break
+                }
                 if changesWhen(fragment, of: index), !vetoed {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)
@@ -349,7 +391,11 @@ struct ConversationTracker {
         }
         if let location = fragment.location { plans[index].details.location = location }
         if plans[index].details.durationMinutes == nil, let duration = fragment.durationMinutes { plans[index].details.durationMinutes = duration }
-        if plans[index].details.partOfDay == nil, let part = fragment.partOfDay { plans[index].details.partOfDay = part }
+        // A part of the day said with no clock ("it's at night", about something else) does not
+        // move a plan's clock time to the other half of the day.
+        if plans[index].details.partOfDay == nil, plans[index].details.clock == nil || fragment.clock != nil, let part = fragment.partOfDay {
+            plans[index].details.partOfDay = part
+        }
     }
 }
 

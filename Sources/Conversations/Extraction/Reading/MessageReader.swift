@@ -35,6 +35,8 @@ struct MessageReader: Sendable {
         "فاضيه", "مناسب", "ينفعني", "يزبط", "بيزبط", "بزبط", "يمديني", "able", "free", "possible", "available", "going", "coming",
     ]
 
+    private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+
     /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
     private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "cancel", "postpon", "reschedul"]
     /// A first-person plural verb ("we'll go") in Levantine (منروح), Egyptian (هنروح) or Gulf (بنروح) form.
@@ -74,8 +76,13 @@ struct MessageReader: Sendable {
         var yesElsewhere = false
         for clause in clauses {
             var clauseItems = Array(items[clause])
-            let veto = Vetoes(clauseItems)
+            var veto = Vetoes(clauseItems)
             let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
+            // "10ish when it opens": a start tied to the opening, said and not asked, is the plan's.
+            // (A closing time, "bey2fel 11", is never the start.)
+            if veto.isInquiry, !clauseItems.contains(where: { $0.text.contains("?") }), clauseItems.filter({ $0.has(.inquiry) }).allSatisfy({ Self.openingWords.contains($0.text) }) {
+                veto.isInquiry = false
+            }
             let clauseInvites = clauseItems.contains { $0.has(.invite) }
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
             let clauseReallyInvites = clauseItems.indices.contains { position in
@@ -237,12 +244,14 @@ struct MessageReader: Sendable {
                     if negated { reading.denies = true } else { reading.accepts = true }
                 case .invite:
                     if negated { reading.denies = true } else { reading.invites = true }
-                case .deny: if !Self.isProhibition(at: position, items) { reading.denies = true }
+                case .deny:
+                    let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
+                    if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
                 case .tentative: reading.isTentative = true
                 case .conditional: reading.isConditional = true
-                case .cancel: reading.cancels = true
+                case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
-                case .askWhen: reading.asksWhen = true
+                case .askWhen: if Self.asksInItsClause(position, items) { reading.asksWhen = true }
                 case .either: reading.leavesChoiceOpen = true
                 case .past: reading.isPast = true
                 case .ownPlan: reading.isOwnPlan = true
@@ -256,11 +265,30 @@ struct MessageReader: Sendable {
                 }
             }
         }
+        // "sorry… I might have my niece, so let me see and I'll let you know": a no and a maybe in one
+        // message, the one said last is where the sender ends up.
+        if reading.denies, reading.isTentative, !reading.cancels,
+           let lastNo = items.indices.last(where: { items[$0].has(.deny) && !Self.isProhibition(at: $0, items) }),
+           let lastMaybe = items.indices.last(where: { items[$0].has(.tentative) }), lastMaybe > lastNo {
+            reading.denies = false
+        }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
+        reading.wordCount = words
         // "صار", "ih", "can": yes only as the whole reply.
         if words <= 3, items.contains(where: { $0.has(.acceptAlone) }), !reading.denies { reading.accepts = true }
+        // ... or as a whole sentence of its own ("ugh fine. see you at the gates").
+        if !reading.accepts, !reading.denies {
+            let breaks = [".", "!", "?", ",", ";", "…"]
+            for position in items.indices where items[position].has(.acceptAlone) {
+                var lower = position, upper = position
+                while lower > 0, !breaks.contains(items[lower - 1].text) { lower -= 1 }
+                while upper + 1 < items.count, !breaks.contains(items[upper + 1].text) { upper += 1 }
+                let sentenceWords = items[lower...upper].filter { $0.token.kind == .word || $0.token.kind == .number }.count
+                if sentenceWords <= 3, upper + 1 < items.count || lower > 0 { reading.accepts = true }
+            }
+        }
         // "Quarter past 6 it is", "Friday it is": taking up what was offered.
         for position in items.indices.dropFirst() where position + 1 < items.count
             && items[position].text == "it" && items[position + 1].text == "is"
@@ -281,12 +309,25 @@ struct MessageReader: Sendable {
         }
     }
 
+    /// "when?", "when are you free": a question; "10ish when it opens", "call me when you land"
+    /// only tie a time to something.
+    private static func asksInItsClause(_ position: Int, _ items: [Item]) -> Bool {
+        let breaks: Set<String> = [".", "!", "?", ",", ";", "…"]
+        var start = position
+        while start > 0, !breaks.contains(items[start - 1].text) { start -= 1 }
+        var end = position
+        while end + 1 < items.count, !breaks.contains(items[end + 1].text) { end += 1 }
+        let endsAsking = end + 1 < items.count && items[end + 1].text == "?" || items[position].text.hasSuffix("?")
+        return endsAsking || position - start <= 1
+    }
+
     /// "لا تتأخر", "la tnsa", "don't be late": a bare no in front of a second-person verb tells
     /// the other what not to do; it refuses nothing.
     private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
         guard ["لا", "la", "laa", "don't", "dont"].contains(items[position].text), position + 1 < items.count else { return false }
         let next = items[position + 1]
-        guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) else { return false }
+        // "don't bail on me", "la tlghiha": telling the other not to call it off holds the plan.
+        guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) || next.has(.cancel) || next.has(.deny) else { return false }
         if items[position].text.hasPrefix("d") { return true }
         return next.text.hasPrefix("ت") || (next.text.hasPrefix("t") && next.text.count > 2)
     }
@@ -409,6 +450,7 @@ struct MessageReader: Sendable {
         var seen = Set<LocalDateTime>()
         fragment.days = fragment.days.filter { seen.insert($0).inserted }
         if !fragment.days.isEmpty { fragment.isVague = false }
+        fragment.dayIsPlainWeekday = fragment.days.count == 1 && !dayPositions.isEmpty && dayPositions.allSatisfy(\.plainWeekday)
 
         readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, into: &fragment)
         readPrayers(items, today: today, into: &fragment)
@@ -629,6 +671,8 @@ struct MessageReader: Sendable {
         if items[index].token.minute != nil { return true }
         if index + 1 < items.count {
             let next = items[index + 1]
+            // "samedi 19h": the French hour mark.
+            if next.text == "h", next.token.start == items[index].token.end { return true }
             if Self.meridiemWords[next.text] != nil || next.has(.oClock) || next.has(.approximately)
                 || next.has(.halfPast) || next.has(.quarterPast) || next.has(.quarterTo) || next.has(.thirdPast) || next.has(.thirdTo) {
                 return true
@@ -741,6 +785,10 @@ struct MessageReader: Sendable {
             }
         }
         if item.isNumber, item.token.number > 24 { return false }
+        // Maghrebi "مع 8", "مع الأربعة" is "at about"; "مع 3 من الشباب" counts people.
+        if index > 0, items[index - 1].text == "مع", index + 1 < items.count, ["من", "اشخاص", "ناس", "شباب", "بنات"].contains(items[index + 1].text) {
+            return false
+        }
         if looksLikeClock(index, items) { return true }
         if index > 0 {
             let previous = items[index - 1]

@@ -34,6 +34,9 @@ struct PlanFragment: Sendable {
     var sameTime = false
     var activity: Activity?
     var location: String?
+    /// The one day came from a bare weekday ("Sunday works"): in a reply it may name the plan's
+    /// own day a week further on ("the Sunday then, the 20th").
+    var dayIsPlainWeekday = false
 
     var hasDay: Bool { !days.isEmpty }
     var hasTime: Bool { clock != nil || anchor != nil }
@@ -62,6 +65,8 @@ struct MessageReading: Sendable {
     var isHypothetical = false
     var isForwarded = false
     var hasNoTimeFrame = false
+    /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
+    var wordCount = 0
 
     var fragments: [PlanFragment] = []
     /// Days named in a clause about the sender's own commitments ("Sunday I have the board

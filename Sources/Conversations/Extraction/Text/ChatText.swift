@@ -149,7 +149,28 @@ struct ChatText {
             let isPunctuation = "?!,.;:-()[]*\"/…".contains(char)
             tokens.append(Token(text: String(char), kind: isPunctuation ? .punctuation : .symbol, start: start, end: index))
         }
-        return tokens
+        return joinArabiziProgressive(tokens)
+    }
+
+    /// Levantine Arabizi "3am" before a verb ("3am bmoot", "3am b7ajez") is the word "am doing",
+    /// not three in the morning.
+    private static func joinArabiziProgressive(_ tokens: [Token]) -> [Token] {
+        var result: [Token] = []
+        var index = 0
+        while index < tokens.count {
+            if index + 2 < tokens.count, tokens[index].kind == .number, tokens[index].text == "3", tokens[index + 1].text == "am",
+               tokens[index + 1].start == tokens[index].end, tokens[index + 2].kind == .word {
+                let verb = Array(tokens[index + 2].text)
+                if verb.count > 2, verb[0] == "b", !"aeiouy".contains(verb[1]) {
+                    result.append(Token(text: "3am", kind: .word, start: tokens[index].start, end: tokens[index + 1].end))
+                    index += 2
+                    continue
+                }
+            }
+            result.append(tokens[index])
+            index += 1
+        }
+        return result
     }
 
     private static func isWordCharacter(_ char: Character) -> Bool {

@@ -20,6 +20,7 @@ extension Lexicon {
             "خلص اتفقنا", "منلتقي", "بشوفك", "منشوفك", "اكيد جايه", "ماشي الحال", "اوكي حبيبي",
             // Maghreb.
             "واخا", "واخه", "وخا", "مزيان", "مزيانه", "صافي", "داكور", "بلا مزيه", "نتلاقاو", "نتلاقاو تما", "ان شاء الله نجي",
+            "مليح", "مليحه", "باهي", "باهي برشا", "يعيشك", "mli7", "m'li7", "behi", "bahi", "ya3tik essa7a",
             // Arabizi and French.
             "wakha", "wakhha", "wa5a", "safi", "mzyan", "mzian", "d'accord", "dac", "dakor", "ca marche", "ça marche", "ok ca marche", "parfait",
             "ashta", "eshta", "zabat", "mazboot", "mazbout", "mnee7", "mni7", "6ayeb", "tab", "sa7", "khosh", "5osh", "9ar", "saar",
@@ -41,6 +42,9 @@ extension Lexicon {
         ([
             "صار", "اي", "ih", "ee", "eh", "haan", "han", "can", "bet", "down", "ايوه ايوه", "اه", "آه", "واه",
             "wah", "iyeh", "ايه", "ey", "aha", "ah ok",
+            // Yes only as the whole reply: inside a sentence they say something else ("I'm in
+            // Joburg that day", "hope it goes fine", "thanks for having us").
+            "i'm in", "im in", "i am in", "fine", "thank you", "thanks",
         ], .acceptAlone),
         ([
             // Gulf, Najd, Hijaz, Iraq.
@@ -104,8 +108,8 @@ extension Lexicon {
             "3indi emti7an", "3andi mo7adra", "3andi shoghl", "3ndi shoghol",
         ], .ownPlan),
         ([
-            "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly", "kick off",
-            "kickoff", "kick-off", "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
+            "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly",
+            "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
             "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
             "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",
@@ -157,7 +161,8 @@ extension Lexicon {
         ], .weekLater),
         ([
             "عقب باجر", "عقب بكره", "عقب بكرا", "عقب باكر", "بعد باكر", "بعدبكره", "بعد بكرة", "ba3d bokra", "ba3d bukra", "ba3d bacher",
-            "3ugub bachir", "3igb bachir", "3gb bachir", "ba3d ghodwa", "بعد غدوه", "بعد غدوة", "ba3d ghedwa", "after tomorrow",
+            "3ugub bachir", "3igb bachir", "3gb bachir", "3ugb bacher", "3ugb bachir", "3ugb baachir", "3gub bacher", "3gub bachir",
+            "3ugub bacher", "3igb bacher", "3ugb bukra", "ba3d baker", "ba3d ghodwa", "بعد غدوه", "بعد غدوة", "ba3d ghedwa", "after tomorrow",
         ], .relativeDay(2)),
         ([
             "غدوه", "غدوة", "ghodwa", "ghedwa", "ghadwa", "bokrah", "bukrah", "bokra el sob7", "bachir", "bacher", "baacher", "bachar", "tomorow",
@@ -216,7 +221,8 @@ extension Lexicon {
             "can't find", "cant find", "can't sleep", "cant sleep", "can't decide", "cant decide", "can't stand", "cant stand", "can't stay long",
             "can't complain", "can't hear", "can't imagine", "can't promise", "cant promise", "can't eat", "can't drink", "can't drive",
             "can't be late", "cant be late", "can't miss", "cant miss", "can't say no", "cant say no", "couldn't be happier", "can't go wrong",
-            "عندي وقت", "عندي فكره", "عندي اقتراح", "عندي خبر",
+            "عندي وقت", "عندي فكره", "عندي اقتراح", "عندي خبر", "عندي شويه وقت", "عندي شوي وقت", "عندي وقت فاضي", "i have time",
+            "i'm free", "im free", "3andi wa2t", "3indi wa2t",
         ], .neutral),
         ([
             "ne2agel", "n2agel", "n2ajjel", "ne2ajel", "nageel", "push the", "push it", "move it", "put it off", "push to",

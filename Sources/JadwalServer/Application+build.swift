@@ -218,13 +218,17 @@ private func assemble(
     auth.addPublicRoutes(to: router.group("api/v1/auth"))
     auth.addSessionRoutes(to: router.group("api/v1/auth").add(middleware: sessionMiddleware))
     let signedIn = router.group("api/v1").add(middleware: sessionMiddleware)
-    AccountRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
+    let profiles = Profiles(store: store, clock: dependencies.clock)
+    AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes)
         .addRoutes(to: signedIn)
     EventRoutes(store: store, clock: dependencies.clock, writes: writes).addRoutes(to: signedIn)
-    TaskRoutes(store: store, clock: dependencies.clock, writes: writes, planner: TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime))
+    let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    TaskRoutes(
+        store: store, clock: dependencies.clock, writes: writes, planner: TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime),
+        tasks: tasks)
         .addRoutes(to: signedIn)
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
@@ -246,7 +250,7 @@ private func assemble(
     ).addRoutes(to: router)
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
-        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, publicURL: configuration.effectivePublicURL,
+        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

@@ -152,3 +152,53 @@ public struct PlannedTaskBlock: Sendable, Hashable {
         return (calendar, blocks.sorted { $0.range.start < $1.range.start }, others)
     }
 }
+
+/// A person's to-dos as the list screens show them: the task list (made again if deleted) and
+/// its to-dos in the chosen order, each with the time planned for it.
+public struct Tasks: Sendable {
+    let store: any Store
+    let clock: Clock
+    let busyTime: AccountBusyTime
+    let parse: @Sendable (CalendarObject) -> Component?
+
+    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime, parse: @escaping @Sendable (CalendarObject) -> Component?) {
+        self.store = store
+        self.clock = clock
+        self.busyTime = busyTime
+        self.parse = parse
+    }
+
+    /// The account's task list, made again if the person deleted it; `TaskList.Missing` when its
+    /// slug is taken by an event calendar.
+    public func list(account: Account) async throws -> CalendarCollection {
+        let now = clock.now
+        return try await store.transaction { tx in
+            guard let list = try await TaskList.calendar(for: account, creating: true, now: now, tx: tx) else { throw TaskList.Missing() }
+            return list
+        }
+    }
+
+    /// The to-dos `filter` keeps, in `order`, each with the time planned for it.
+    public func listed(account: Account, order: TaskList.Order, filter: TaskList.Filter) async throws -> [(task: StoredTask, planned: [PlannedTaskBlock]?)] {
+        let now = clock.now
+        let parse = self.parse
+        let busyTime = self.busyTime
+        return try await store.read { tx in
+            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
+            let tasks = try await TaskList.tasks(in: list, account: account, tx: tx, parse: parse)
+            let planned = Dictionary(grouping: try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime).blocks, by: \.taskUID)
+            return order.sorted(tasks.filter { filter.includes($0.todo) }).map { ($0, planned[$0.todo.uid]) }
+        }
+    }
+
+    /// Every to-do's planned time, by the to-do's UID.
+    public func planned(account: Account) async throws -> [String: [PlannedTaskBlock]] {
+        let busyTime = self.busyTime
+        return try await store.read { tx in
+            Dictionary(grouping: try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime).blocks, by: \.taskUID)
+        }
+    }
+
+    /// The stored to-do as the lists read it (parsed once per version).
+    public func parsed(_ object: CalendarObject) -> Component? { parse(object) }
+}

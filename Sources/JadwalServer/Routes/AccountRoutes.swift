@@ -4,8 +4,7 @@ import JadwalCore
 
 /// `/api/v1/me` and `/api/v1/sessions`: the signed-in person's profile and devices.
 struct AccountRoutes: Sendable {
-    let store: any Store
-    let clock: Clock
+    let profiles: Profiles
 
     struct ProfilePatch: Decodable {
         let name: String?
@@ -47,7 +46,9 @@ struct AccountRoutes: Sendable {
         let change = ProfileChange(name: patch.name, timeZone: patch.timeZone, language: language, showHijri: patch.showHijri)
         let updated: Account
         do {
-            updated = try await Self.saveProfile(change, accountID: try context.requireIdentity().account.id, store: store)
+            updated = try await profiles.save(change, accountID: try context.requireIdentity().account.id)
+        } catch Profiles.Problem.noAccount {
+            throw APIError.notFound("The account no longer exists.")
         } catch let problem as ProfileChange.Problem {
             switch problem {
             case .nameTooLong(let limit): throw APIError.badRequest("invalid_field", "Field 'name' must be at most \(limit) characters.")
@@ -59,21 +60,9 @@ struct AccountRoutes: Sendable {
         return JSONResponse(AccountView(updated))
     }
 
-    /// Validates and stores a profile change (the API's PATCH and the settings page's form);
-    /// throws `ProfileChange.Problem` for the field that is wrong.
-    static func saveProfile(_ change: ProfileChange, accountID: UUID, store: any Store) async throws -> Account {
-        try await store.transaction { tx in
-            guard let current = try await tx.account(id: accountID) else { throw APIError.notFound("The account no longer exists.") }
-            let next = try change.applied(to: current)
-            try await tx.updateAccount(next)
-            return next
-        }
-    }
-
     private func sessions(_ context: JadwalRequestContext) async throws -> JSONResponse<SessionList> {
         let identity = try context.requireIdentity()
-        let now = clock.now
-        let sessions = try await store.read { tx in try await tx.activeSessions(accountID: identity.account.id, at: now) }
+        let sessions = try await profiles.activeSessions(accountID: identity.account.id)
         return JSONResponse(SessionList(sessions: sessions.map { session in
             SessionView(
                 id: session.id.uuidString, method: session.method.rawValue, createdAt: session.createdAt, lastUsedAt: session.lastUsedAt,
@@ -85,23 +74,12 @@ struct AccountRoutes: Sendable {
 
     private func revoke(_ context: JadwalRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
-        let now = clock.now
         // Another account's session answers exactly like a missing one.
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.notFound("No session with that ID.")
         }
-        let found = try await Self.revokeSession(id: id, accountID: identity.account.id, store: store, now: now)
+        let found = try await profiles.revokeSession(id: id, accountID: identity.account.id)
         guard found else { throw APIError.notFound("No session with that ID.") }
         return Response(status: .noContent)
-    }
-
-    /// Ends one of the person's own sessions (the API's DELETE and the settings page's button);
-    /// false when there is no such active session of theirs, so another's answers like a missing one.
-    static func revokeSession(id: UUID, accountID: UUID, store: any Store, now: Date) async throws -> Bool {
-        try await store.transaction { tx -> Bool in
-            guard let session = try await tx.session(id: id), session.accountID == accountID, session.isActive(at: now) else { return false }
-            try await tx.revokeSession(id: id, at: now, reason: "signed out from another device")
-            return true
-        }
     }
 }

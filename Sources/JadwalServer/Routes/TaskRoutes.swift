@@ -12,6 +12,7 @@ struct TaskRoutes: Sendable {
     let clock: Clock
     let writes: CalendarWrites
     let planner: TaskPlanner
+    let tasks: Tasks
 
     /// A to-do: its object, the draft fields, and the time planned for it.
     struct TaskView: Encodable, Sendable {
@@ -89,7 +90,7 @@ struct TaskRoutes: Sendable {
             guard let filter = TaskList.Filter(rawValue: statusText) else {
                 throw APIError.badRequest("invalid_query", "'status' must be one of \(Self.accepted(TaskList.Filter.allCases)), not '\(statusText)'.")
             }
-            let views = try await Self.listed(account: account, order: order, filter: filter, store: store, now: clock.now)
+            let views = try await tasks.listed(account: account, order: order, filter: filter)
                 .map { Self.view($0.task, planned: $0.planned) }
             return JSONResponse(TaskListView(sort: order.rawValue, status: filter.rawValue, tasks: views))
         }
@@ -128,7 +129,7 @@ struct TaskRoutes: Sendable {
             let (list, name) = try await target(context, account: account)
             let draft = try await request.decodeJSON(as: TaskDraft.self)
             let current = try await existing(name, in: list)
-            guard current.component == .todo, let parsed = Self.parse(current) else {
+            guard current.component == .todo, let parsed = tasks.parsed(current) else {
                 throw APIError.badRequest("not_a_task", "'\(name)' is not a to-do; edit it as iCalendar at /api/v1/calendars/{id}/objects/\(name).")
             }
             let text = try Self.validated { () throws(TaskDraft.Problem) in
@@ -153,36 +154,13 @@ struct TaskRoutes: Sendable {
         }
     }
 
-    static func parse(_ object: CalendarObject) -> Component? { ParsedCalendarCache.shared.calendar(for: object) }
-
     static func accepted(_ values: [some RawRepresentable<String>]) -> String {
         values.map { "'\($0.rawValue)'" }.joined(separator: ", ")
     }
 
-    /// The account's to-dos `filter` keeps, in `order`, each with the time planned for it (the
-    /// API's list and the web app's Tasks page).
-    static func listed(account: Account, order: TaskList.Order, filter: TaskList.Filter, store: any Store, now: Date) async throws
-        -> [(task: StoredTask, planned: [PlannedTaskBlock]?)] {
-        try await store.read { tx in
-            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
-            let tasks = try await TaskList.tasks(in: list, account: account, tx: tx, parse: Self.parse)
-            let planned = try await Self.plannedByTask(account: account, tx: tx)
-            return order.sorted(tasks.filter { filter.includes($0.todo) }).map { ($0, planned[$0.todo.uid]) }
-        }
-    }
-
-    /// The account's task list, made again if the person deleted it; `TaskList.Missing` when its
-    /// slug is taken by an event calendar.
-    static func taskList(account: Account, store: any Store, now: Date) async throws -> CalendarCollection {
-        try await store.transaction { tx in
-            guard let list = try await TaskList.calendar(for: account, creating: true, now: now, tx: tx) else { throw TaskList.Missing() }
-            return list
-        }
-    }
-
     private func taskList(account: Account) async throws -> CalendarCollection {
         do {
-            return try await Self.taskList(account: account, store: store, now: clock.now)
+            return try await tasks.list(account: account)
         } catch let missing as TaskList.Missing {
             throw APIError(.conflict, code: "task_list_missing", message: "\(missing.description.prefix(1).uppercased())\(missing.description.dropFirst()).")
         }
@@ -210,16 +188,10 @@ struct TaskRoutes: Sendable {
 
     private func view(_ object: CalendarObject, account: Account) async throws -> TaskView {
         let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
-        guard let task = StoredTask(object: object, parsed: Self.parse(object), zone: zone) else {
+        guard let task = StoredTask(object: object, parsed: tasks.parsed(object), zone: zone) else {
             throw APIError.badRequest("not_a_task", "'\(object.name)' is not a to-do; read it as iCalendar at /api/v1/calendars/{id}/objects/\(object.name).")
         }
-        let planned = try await store.read { tx in try await Self.plannedByTask(account: account, tx: tx) }
-        return Self.view(task, planned: planned[task.todo.uid])
-    }
-
-    static func plannedByTask(account: Account, tx: any StoreTransaction) async throws -> [String: [PlannedTaskBlock]] {
-        let busyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) })
-        return Dictionary(grouping: try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime).blocks, by: \.taskUID)
+        return Self.view(task, planned: try await tasks.planned(account: account)[task.todo.uid])
     }
 
     static func view(_ task: StoredTask, planned: [PlannedTaskBlock]?) -> TaskView {

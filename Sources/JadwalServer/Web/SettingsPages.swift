@@ -98,7 +98,7 @@ extension WebRoutes {
                 name: form.name ?? "", timeZone: (form.timeZone ?? "").trimmingCharacters(in: .whitespaces), language: language,
                 showHijri: form.showHijri == "on")
             do {
-                _ = try await AccountRoutes.saveProfile(change, accountID: account.id, store: store)
+                _ = try await profiles.save(change, accountID: account.id)
             } catch let problem as ProfileChange.Problem {
                 let (field, key, values) = SettingsPages.field(of: problem)
                 return try await settingsPage(request, context, .init(profile: form, errors: [field: texts.text(key, values)], status: .unprocessableContent))
@@ -140,7 +140,7 @@ extension WebRoutes {
             let identity = try context.requireIdentity()
             // This browser's own session ends with "Sign out", which also clears its cookies.
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)), id != identity.session.id,
-                  try await AccountRoutes.revokeSession(id: id, accountID: identity.account.id, store: store, now: clock.now)
+                  try await profiles.revokeSession(id: id, accountID: identity.account.id)
             else { throw HTTPError(.notFound, message: "No such signed-in device.") }
             return WebPage.redirect("/settings?saved=signedOut#devices")
         }

@@ -177,7 +177,7 @@ extension WebRoutes {
                 let text = try Self.taskText { () throws(TaskDraft.Problem) in
                     try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: clock.now)
                 }
-                let list = try await TaskRoutes.taskList(account: account, store: store, now: clock.now)
+                let list = try await tasks.list(account: account)
                 _ = try await writes.put(try CalendarObjectContent(text: text), name: name, in: list, ifMatch: nil, ifNoneMatch: true, source: .api)
             } catch let problem as TaskPages.FieldProblem {
                 return try await tasksPage(request, context, sort: form.sort, show: form.show, form: form, errors: [problem.field: texts.text(problem.key)])
@@ -215,7 +215,7 @@ extension WebRoutes {
             let shown = TaskPages.form(TaskDraft(todo: task.todo), etag: task.object.etag, accountZone: account.timeZone)
             do {
                 let draft = try form.draft(shown: shown)
-                let parsed = TaskRoutes.parse(task.object)
+                let parsed = tasks.parsed(task.object)
                 let text = try Self.taskText { () throws(TaskDraft.Problem) in
                     try draft.icalendar(uid: task.todo.uid, existing: parsed, defaultTimeZone: account.timeZone, now: clock.now)
                 }
@@ -236,7 +236,7 @@ extension WebRoutes {
             let form = try context.form(TaskPages.StatusForm.self)
             let (order, filter) = Self.listChoice(sort: form.sort, show: form.show)
             let status = form.status == "completed" ? "completed" : "needs-action"
-            let parsed = TaskRoutes.parse(task.object)
+            let parsed = tasks.parsed(task.object)
             do {
                 let text = try Self.taskText { () throws(TaskDraft.Problem) in
                     try TaskDraft(status: status).icalendar(uid: task.todo.uid, existing: parsed, defaultTimeZone: account.timeZone, now: clock.now)
@@ -289,7 +289,7 @@ extension WebRoutes {
             return (list, object)
         }
         guard let (list, object) = found,
-              let task = StoredTask(object: object, parsed: TaskRoutes.parse(object), zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
+              let task = StoredTask(object: object, parsed: tasks.parsed(object), zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
         else { throw HTTPError(.notFound, message: "No such task: it may have been deleted on another device.") }
         return (list, task)
     }
@@ -304,7 +304,7 @@ extension WebRoutes {
         let (order, filter) = Self.listChoice(sort: sort, show: show)
         let model = TaskPageModel(
             formats: WebFormats.shared(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt), texts: texts, now: clock.now)
-        let listed = try await TaskRoutes.listed(account: account, order: order, filter: filter, store: store, now: clock.now)
+        let listed = try await tasks.listed(account: account, order: order, filter: filter)
         var page: [String: Any] = [
             "tasks": listed.map { model.item($0.task, planned: $0.planned ?? [], order: order, filter: filter) },
             "isEmpty": listed.isEmpty,

@@ -21,6 +21,8 @@ struct WebRoutes: Sendable {
     let chats: Chats
     let chatImportLimit: Int
     let notifications: Notifications
+    let profiles: Profiles
+    let tasks: Tasks
     /// Where this server is reached, for the addresses the settings pages show.
     let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).

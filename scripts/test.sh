@@ -49,7 +49,7 @@ swift build --build-tests --scratch-path "$build_path"
 
 export JADWAL_BINARY="$build_path/debug/jadwal"
 if [[ $# -eq 0 ]]; then
-    step "event extraction: jadwal extract --jsonl scored by score.py (goal: >= 0.90, every language >= 0.85)"
+    step "event extraction: jadwal extract --jsonl scored by score.py on every labelled set (each gated; see docs/extraction.md)"
     "$JADWAL_TEST_PYTHON" scripts/chats/extraction_score.py --binary "$JADWAL_BINARY"
 
     step "recurrence: jadwal ics expand beside Python's icalendar + recurring-ical-events, live"

@@ -226,9 +226,8 @@ private func assemble(
         .addRoutes(to: signedIn)
     EventRoutes(store: store, clock: dependencies.clock, writes: writes).addRoutes(to: signedIn)
     let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
-    TaskRoutes(
-        store: store, clock: dependencies.clock, writes: writes, planner: TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime),
-        tasks: tasks)
+    let planner = TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime)
+    TaskRoutes(store: store, clock: dependencies.clock, writes: writes, planner: planner, tasks: tasks)
         .addRoutes(to: signedIn)
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
@@ -239,8 +238,9 @@ private func assemble(
     let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
     ChatConnectorRoutes(chats: chats).addRoutes(to: router)
-    ConflictRoutes(store: store, resolution: ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime), busyTime: busyTime)
-        .addRoutes(to: signedIn)
+    let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: busyTime)
+    let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime)
+    ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
     RoutineRoutes(routines: RoutineCalendar(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
     let notifications = Notifications(store: store, clock: dependencies.clock)
     NotificationRoutes(notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
@@ -250,7 +250,8 @@ private func assemble(
     ).addRoutes(to: router)
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
-        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, publicURL: configuration.effectivePublicURL,
+        appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
+        conflictResolution: conflictResolution, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

@@ -6,9 +6,8 @@ import Scheduling
 /// `/api/v1/conflicts`: the events that run into other busy time, with the day around them,
 /// suggested free slots, and the person's choice (keep, move, cancel).
 struct ConflictRoutes: Sendable {
-    let store: any Store
+    let conflicts: Conflicts
     let resolution: ConflictResolution
-    let busyTime: AccountBusyTime
 
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("conflicts") { request, context in
@@ -17,34 +16,24 @@ struct ConflictRoutes: Sendable {
             guard status == nil || status == "open" || status == "all" else {
                 throw APIError.badRequest("invalid_query", "'status' is 'open' (the default) or 'all'.")
             }
-            let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-            let views = try await store.read { tx in
-                let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: status == "all")
-                let days = try await dayTimelines(of: conflicts, account: account, zone: zone, tx: tx)
-                return conflicts.map { ConflictView($0, day: days[$0.id]) }
+            let views = try await conflicts.list(account: account, includeResolved: status == "all").map { conflict, day in
+                ConflictView(conflict, day: day.map { Self.dayView($0, zone: account.timeZone) })
             }
             return JSONResponse(ConflictList(conflicts: views))
         }
 
         group.get("conflicts/settings") { _, context in
             let accountID = try context.requireIdentity().account.id
-            return JSONResponse(SettingsView(try await store.read { tx in try await tx.conflictSettings(accountID: accountID) }))
+            return JSONResponse(SettingsView(try await conflicts.settings(accountID: accountID)))
         }
         group.put("conflicts/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: ConflictSettingsChange.self)
-            let now = resolution.clock.now
-            let updated = try await store.transaction { tx in
-                let calendars = try await tx.calendars(accountID: accountID).filter { $0.components.contains(.event) }
-                let current = try await tx.conflictSettings(accountID: accountID)
-                let updated: ConflictSettings
-                do throws(ConflictSettingsChange.Problem) {
-                    updated = try change.applied(to: current, calendarIDs: Set(calendars.map(\.id)))
-                } catch {
-                    throw APIError.badRequest("invalid_field", "Field \(error.description).")
-                }
-                try await tx.saveConflictSettings(updated, accountID: accountID, at: now)
-                return updated
+            let updated: ConflictSettings
+            do {
+                updated = try await conflicts.updateSettings(change, accountID: accountID)
+            } catch let problem as ConflictSettingsChange.Problem {
+                throw APIError.badRequest("invalid_field", "Field \(problem.description).")
             }
             return JSONResponse(SettingsView(updated))
         }
@@ -73,9 +62,8 @@ struct ConflictRoutes: Sendable {
             let action = try body.resolution()
             do {
                 let resolved = try await resolution.resolve(id: id, accountID: account.id, action: action)
-                let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-                let days = try await store.read { tx in try await dayTimelines(of: [resolved], account: account, zone: zone, tx: tx) }
-                return JSONResponse(ConflictView(resolved, day: days[resolved.id]))
+                let day = try await conflicts.day(of: resolved, account: account)
+                return JSONResponse(ConflictView(resolved, day: day.map { Self.dayView($0, zone: account.timeZone) }))
             } catch let refusal as ConflictResolution.Refusal {
                 throw APIError(refusal)
             } catch let refusal as CalendarWrites.Refusal {
@@ -85,10 +73,8 @@ struct ConflictRoutes: Sendable {
     }
 
     /// Each conflict's day as the API shows it (see ``AccountBusyTime/conflictDays``).
-    func dayTimelines(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: DayView] {
-        try await busyTime.conflictDays(of: conflicts, account: account, zone: zone, tx: tx).mapValues { day in
-            DayView(date: day.date, timeZone: zone.identifier, blocks: day.blocks.map { BlockView($0, isThisEvent: $0.referenceID == day.eventReference) })
-        }
+    static func dayView(_ day: ConflictDay, zone: String) -> DayView {
+        DayView(date: day.date, timeZone: zone, blocks: day.blocks.map { BlockView($0, isThisEvent: $0.referenceID == day.eventReference) })
     }
 
     static func conflictID(_ context: JadwalRequestContext) throws -> UUID {
@@ -256,47 +242,6 @@ struct OverlapView: Encodable, Sendable {
         calendarId = overlap.calendarID?.uuidString.lowercased()
         name = overlap.objectName
         prayer = overlap.prayer
-    }
-}
-
-/// The local day a conflicting occurrence starts on, with everything busy in it: what the API's
-/// `day` and the web page's timeline draw.
-struct ConflictDay: Sendable {
-    /// `2026-11-23`, in the person's zone.
-    let date: String
-    let range: TimeRange
-    /// Sorted by start; the conflicting event's own blocks are named by `eventReference`.
-    let blocks: [BusyBlock]
-    let eventReference: String
-}
-
-extension AccountBusyTime {
-    /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
-    /// once for all the days together: a list of hundreds of conflicts costs one read, not one
-    /// per conflict.
-    func conflictDays(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: ConflictDay] {
-        var calendar = Foundation.Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let days: [(EventConflict, TimeRange)] = conflicts.compactMap { conflict in
-            let start = calendar.startOfDay(for: conflict.event.start)
-            guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
-            return (conflict, day)
-        }
-        guard let first = days.map(\.1.start).min(), let last = days.map(\.1.end).max(), let window = try? TimeRange(start: first, end: last)
-        else { return [:] }
-        let blocks = try await self.blocks(account: account, in: window, tx: tx).sorted { $0.range.start < $1.range.start }
-        let formatter = DateFormatter()
-        formatter.calendar = calendar
-        formatter.timeZone = zone
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd"
-        var views: [UUID: ConflictDay] = [:]
-        for (conflict, day) in days {
-            views[conflict.id] = ConflictDay(
-                date: formatter.string(from: day.start), range: day, blocks: blocks.filter { $0.range.overlaps(day) },
-                eventReference: EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName))
-        }
-        return views
     }
 }
 

@@ -84,8 +84,6 @@ enum ConflictsPage {
 extension WebRoutes {
     /// The conflict API's busy time and resolution, over the same store and clock (and the
     /// server's cache of parsed objects).
-    private var conflictBusyTime: AccountBusyTime { AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }) }
-    private var conflictResolution: ConflictResolution { ConflictResolution(store: store, clock: clock, busyTime: conflictBusyTime) }
 
     func addConflictRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("conflicts") { request, context -> Response in
@@ -125,24 +123,18 @@ extension WebRoutes {
         let texts = assets.texts(account.language)
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let formats = WebFormats.shared(language: account.language, zone: zone)
-        let busyTime = conflictBusyTime
         // `from` pages through the list, `limit` at a time; past the end is the last page.
         let asked = max(0, request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0)
-        let (count, from, shown, days) = try await store.read { tx in
-            let open = try await tx.conflicts(accountID: account.id, includeResolved: false)
-            let from = open.isEmpty ? 0 : min(asked - asked % ConflictsPage.limit, (open.count - 1) / ConflictsPage.limit * ConflictsPage.limit)
-            let shown = Array(open.dropFirst(from).prefix(ConflictsPage.limit))
-            return (open.count, from, shown, try await busyTime.conflictDays(of: shown, account: account, zone: zone, tx: tx))
-        }
+        let (count, from, shown) = try await conflicts.page(account: account, from: asked, limit: ConflictsPage.limit)
         var cards: [[String: Any]] = []
-        for conflict in shown {
+        for (conflict, day) in shown {
             let slots: [FreeSlot]
             do {
                 slots = try await conflictResolution.suggestions(id: conflict.id, accountID: account.id, count: ConflictsPage.suggestionCount).1
             } catch is ConflictResolution.Refusal {
                 slots = []  // resolved in the meantime: its card says so when acted on
             }
-            let model = ConflictsCard(conflict: conflict, day: days[conflict.id], slots: slots, formats: formats, texts: texts, rightToLeft: account.language == .arabic)
+            let model = ConflictsCard(conflict: conflict, day: day, slots: slots, formats: formats, texts: texts, rightToLeft: account.language == .arabic)
             var card = model.values()
             card["cardError"] = problem.flatMap { $0.conflictID == conflict.id ? $0.message : nil } ?? false
             cards.append(card)
@@ -156,7 +148,7 @@ extension WebRoutes {
         }
         if let notice { page["notice"] = notice }
         // A problem with a conflict no longer listed (resolved, retired, someone else's) is said at the top.
-        if let problem, !shown.contains(where: { $0.id == problem.conflictID }) { page["pageError"] = problem.message }
+        if let problem, !shown.contains(where: { $0.0.id == problem.conflictID }) { page["pageError"] = problem.message }
         return WebPage(
             template: "conflicts", title: texts.text("conflictsTitle"), page: page, status: problem?.status ?? .ok,
             scripts: ["conflicts.js"], stylesheets: ["conflicts.css"]

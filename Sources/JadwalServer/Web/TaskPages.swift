@@ -191,7 +191,6 @@ extension WebRoutes {
         group.post("tasks/plan") { request, context -> Response in
             let account = try context.requireIdentity().account
             let form = try context.form(TaskPages.StatusForm.self)
-            let planner = TaskPlanner(store: store, clock: clock, busyTime: AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }))
             let outcome: TaskPlanner.Outcome
             do {
                 outcome = try await planner.plan(account: account)

@@ -23,6 +23,9 @@ struct WebRoutes: Sendable {
     let notifications: Notifications
     let profiles: Profiles
     let tasks: Tasks
+    let planner: TaskPlanner
+    let conflicts: Conflicts
+    let conflictResolution: ConflictResolution
     /// Where this server is reached, for the addresses the settings pages show.
     let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).

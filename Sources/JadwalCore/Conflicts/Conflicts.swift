@@ -1,0 +1,106 @@
+import Foundation
+import Scheduling
+
+/// A person's conflicts as the lists show them: open (or all), each with the day it is on and
+/// everything busy that day, paged for the web; and the person's conflict settings. Keeping,
+/// moving and cancelling are `ConflictResolution`'s; finding them is `ConflictCheck`'s.
+public struct Conflicts: Sendable {
+    let store: any Store
+    let clock: Clock
+    let busyTime: AccountBusyTime
+
+    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime) {
+        self.store = store
+        self.clock = clock
+        self.busyTime = busyTime
+    }
+
+    /// The account's conflicts (open only unless `includeResolved`), soonest first, each with its day.
+    public func list(account: Account, includeResolved: Bool) async throws -> [(EventConflict, ConflictDay?)] {
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let busyTime = self.busyTime
+        return try await store.read { tx in
+            let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: includeResolved)
+            let days = try await busyTime.conflictDays(of: conflicts, account: account, zone: zone, tx: tx)
+            return conflicts.map { ($0, days[$0.id]) }
+        }
+    }
+
+    /// One page of the open conflicts: how many there are, where the page starts (a start past
+    /// the end is the last page), and the page's conflicts with their days.
+    public func page(account: Account, from asked: Int, limit: Int) async throws -> (count: Int, from: Int, [(EventConflict, ConflictDay?)]) {
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let busyTime = self.busyTime
+        return try await store.read { tx in
+            let open = try await tx.conflicts(accountID: account.id, includeResolved: false)
+            let from = open.isEmpty ? 0 : min(max(0, asked) - max(0, asked) % limit, (open.count - 1) / limit * limit)
+            let shown = Array(open.dropFirst(from).prefix(limit))
+            let days = try await busyTime.conflictDays(of: shown, account: account, zone: zone, tx: tx)
+            return (open.count, from, shown.map { ($0, days[$0.id]) })
+        }
+    }
+
+    /// The day a conflict is on, with everything busy in it.
+    public func day(of conflict: EventConflict, account: Account) async throws -> ConflictDay? {
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let busyTime = self.busyTime
+        return try await store.read { tx in try await busyTime.conflictDays(of: [conflict], account: account, zone: zone, tx: tx)[conflict.id] }
+    }
+
+    public func settings(accountID: UUID) async throws -> ConflictSettings {
+        try await store.read { tx in try await tx.conflictSettings(accountID: accountID) }
+    }
+
+    /// Saves a settings change; per-calendar rules may name only the person's event calendars.
+    public func updateSettings(_ change: ConflictSettingsChange, accountID: UUID) async throws -> ConflictSettings {
+        let now = clock.now
+        return try await store.transaction { tx in
+            let calendars = try await tx.calendars(accountID: accountID).filter { $0.components.contains(.event) }
+            let updated = try change.applied(to: try await tx.conflictSettings(accountID: accountID), calendarIDs: Set(calendars.map(\.id)))
+            try await tx.saveConflictSettings(updated, accountID: accountID, at: now)
+            return updated
+        }
+    }
+}
+
+/// The local day a conflicting occurrence starts on, with everything busy in it: what the API's
+/// `day` and the web page's timeline draw.
+public struct ConflictDay: Sendable {
+    /// `2026-11-23`, in the person's zone.
+    public let date: String
+    public let range: TimeRange
+    /// Sorted by start; the conflicting event's own blocks are named by `eventReference`.
+    public let blocks: [BusyBlock]
+    public let eventReference: String
+}
+
+extension AccountBusyTime {
+    /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
+    /// once for all the days together: a list of hundreds of conflicts costs one read, not one
+    /// per conflict.
+    public func conflictDays(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: ConflictDay] {
+        var calendar = Foundation.Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let days: [(EventConflict, TimeRange)] = conflicts.compactMap { conflict in
+            let start = calendar.startOfDay(for: conflict.event.start)
+            guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
+            return (conflict, day)
+        }
+        guard let first = days.map(\.1.start).min(), let last = days.map(\.1.end).max(), let window = try? TimeRange(start: first, end: last)
+        else { return [:] }
+        let blocks = try await self.blocks(account: account, in: window, tx: tx).sorted { $0.range.start < $1.range.start }
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = zone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        var views: [UUID: ConflictDay] = [:]
+        for (conflict, day) in days {
+            views[conflict.id] = ConflictDay(
+                date: formatter.string(from: day.start), range: day, blocks: blocks.filter { $0.range.overlaps(day) },
+                eventReference: EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName))
+        }
+        return views
+    }
+}
+

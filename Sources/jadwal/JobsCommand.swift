@@ -24,7 +24,7 @@ struct JobsCommand: AsyncParsableCommand {
             }
             let limit = max(1, min(self.limit, 10_000))
             let (jobs, counts) = try await storage.withStore { store in
-                try await store.read { tx in (try await tx.jobs(state: filter, limit: limit), try await tx.jobCounts()) }
+                try await JobQueue(store: store, clock: .system).jobs(state: filter, limit: limit)
             }
             print(JobState.allCases.map { "\($0.rawValue): \(counts[$0] ?? 0)" }.joined(separator: "  "))
             let formatter = ISO8601DateFormatter()
@@ -45,7 +45,7 @@ struct JobsCommand: AsyncParsableCommand {
         func run() async throws {
             guard let jobID = UUID(uuidString: id) else { throw OperatorError("'\(id)' is not a job ID") }
             let requeued = try await storage.withStore { store in
-                try await store.transaction { tx in try await tx.requeueDeadJob(id: jobID, at: Date()) }
+                try await JobQueue(store: store, clock: .system).retry(id: jobID)
             }
             guard requeued else { throw OperatorError("no dead job \(id)") }
             print("requeued \(id)")

@@ -20,21 +20,14 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let address = try parsedEmail(email)
             guard let lang = Language(rawValue: language) else { throw OperatorError("--language must be en or ar, not \(language)") }
-            var account = Account(id: UUID(), email: address, name: "", timeZone: "UTC", language: lang, createdAt: Date())
+            let created: Account
             do {
-                account = try ProfileChange(name: name, timeZone: timeZone).applied(to: account)
-            } catch {
-                throw OperatorError("invalid account details: \(error)")
-            }
-            let created = account
-            let inserted = try await storage.withStore { store in
-                try await store.transaction { tx -> Bool in
-                    guard try await tx.account(email: created.email) == nil else { return false }
-                    try await tx.insertAccountWithDefaultCalendars(created, now: created.createdAt)
-                    return true
+                created = try await storage.withStore { store in
+                    try await Accounts(store: store, clock: .system, random: .system).create(email: address, name: name, timeZone: timeZone, language: lang)
                 }
+            } catch let problem as Accounts.Problem {
+                throw OperatorError(problem.description)
             }
-            guard inserted else { throw OperatorError("an account for \(address) already exists") }
             print("created \(address) (\(created.id.uuidString))")
         }
     }
@@ -44,7 +37,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            let accounts = try await storage.withStore { store in try await store.read { tx in try await tx.accounts() } }
+            let accounts = try await storage.withStore { store in try await Accounts(store: store, clock: .system, random: .system).all() }
             if accounts.isEmpty {
                 print("no accounts yet")
                 return
@@ -91,15 +84,9 @@ func parsedEmail(_ text: String) throws -> EmailAddress {
 
 private func setDisabled(email: String, disabled: Bool, storage: StorageOptions) async throws {
     let address = try parsedEmail(email)
-    let now = Date()
-    let found = try await storage.withStore { store in
-        try await store.transaction { tx -> Bool in
-            guard var account = try await tx.account(email: address) else { return false }
-            account.disabledAt = disabled ? (account.disabledAt ?? now) : nil
-            try await tx.updateAccount(account)
-            if disabled { try await tx.revokeSessions(accountID: account.id, at: now, reason: "account disabled") }
-            return true
-        }
+    do {
+        try await storage.withStore { store in try await Accounts(store: store, clock: .system, random: .system).setDisabled(disabled, email: address) }
+    } catch let problem as Accounts.Problem {
+        throw OperatorError(problem.description)
     }
-    guard found else { throw OperatorError("no account for \(address)") }
 }

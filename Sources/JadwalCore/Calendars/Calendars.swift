@@ -52,6 +52,40 @@ public struct Calendars: Sendable {
 
     public static let defaultComponents: Set<ComponentKind> = [.event, .todo, .journal]
 
+    // MARK: Reading
+
+    /// The account's calendars in their display order.
+    public func all(accountID: UUID) async throws -> [CalendarCollection] {
+        try await store.read { tx in try await tx.calendars(accountID: accountID) }
+    }
+
+    /// The calendar if it is the account's; nil for another's, exactly like one that does not exist.
+    public func own(id: UUID, accountID: UUID) async throws -> CalendarCollection? {
+        guard let calendar = try await store.read({ tx in try await tx.calendar(id: id) }), calendar.accountID == accountID else { return nil }
+        return calendar
+    }
+
+    /// An object of one of the account's calendars, with its calendar.
+    public func object(named name: String, calendarID: UUID, accountID: UUID) async throws -> (CalendarCollection, CalendarObject)? {
+        try await store.read { tx in
+            guard let calendar = try await tx.calendar(id: calendarID), calendar.accountID == accountID,
+                  let object = try await tx.calendarObject(calendarID: calendarID, name: name)
+            else { return nil }
+            return (calendar, object)
+        }
+    }
+
+    /// Saves a change to a calendar's name, description, colour, order or zone; the revision moves (getctag).
+    public func update(_ calendar: CalendarCollection, with change: CalendarPropertiesChange) async throws -> CalendarCollection {
+        let next: CalendarCollection
+        do {
+            next = try change.applied(to: calendar)
+        } catch {
+            throw Problem.invalidProperty(error)
+        }
+        return try await store.transaction { tx in try await tx.updateCalendarProperties(next) }
+    }
+
     /// The calendar a draft describes, checked but not stored: its zone is the account's unless
     /// the draft names one, its name the slug unless given.
     public func validated(_ draft: Draft, account: Account) throws(Problem) -> CalendarCollection {

@@ -59,7 +59,7 @@ struct CalendarRoutes: Sendable {
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("calendars") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let calendars = try await store.read { tx in try await tx.calendars(accountID: accountID) }
+            let calendars = try await Calendars(store: store, clock: clock).all(accountID: accountID)
             return JSONResponse(CalendarList(calendars: calendars.map(CalendarView.init)))
         }
         group.get("calendars/{id}") { _, context in
@@ -82,8 +82,12 @@ struct CalendarRoutes: Sendable {
             let body = try await request.decodeJSON(as: UpdateRequest.self)
             let change = CalendarPropertiesChange(
                 displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
-            let next = try Self.validated { () throws(CalendarPropertiesChange.Problem) in try change.applied(to: current) }
-            let saved = try await store.transaction { tx in try await tx.updateCalendarProperties(next) }
+            let saved: CalendarCollection
+            do {
+                saved = try await Calendars(store: store, clock: clock).update(current, with: change)
+            } catch let problem as Calendars.Problem {
+                throw Self.apiError(problem)
+            }
             return JSONResponse(CalendarView(saved))
         }
         group.delete("calendars/{id}") { _, context -> Response in
@@ -102,7 +106,7 @@ struct CalendarRoutes: Sendable {
         let accountID = try context.requireIdentity().account.id
         let notFound = APIError.notFound("No calendar with that ID.")
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound }
-        guard let calendar = try await store.read({ tx in try await tx.calendar(id: id) }), calendar.accountID == accountID else { throw notFound }
+        guard let calendar = try await Calendars(store: store, clock: .system).own(id: id, accountID: accountID) else { throw notFound }
         return calendar
     }
 
@@ -138,11 +142,4 @@ struct CalendarRoutes: Sendable {
         }
     }
 
-    static func validated(_ body: () throws(CalendarPropertiesChange.Problem) -> CalendarCollection) throws -> CalendarCollection {
-        do {
-            return try body()
-        } catch {
-            throw APIError.badRequest("invalid_field", "Field \(error.description).")
-        }
-    }
 }

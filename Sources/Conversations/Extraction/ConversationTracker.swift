@@ -35,7 +35,45 @@ struct ConversationTracker {
     /// Clock times of the last message's own-business clauses.
     private var echoable: [SpokenClock] = []
 
+    /// A message that asked or proposed something, and the plans it set or changed (none for a
+    /// side request: "mind the sun", "send pics", "did you see the card?").
+    private struct Ask {
+        var sender: String
+        var plans: Set<Int>
+    }
+
+    /// The latest message that asked or proposed something: a reply from the other side answers it.
+    private var lastAsk: Ask?
+
     mutating func take(_ reading: MessageReading, from sender: String) {
+        var reading = reading
+        let bound = lastAsk.flatMap { $0.sender == sender ? nil : $0 }
+        // Bind the answer to what it answers: a yes or no to the other's latest question or request
+        // that set no plan ("did you see the card?" "yes") leaves the plans as they are, unless the
+        // reply itself names a plan's when.
+        if let bound, bound.plans.isEmpty, reading.accepts || reading.denies, !reading.fragments.contains(where: \.hasWhen) {
+            reading.accepts = false
+            reading.denies = false
+        }
+        answered = bound.map(\.plans) ?? []
+        let before = plans.count
+        takeMessage(reading, from: sender)
+        // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
+        let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
+        if !changed.isEmpty {
+            lastAsk = Ask(sender: sender, plans: changed)
+        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen {
+            lastAsk = Ask(sender: sender, plans: [])
+        } else if lastAsk?.sender != sender {
+            // An answer closes the question it answers.
+            if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }
+        }
+    }
+
+    /// The plans the message being read answers (set by the other's latest ask).
+    private var answered: Set<Int> = []
+
+    private mutating func takeMessage(_ reading: MessageReading, from sender: String) {
         step += 1
         if reading.isForwarded {
             if let fragment = reading.fragments.first(where: \.hasWhen) { announcement = fragment }
@@ -57,7 +95,7 @@ struct ConversationTracker {
         fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
-        if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),
+        if let announced = announcement, reading.invites || reading.isQuestion, !reading.hasNoTimeFrame, !fragments.contains(where: \.hasWhen),
            !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
             var fragment = announced
             if let own = fragments.first {
@@ -282,6 +320,13 @@ struct ConversationTracker {
             }
         }
         guard fragment.hasWhen, !vetoed else { return }
+        // Only plans between the two people (labelling rule 1): "did you hear Mona's wedding is on the 20th?"
+        // asks what the other knows, and "I'm meeting the client Thursday at 10" reports the
+        // sender's (or someone else's) schedule. Either waits, like a forwarded card, for an invitation.
+        if !reading.invites, reading.asksWhatOtherKnows && reading.isQuestion || reading.isAboutOthersOnly && !reading.isQuestion {
+            announcement = fragment
+            return
+        }
         // A statement with no invitation and no question is a plan only with a time to it
         // ("الليلة الساعة ٧ الا ربع عند باب المول"), not a bare day ("Thursday: my cousin's wedding").
         guard reading.invites || reading.isQuestion

@@ -50,6 +50,7 @@ struct MessageReader: Sendable {
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
+        readInvolvement(text, into: &reading)
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
             let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
@@ -60,6 +61,42 @@ struct MessageReader: Sendable {
         // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
         if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    // MARK: who is involved
+
+    /// The sender alone ("I", "my", "انا", "عندي", "ana", "3andy") or someone else ("he", "her",
+    /// "عندها", "اخوي"): words that make a statement a report of someone's schedule.
+    private static let singlePersonWords: Set<String> = [
+        "i", "i'm", "im", "i'll", "i've", "ive", "my", "me", "myself", "he", "she", "he's", "she's", "his", "her", "him", "they", "their",
+        "they're", "them", "انا", "عندي", "عنده", "عندها", "عندهم", "لي", "اني", "ana", "3andy", "3andi", "3ndi", "3ande", "3ando", "3andaha",
+        "3andha", "huwa", "hiya", "هو", "هي", "هم", "اخوي", "اختي", "ابوي", "امي", "mama", "baba",
+    ]
+    /// Words that bring the other person or both of them in: "we", "you", "let's", "together",
+    /// "معك", "احنا", "سوا", "e7na", "m3ak".
+    private static let sharedPersonWords: Set<String> = [
+        "we", "we're", "we'll", "us", "our", "let's", "lets", "you", "you're", "you'll", "your", "u", "ur", "ya'll", "yall", "together",
+        "احنا", "نحن", "انت", "انتي", "انتو", "انتم", "معك", "معاك", "معاكي", "معكم", "معاكم", "وياك", "وياكم", "معي", "معايا", "ويايا", "سوا",
+        "سوى", "مع بعض", "e7na", "ehna", "enta", "enti", "inta", "inti", "m3ak", "ma3ak", "m3aki", "ma3aki", "m3aya", "ma3aya", "sawa", "ma3a ba3d",
+    ]
+    /// "did you see/hear", "have you heard", "سمعت", "شفتي", "3arfa": asks whether the other knows something.
+    private static let knowingVerbs: Set<String> = [
+        "see", "saw", "seen", "hear", "heard", "know", "سمعت", "سمعتي", "سمعتو", "شفت", "شفتي", "عرفت", "عرفتي", "دريت", "دريتي", "تدري", "تدرين",
+        "تعرف", "تعرفي", "تعرفين", "عارف", "عارفه", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
+    ]
+
+    private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
+        let words = text.tokens.filter { $0.kind == .word }.map(\.text)
+        let single = words.contains { Self.singlePersonWords.contains($0) }
+        let shared = words.contains { Self.sharedPersonWords.contains($0) }
+        reading.isAboutOthersOnly = single && !shared
+        if let first = words.firstIndex(where: { Self.knowingVerbs.contains($0) }) {
+            let opening = words.prefix(first)
+            let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
+                || first >= 1 && words[first - 1] == "you"
+            reading.asksWhatOtherKnows = (englishAsk || !words[first].allSatisfy(\.isASCII) || words[first].contains("3") || words[first].hasPrefix("s"))
+                && opening.count <= 3
+        }
     }
 
     // MARK: clauses

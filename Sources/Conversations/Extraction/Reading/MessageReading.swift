@@ -65,6 +65,13 @@ struct MessageReading: Sendable {
     var isHypothetical = false
     var isForwarded = false
     var hasNoTimeFrame = false
+    /// Who the message is about (labelling rule 1): it speaks of the sender alone or of others
+    /// ("I'm meeting the client Thursday at 10", "عندها موعد الاربعاء") and names neither "we"
+    /// nor "you". Such a statement reports a schedule; it proposes nothing to the other person.
+    var isAboutOthersOnly = false
+    /// "did you see Divya's card?", "سمعتي ان عرس منى في ٢٠ فبراير؟": a question about what the
+    /// other person knows, not an invitation.
+    var asksWhatOtherKnows = false
     /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
     var wordCount = 0
 

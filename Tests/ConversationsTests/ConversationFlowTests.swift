@@ -197,4 +197,45 @@ import Testing
         let result = Self.outcome([("A", "2026-12-06T10:00", "3ugb bacher tit3asha 3indna? el sa3a 8"), ("B", "2026-12-06T10:05", "akeed")])
         #expect(Self.start(result) == "2026-12-08T20:00")
     }
+
+    // MARK: an answer is bound to what it answers
+
+    @Test("a yes to a side question after the proposal does not agree the plan", arguments: [
+        "btw did you get the card I sent?", "شفت الصور اللي ارسلتها؟",
+    ])
+    func aYesToASideQuestionIsNotTheplansYes(aside: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("A", "2026-12-06T10:01", aside), ("B", "2026-12-06T10:05", "yes"),
+        ])
+        #expect(result.state == .proposed, "\(aside)")
+    }
+
+    @Test func aYesAfterACounterProposalAgreesTheCounterProposal() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("B", "2026-12-06T10:05", "can't Saturday, Sunday?"), ("A", "2026-12-06T10:06", "ok"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13T17:00")
+    }
+
+    // MARK: only plans between the two people
+
+    @Test("the sender's or someone else's schedule is no plan", arguments: [
+        "I'm meeting the client in Westlands on Thursday at 10 so I'll be offline the whole morning",
+        "عندها موعد في المستشفى يوم الاربعاء الساعة ١٠",
+        "did you hear Mona's wedding is on the 20th?",
+    ])
+    func someoneElsesScheduleIsNoPlan(report: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", report), ("B", "2026-12-06T10:05", "ok")])
+        #expect(result.state == .noEvent, "\(report)")
+    }
+
+    @Test func anInvitationToSomeoneElsesEventMakesItAPlan() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "did you hear Mona's wedding is on the 20th?"), ("B", "2026-12-06T10:05", "yes I got the card"),
+            ("A", "2026-12-06T10:06", "wanna go together?"), ("B", "2026-12-06T10:10", "sure"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-20")
+    }
 }

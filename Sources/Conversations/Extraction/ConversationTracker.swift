@@ -95,7 +95,7 @@ struct ConversationTracker {
         fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
-        if let announced = announcement, reading.invites || reading.isQuestion, !reading.hasNoTimeFrame, !fragments.contains(where: \.hasWhen),
+        if let announced = announcement, reading.invites || reading.isQuestion, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !fragments.contains(where: \.hasWhen),
            !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
             var fragment = announced
             if let own = fragments.first {
@@ -323,10 +323,11 @@ struct ConversationTracker {
         // Only plans between the two people (labelling rule 1): "did you hear Mona's wedding is on the 20th?"
         // asks what the other knows, and "I'm meeting the client Thursday at 10" reports the
         // sender's (or someone else's) schedule. Either waits, like a forwarded card, for an invitation.
-        if !reading.invites, reading.asksWhatOtherKnows && reading.isQuestion || reading.isAboutOthersOnly && !reading.isQuestion {
+        if !reading.invites, reading.asksWhatOtherKnows && reading.isQuestion {
             announcement = fragment
             return
         }
+        if !reading.invites, reading.isAboutOthersOnly, !reading.isQuestion { return }
         // A statement with no invitation and no question is a plan only with a time to it
         // ("الليلة الساعة ٧ الا ربع عند باب المول"), not a bare day ("Thursday: my cousin's wedding").
         guard reading.invites || reading.isQuestion

@@ -82,7 +82,7 @@ struct MessageReader: Sendable {
     /// "did you see/hear", "have you heard", "سمعت", "شفتي", "3arfa": asks whether the other knows something.
     private static let knowingVerbs: Set<String> = [
         "see", "saw", "seen", "hear", "heard", "know", "سمعت", "سمعتي", "سمعتو", "شفت", "شفتي", "عرفت", "عرفتي", "دريت", "دريتي", "تدري", "تدرين",
-        "تعرف", "تعرفي", "تعرفين", "عارف", "عارفه", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
+        "تعرف", "تعرفي", "تعرفين", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
     ]
 
     private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
@@ -91,11 +91,11 @@ struct MessageReader: Sendable {
         let shared = words.contains { Self.sharedPersonWords.contains($0) }
         reading.isAboutOthersOnly = single && !shared
         if let first = words.firstIndex(where: { Self.knowingVerbs.contains($0) }) {
-            let opening = words.prefix(first)
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
                 || first >= 1 && words[first - 1] == "you"
-            reading.asksWhatOtherKnows = (englishAsk || !words[first].allSatisfy(\.isASCII) || words[first].contains("3") || words[first].hasPrefix("s"))
-                && opening.count <= 3
+            // The "you" of "did you see" is the one asked, not someone brought into a plan.
+            let sharedElsewhere = words.indices.contains { $0 != first - 1 && Self.sharedPersonWords.contains(words[$0]) }
+            reading.asksWhatOtherKnows = !sharedElsewhere && (englishAsk || !words[first].allSatisfy(\.isASCII) || words[first].contains("3") || words[first].hasPrefix("s"))
         }
     }
 

@@ -210,6 +210,14 @@ import Testing
         #expect(result.state == .proposed, "\(aside)")
     }
 
+    @Test("a yes to a request aside answers the request", arguments: ["also send me the pics from last time", "وابعتلي الصور", "w 3ayetli ba3d el sala"])
+    func aYesToARequestIsNotThePlansYes(request: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Tipaza on Friday?"), ("A", "2026-12-06T10:01", request), ("B", "2026-12-06T10:05", "ok"),
+        ])
+        #expect(result.state == .proposed, "\(request)")
+    }
+
     @Test func aYesAfterACounterProposalAgreesTheCounterProposal() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("B", "2026-12-06T10:05", "can't Saturday, Sunday?"), ("A", "2026-12-06T10:06", "ok"),

@@ -62,7 +62,7 @@ struct ConversationTracker {
         let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
         if !changed.isEmpty {
             lastAsk = Ask(sender: sender, plans: changed)
-        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen {
+        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside {
             lastAsk = Ask(sender: sender, plans: [])
         } else if lastAsk?.sender != sender {
             // An answer closes the question it answers.

@@ -85,8 +85,26 @@ struct MessageReader: Sendable {
         "تعرف", "تعرفي", "تعرفين", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
     ]
 
+    /// Requests to the other aside from a plan: "let me know", "text me", "send pics", "خبريني", "طمنيني", "3ayetli".
+    private static let requestWords: Set<String> = [
+        "lmk", "send", "remind", "ping", "text", "call", "update", "خبرني", "خبريني", "خبرنى", "طمني", "طمنيني", "بلغني", "بلغيني", "قولي",
+        "قوليلي", "قللي", "كلمني", "كلميني", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "صورلي", "صوريلي", "3ayetli",
+        "3ayatli", "3ayetlia", "kalemni", "kallemni", "2olli", "2olly", "2oli", "5abarni", "5abrini", "5abirni", "khabarni", "khabbarni", "b3atli",
+        "ib3atli", "ab3atli", "tell", "dis-moi", "appelle-moi", "envoie",
+    ]
+
     private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
         let words = text.tokens.filter { $0.kind == .word }.map(\.text)
+        // "let me know", "keep me posted", "call me", "send pics", "خبريني".
+        reading.requestsAside = words.indices.contains { index in
+            let word = words[index]
+            if ["send", "remind", "text", "call", "ping", "update", "tell"].contains(word) {
+                return index + 1 < words.count && ["me", "pics", "photos", "the", "us"].contains(words[index + 1])
+            }
+            if word == "let" || word == "keep" { return index + 2 < words.count && words[index + 1] == "me" && ["know", "posted"].contains(words[index + 2]) }
+            // "وابعتلي": the joined "and".
+            return Self.requestWords.contains(word) || word.hasPrefix("و") && Self.requestWords.contains(String(word.dropFirst()))
+        }
         let single = words.contains { Self.singlePersonWords.contains($0) }
         let shared = words.contains { Self.sharedPersonWords.contains($0) }
         reading.isAboutOthersOnly = single && !shared

@@ -72,6 +72,9 @@ struct MessageReading: Sendable {
     /// "did you see Divya's card?", "سمعتي ان عرس منى في ٢٠ فبراير؟": a question about what the
     /// other person knows, not an invitation.
     var asksWhatOtherKnows = false
+    /// "let me know", "send pics", "خبريني", "3ayetli": asks the other to do something aside; a
+    /// yes after it answers the request, not a plan.
+    var requestsAside = false
     /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
     var wordCount = 0
 

@@ -218,6 +218,17 @@ import Testing
         #expect(result.state == .proposed, "\(request)")
     }
 
+    @Test("after a no, 'but …' from the one who said no is an offer, and the other's yes agrees it", arguments: [
+        "بس الصبح فاضي", "بس العصر فاضية",
+    ])
+    func anOfferAfterANoIsAnsweredByTheYes(offer: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Wadi trip on Friday?"), ("B", "2026-12-06T10:05", "can't, I have a wedding"),
+            ("B", "2026-12-06T10:06", offer), ("A", "2026-12-06T10:10", "akeed"),
+        ])
+        #expect(result.state == .agreed, "\(offer)")
+    }
+
     @Test func aYesAfterACounterProposalAgreesTheCounterProposal() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("B", "2026-12-06T10:05", "can't Saturday, Sunday?"), ("A", "2026-12-06T10:06", "ok"),

@@ -70,6 +70,9 @@ struct ConversationTracker {
         }
     }
 
+    /// Who turned each refused plan down.
+    private var refusedBy: [Int: String] = [:]
+
     /// The plans the message being read answers (set by the other's latest ask).
     private var answered: Set<Int> = []
 
@@ -126,8 +129,12 @@ struct ConversationTracker {
         // plan is open again for the other's answer.
         if reading.invites, !reading.hasNoTimeFrame, !fragments.contains(where: \.hasDay),
            let latest = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }),
-           plans[latest].status == .refused, plans[latest].proposer == sender {
+           plans[latest].status == .refused,
+           plans[latest].proposer == sender
+            || refusedBy[latest] == sender && !reading.denies && !reading.isTentative && reading.opensWithContrast {
+            // "بس الصبح فاضي": the one who said no offers another part of the day; the other's yes agrees it.
             plans[latest].status = .open
+            plans[latest].proposer = sender
             plans[latest].touched = step
         }
         // "Chale I dey. 3 o'clock", "الأحد مع الأربعة": the other person saying the plan's when
@@ -228,6 +235,7 @@ struct ConversationTracker {
                 merge(fragment, into: target, sender: sender)
             } else {
                 plans[target].status = .refused
+                refusedBy[target] = sender
             }
             plans[target].touched = step
         }

@@ -47,6 +47,7 @@ struct MessageReader: Sendable {
         var reading = MessageReading(sentAt: sentAt)
         let allItems = Self.items(of: text)
         readActs(allItems, into: &reading)
+        reading.opensWithContrast = allItems.first?.has(.contrast) == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)

@@ -75,6 +75,8 @@ struct MessageReading: Sendable {
     /// "let me know", "send pics", "خبريني", "3ayetli": asks the other to do something aside; a
     /// yes after it answers the request, not a plan.
     var requestsAside = false
+    /// Opens with "but" ("بس الصبح فاضي", "but I can do Sunday"): after a no, an offer instead.
+    var opensWithContrast = false
     /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
     var wordCount = 0
 

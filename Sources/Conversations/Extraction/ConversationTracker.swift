@@ -19,9 +19,19 @@ struct ConversationTracker {
         /// After a hedge the proposer asked something aside ("let me know by Wednesday"): the next
         /// bare yes answers that, not the plan.
         var awaitsWord = false
+        /// Every when proposed for this plan, and by whom: taking back the other's earlier offer
+        /// ("ok fine the 16th 4:30am") accepts it.
+        var offers: [Offer] = []
 
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
+    }
+
+    struct Offer {
+        var proposer: String
+        var days: [LocalDateTime]
+        var clock: SpokenClock?
+        var anchor: PrayerAnchor?
     }
 
     private(set) var plans: [Plan] = []
@@ -244,6 +254,22 @@ struct ConversationTracker {
 
     /// The other person's yes. Returns the fragments it did not use, for `add`.
     private mutating func accept(_ reading: MessageReading, _ fragments: [PlanFragment], sender: String) -> [PlanFragment] {
+        // "how about 8pm instead" … "ok fine the 16th 4:30am": a yes that takes back the other's
+        // earlier offer answers that offer, though the last word on the plan was the sender's own.
+        if !reading.isQuestion {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender {
+                guard let fragment = fragments.first(where: \.hasTime), let clock = fragment.clock,
+                      let earlier = plans[index].offers.last(where: { offer in
+                          offer.proposer != sender && offer.clock.map { $0.hour == clock.hour && $0.minute == clock.minute } == true
+                              && (!fragment.hasDay || offer.days == fragment.days)
+                      })
+                else { continue }
+                plans[index].details.days = earlier.days
+                plans[index].details.clock = clock.isPM == nil ? earlier.clock : clock
+                plans[index].details.anchor = earlier.anchor
+                plans[index].proposer = earlier.proposer
+            }
+        }
         let open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
         guard !open.isEmpty else { return fragments }
         var unused = fragments
@@ -348,6 +374,7 @@ struct ConversationTracker {
         plan.details.isVague = fragment.isVague && fragment.days.isEmpty
         // A time with no day is today's ("let's meet after Maghrib").
         if plan.details.days.isEmpty, !plan.details.isVague, fragment.hasTime || fragment.partOfDay != nil { plan.details.days = [today] }
+        plan.offers = [Offer(proposer: sender, days: plan.details.days, clock: plan.details.clock, anchor: plan.details.anchor)]
         return plan
     }
 
@@ -435,6 +462,7 @@ struct ConversationTracker {
         if let prayer = fragment.prayerAsPartOfDay { plan.details.prayerAsPartOfDay = prayer }
         if let duration = fragment.durationMinutes { plan.details.durationMinutes = duration }
         plan.proposer = sender
+        plan.offers.append(Offer(proposer: sender, days: plan.details.days, clock: plan.details.clock, anchor: plan.details.anchor))
         plans[index] = plan
         mergeDetails(fragment, into: index)
     }

@@ -258,6 +258,14 @@ import Testing
         #expect(result.state == .noEvent, "\(report)")
     }
 
+    @Test("asking for a thing to be sent, or asking aside beside one's own schedule, is no plan", arguments: [
+        "can you send me the beneficiary list tonight?", "how are things? my flight to Paris is at 2pm",
+    ])
+    func aRequestOrAnAsideIsNoPlan(message: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", message), ("B", "2026-12-06T10:05", "ok sure")])
+        #expect(result.state == .noEvent, "\(message)")
+    }
+
     @Test func anInvitationToSomeoneElsesEventMakesItAPlan() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "did you hear Mona's wedding is on the 20th?"), ("B", "2026-12-06T10:05", "yes I got the card"),

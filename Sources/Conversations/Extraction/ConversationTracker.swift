@@ -361,7 +361,9 @@ struct ConversationTracker {
             announcement = fragment
             return
         }
-        if !reading.invites, reading.isAboutOthersOnly, !reading.isQuestion { return }
+        if !reading.invites, reading.isAboutOthersOnly, !reading.isQuestion || !reading.asksAboutTheWhen { return }
+        // "can you send me the list tonight?": a thing to send, no meeting.
+        if reading.asksToSend, fragment.activity == nil { return }
         // A statement with no invitation and no question is a plan only with a time to it
         // ("الليلة الساعة ٧ الا ربع عند باب المول"), not a bare day ("Thursday: my cousin's wedding").
         guard reading.invites || reading.isQuestion

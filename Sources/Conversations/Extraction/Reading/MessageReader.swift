@@ -71,14 +71,14 @@ struct MessageReader: Sendable {
     private static let singlePersonWords: Set<String> = [
         "i", "i'm", "im", "i'll", "i've", "ive", "my", "me", "myself", "he", "she", "he's", "she's", "his", "her", "him", "they", "their",
         "they're", "them", "انا", "عندي", "عنده", "عندها", "عندهم", "لي", "اني", "ana", "3andy", "3andi", "3ndi", "3ande", "3ando", "3andaha",
-        "3andha", "huwa", "hiya", "هو", "هي", "هم", "اخوي", "اختي", "ابوي", "امي", "mama", "baba",
+        "3andha", "je", "j'ai", "mon", "mes", "moi", "il", "elle", "huwa", "hiya", "هو", "هي", "هم", "اخوي", "اختي", "ابوي", "امي", "mama", "baba",
     ]
     /// Words that bring the other person or both of them in: "we", "you", "let's", "together",
     /// "معك", "احنا", "سوا", "e7na", "m3ak".
     private static let sharedPersonWords: Set<String> = [
         "we", "we're", "we'll", "us", "our", "let's", "lets", "you", "you're", "you'll", "your", "u", "ur", "ya'll", "yall", "together",
         "احنا", "نحن", "انت", "انتي", "انتو", "انتم", "معك", "معاك", "معاكي", "معكم", "معاكم", "وياك", "وياكم", "معي", "معايا", "ويايا", "سوا",
-        "سوى", "مع بعض", "e7na", "ehna", "enta", "enti", "inta", "inti", "m3ak", "ma3ak", "m3aki", "ma3aki", "m3aya", "ma3aya", "sawa", "ma3a ba3d",
+        "سوى", "مع بعض", "e7na", "ehna", "enta", "enti", "inta", "inti", "m3ak", "ma3ak", "m3aki", "ma3aki", "m3aya", "ma3aya", "sawa", "ma3a ba3d", "nous", "toi", "tu", "vous", "enti", "enta",
     ]
     /// "did you see/hear", "have you heard", "سمعت", "شفتي", "3arfa": asks whether the other knows something.
     private static let knowingVerbs: Set<String> = [
@@ -94,8 +94,13 @@ struct MessageReader: Sendable {
         "ib3atli", "ab3atli", "tell", "dis-moi", "appelle-moi", "envoie",
     ]
 
+    private static let sendWords: Set<String> = [
+        "send", "sending", "forward", "email", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "b3atli", "ib3atli", "ab3atli", "envoie",
+    ]
+
     private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
         let words = text.tokens.filter { $0.kind == .word }.map(\.text)
+        reading.asksToSend = words.contains { Self.sendWords.contains($0) || $0.hasPrefix("و") && Self.sendWords.contains(String($0.dropFirst())) }
         // "let me know", "keep me posted", "call me", "send pics", "خبريني".
         reading.requestsAside = words.indices.contains { index in
             let word = words[index]
@@ -171,6 +176,11 @@ struct MessageReader: Sendable {
                 continue
             }
             clauseItems = Self.withoutDeadline(clauseItems)
+            // The clause's own "?" (or, when a phrase holds it, the message's).
+            let asksHere = clauseItems.contains { $0.text.contains("?") } || asks && !items.contains { $0.text.contains("?") }
+            if asksHere, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+                reading.asksAboutTheWhen = true
+            }
             kept += clauseItems
         }
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
@@ -212,6 +222,13 @@ struct MessageReader: Sendable {
             }
         }
 
+    }
+
+    private static func isWhenCue(_ cue: Cue) -> Bool {
+        switch cue {
+        case .prayer, .month, .vagueFrame, .weekend, .week, .tonight, .relativeDay, .weekday, .partOfDay, .hijriMonth: true
+        default: false
+        }
     }
 
     private static func clauses(_ items: [Item]) -> [Range<Int>] {

@@ -77,6 +77,10 @@ struct MessageReading: Sendable {
     var requestsAside = false
     /// Opens with "but" ("بس الصبح فاضي", "but I can do Sunday"): after a no, an offer instead.
     var opensWithContrast = false
+    /// "can you send me the list tonight?": asks for a thing to be sent, not for a meeting.
+    var asksToSend = false
+    /// The "?" closes a clause that names the when ("Friday at 8?"), not another one ("w enti? my flight is at 2").
+    var asksAboutTheWhen = false
     /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
     var wordCount = 0
 

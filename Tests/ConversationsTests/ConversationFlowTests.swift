@@ -266,6 +266,14 @@ import Testing
         #expect(result.state == .noEvent, "\(message)")
     }
 
+    @Test("'I cancelled it' in the dialects calls an agreed plan off", arguments: ["el khamees keda malghy", "مستحيل اوصل، لغيت الحجز"])
+    func dialectCancellation(message: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "football Thursday at 8pm?"), ("B", "2026-12-06T10:05", "tamam"), ("B", "2026-12-06T11:00", message),
+        ])
+        #expect(result.state == .denied, "\(message)")
+    }
+
     @Test func anInvitationToSomeoneElsesEventMakesItAPlan() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "did you hear Mona's wedding is on the 20th?"), ("B", "2026-12-06T10:05", "yes I got the card"),

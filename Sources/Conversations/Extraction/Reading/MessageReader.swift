@@ -38,7 +38,7 @@ struct MessageReader: Sendable {
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
 
     /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
-    private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "cancel", "postpon", "reschedul"]
+    private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "لغيت", "لغينا", "لغيناه", "لغيتها", "malgh", "malghi", "lghit", "lgheit", "cancel", "postpon", "reschedul"]
     /// A first-person plural verb ("we'll go") in Levantine (منروح), Egyptian (هنروح) or Gulf (بنروح) form.
     private static let pluralPrefixes: Set<Character> = ["م", "ه", "ب", "ح"]
 

@@ -107,6 +107,7 @@ struct MessageReader: Sendable {
             if ["send", "remind", "text", "call", "ping", "update", "tell"].contains(word) {
                 return index + 1 < words.count && ["me", "pics", "photos", "the", "us"].contains(words[index + 1])
             }
+            if word == "dis" || word == "appelle" || word == "écris" { return index + 1 < words.count && words[index + 1] == "moi" }
             if word == "let" || word == "keep" { return index + 2 < words.count && words[index + 1] == "me" && ["know", "posted"].contains(words[index + 2]) }
             // "وابعتلي": the joined "and".
             return Self.requestWords.contains(word) || word.hasPrefix("و") && Self.requestWords.contains(String(word.dropFirst()))

@@ -274,6 +274,16 @@ import Testing
         #expect(result.state == .denied, "\(message)")
     }
 
+    @Test("the answer to a question about news is news, and a question about a forwarded card invites no one", arguments: [
+        [("A", "2026-12-06T10:00", "سمعت بلي الخضرة تلعب الاثنين الجاي مع تونس؟"), ("B", "2026-12-06T10:05", "ايه، الماتش مع 9 تاع الليل"),
+         ("A", "2026-12-06T10:06", "إن شاء الله نربحو")],
+        [("A", "2026-12-06T10:00", "Forwarded: school starts on Sunday the 13th"), ("A", "2026-12-06T10:01", "are your kids ready for school?"),
+         ("B", "2026-12-06T10:05", "not yet, still need the bags")],
+    ])
+    func newsStaysNews(chat: [(String, String, String)]) {
+        #expect(Self.outcome(chat).state == .noEvent)
+    }
+
     @Test func anInvitationToSomeoneElsesEventMakesItAPlan() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "did you hear Mona's wedding is on the 20th?"), ("B", "2026-12-06T10:05", "yes I got the card"),

@@ -50,6 +50,8 @@ struct ConversationTracker {
     private struct Ask {
         var sender: String
         var plans: Set<Int>
+        /// "did you hear the match is Monday?": what the reply says about it is news too.
+        var aboutNews = false
     }
 
     /// The latest message that asked or proposed something: a reply from the other side answers it.
@@ -66,6 +68,11 @@ struct ConversationTracker {
             reading.denies = false
         }
         answered = bound.map(\.plans) ?? []
+        // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
+        // tells more of the news; it proposes nothing.
+        if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
+            reading.isAboutOthersOnly = true
+        }
         let before = plans.count
         takeMessage(reading, from: sender)
         // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
@@ -73,7 +80,7 @@ struct ConversationTracker {
         if !changed.isEmpty {
             lastAsk = Ask(sender: sender, plans: changed)
         } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside {
-            lastAsk = Ask(sender: sender, plans: [])
+            lastAsk = Ask(sender: sender, plans: [], aboutNews: reading.asksWhatOtherKnows && reading.isQuestion && !reading.invites)
         } else if lastAsk?.sender != sender {
             // An answer closes the question it answers.
             if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }
@@ -108,7 +115,7 @@ struct ConversationTracker {
         fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
-        if let announced = announcement, reading.invites || reading.isQuestion, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !fragments.contains(where: \.hasWhen),
+        if let announced = announcement, reading.invites, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !fragments.contains(where: \.hasWhen),
            !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
             var fragment = announced
             if let own = fragments.first {

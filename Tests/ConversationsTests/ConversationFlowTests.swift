@@ -284,6 +284,12 @@ import Testing
         #expect(Self.outcome(chat).state == .noEvent)
     }
 
+    @Test("a call-off on a condition is a condition", arguments: ["ok if no rain then go. if rain we cancel", "اذا مطرت نلغيها"])
+    func aConditionalCancellationIsACondition(reply: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "cycling Saturday at 7am?"), ("B", "2026-12-06T10:05", reply)])
+        #expect(result.state == .proposed, "\(reply)")
+    }
+
     @Test func anInvitationToSomeoneElsesEventMakesItAPlan() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "did you hear Mona's wedding is on the 20th?"), ("B", "2026-12-06T10:05", "yes I got the card"),

@@ -133,6 +133,8 @@ struct ConversationTracker {
             reading.denies = true
         }
 
+        // "if rain we cancel": a call-off on a condition is a condition.
+        if reading.cancels, reading.isConditional { reading.cancels = false }
         if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
         if reading.denies, deny(reading, fragments, sender: sender) { return }
         if reading.isTentative || reading.isConditional, hasOpenPlan(notBy: sender) {

@@ -238,6 +238,15 @@ import Testing
         #expect(Self.start(result) == "2026-12-12T16:30")
     }
 
+    @Test func aYesAgreesTheLatestProposalNotAnOlderOneStillOpen() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "cinema Friday at 8pm?"), ("B", "2026-12-06T10:05", "hmm let me check"),
+            ("A", "2026-12-06T10:06", "and brunch Sunday at 11am?"), ("B", "2026-12-06T10:10", "yes!"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13T11:00")
+    }
+
     @Test func aYesAfterACounterProposalAgreesTheCounterProposal() {
         let result = Self.outcome([
             ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("B", "2026-12-06T10:05", "can't Saturday, Sunday?"), ("A", "2026-12-06T10:06", "ok"),

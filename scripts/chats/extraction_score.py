@@ -24,15 +24,15 @@ SCORER = FIXTURES / "score.py"
 DEV2_SETS = ("dev2-en-mixed", "dev2-ar")
 DEV2_GATE = (0.88, 0.85)
 # Round 1 of the blind sets: 120 long chats written blind by another author, many dialects. The
-# rules reach 0.782 overall (ar 0.698, en 0.829, mixed 0.855; half of it was tuned on); gated a margin below, so a change
+# rules reach 0.785 overall (ar 0.698, en 0.841, mixed 0.855; half of it was tuned on); gated a margin below, so a change
 # that loses ground on unseen-style chats fails.
 BLIND_SETS = ("blind1",)
 BLIND_GATE = (0.75, 0.66)
 # Round 2: 100 long chats (en 35, ar 40, mixed 25), first run 0.519 blind. With answers bound to
-# what they answer and plans only between the two, the rules reach 0.619 (ar 0.635, en 0.679,
-# mixed 0.509); gated a margin below.
+# what they answer and plans only between the two, the rules reach 0.674 (ar 0.696, en 0.714,
+# mixed 0.588); gated a margin below.
 BLIND2_SETS = ("blind2",)
-BLIND2_GATE = (0.58, 0.47)
+BLIND2_GATE = (0.63, 0.54)
 
 
 def run_set(binary, name, gate):

@@ -279,7 +279,10 @@ struct ConversationTracker {
                 plans[index].proposer = earlier.proposer
             }
         }
-        let open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
+        var open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
+        // The yes goes to the plans the other's latest proposal set, not to older ones still open.
+        let bound = open.filter(answered.contains)
+        if !bound.isEmpty { open = bound }
         guard !open.isEmpty else { return fragments }
         var unused = fragments
         var targeted: [Int: PlanFragment] = [:]
@@ -289,7 +292,8 @@ struct ConversationTracker {
                 unused.removeAll { $0.isSame(as: fragment) }
             }
         }
-        for (index, fragment) in targeted { targeted[index] = offered(fragment, to: index) }
+        // A yes that says the plan's own time first ("7:30 works better, I have spin til 6:45") takes
+        // that time: unlike a no or a counter, it is not read for a later clock (`offered`).
         for index in open {
             if plans[index].awaitsWord, targeted[index] == nil {
                 plans[index].awaitsWord = false

@@ -78,7 +78,7 @@ struct MessageReader: Sendable {
     private static let sharedPersonWords: Set<String> = [
         "we", "we're", "we'll", "us", "our", "let's", "lets", "you", "you're", "you'll", "your", "u", "ur", "ya'll", "yall", "together",
         "احنا", "نحن", "انت", "انتي", "انتو", "انتم", "معك", "معاك", "معاكي", "معكم", "معاكم", "وياك", "وياكم", "معي", "معايا", "ويايا", "سوا",
-        "سوى", "مع بعض", "e7na", "ehna", "enta", "enti", "inta", "inti", "m3ak", "ma3ak", "m3aki", "ma3aki", "m3aya", "ma3aya", "sawa", "ma3a ba3d", "nous", "toi", "tu", "vous", "enti", "enta",
+        "سوى", "مع بعض", "e7na", "ehna", "enta", "enti", "inta", "inti", "m3ak", "ma3ak", "m3aki", "ma3aki", "m3aya", "ma3aya", "sawa", "ma3a ba3d", "nous", "toi", "tu", "vous",
     ]
     /// "did you see/hear", "have you heard", "سمعت", "شفتي", "3arfa": asks whether the other knows something.
     private static let knowingVerbs: Set<String> = [
@@ -98,29 +98,61 @@ struct MessageReader: Sendable {
         "send", "sending", "forward", "email", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "b3atli", "ib3atli", "ab3atli", "envoie",
     ]
 
-    private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
-        let words = text.tokens.filter { $0.kind == .word }.map(\.text)
-        reading.asksToSend = words.contains { Self.sendWords.contains($0) || $0.hasPrefix("و") && Self.sendWords.contains(String($0.dropFirst())) }
-        // "let me know", "keep me posted", "call me", "send pics", "خبريني".
-        reading.requestsAside = words.indices.contains { index in
-            let word = words[index]
-            if ["send", "remind", "text", "call", "ping", "update", "tell"].contains(word) {
-                return index + 1 < words.count && ["me", "pics", "photos", "the", "us"].contains(words[index + 1])
-            }
-            if word == "dis" || word == "appelle" || word == "écris" { return index + 1 < words.count && words[index + 1] == "moi" }
-            if word == "let" || word == "keep" { return index + 2 < words.count && words[index + 1] == "me" && ["know", "posted"].contains(words[index + 2]) }
-            // "وابعتلي": the joined "and".
-            return Self.requestWords.contains(word) || word.hasPrefix("و") && Self.requestWords.contains(String(word.dropFirst()))
+    private struct WordRole: OptionSet {
+        let rawValue: UInt8
+        static let single = WordRole(rawValue: 1)
+        static let shared = WordRole(rawValue: 2)
+        static let knowing = WordRole(rawValue: 4)
+        static let request = WordRole(rawValue: 8)
+        static let send = WordRole(rawValue: 16)
+    }
+
+    /// All the word lists above in one table: a message costs one lookup a word.
+    private static let wordRoles: [String: WordRole] = {
+        var table: [String: WordRole] = [:]
+        for (words, role) in [(singlePersonWords, WordRole.single), (sharedPersonWords, .shared), (knowingVerbs, .knowing), (requestWords, .request), (sendWords, .send)] {
+            for word in words { table[word, default: []].insert(role) }
         }
-        let single = words.contains { Self.singlePersonWords.contains($0) }
-        let shared = words.contains { Self.sharedPersonWords.contains($0) }
+        return table
+    }()
+
+    private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
+        var words: [Substring] = []
+        var roles: [WordRole] = []
+        for token in text.tokens where token.kind == .word {
+            var role = Self.wordRoles[token.text] ?? []
+            // "وابعتلي": the joined "and".
+            if role.isEmpty, token.text.first == "و", let joined = Self.wordRoles[String(token.text.dropFirst())] { role = joined.intersection([.request, .send]) }
+            words.append(Substring(token.text))
+            roles.append(role)
+        }
+        reading.asksToSend = roles.contains { $0.contains(.send) }
+        // "let me know", "keep me posted", "call me", "send pics", "dis-moi", "خبريني".
+        for index in words.indices {
+            let word = words[index]
+            let next = index + 1 < words.count ? words[index + 1] : ""
+            switch word {
+            case "send", "remind", "text", "call", "ping", "update", "tell":
+                if ["me", "pics", "photos", "the", "us"].contains(next) { reading.requestsAside = true }
+            case "dis", "appelle", "écris":
+                if next == "moi" { reading.requestsAside = true }
+            case "let", "keep":
+                if next == "me", index + 2 < words.count, ["know", "posted"].contains(words[index + 2]) { reading.requestsAside = true }
+            default:
+                if roles[index].contains(.request) { reading.requestsAside = true }
+            }
+            if reading.requestsAside { break }
+        }
+        let single = roles.contains { $0.contains(.single) }
+        let shared = roles.contains { $0.contains(.shared) }
         reading.isAboutOthersOnly = single && !shared
-        if let first = words.firstIndex(where: { Self.knowingVerbs.contains($0) }) {
+        if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
                 || first >= 1 && words[first - 1] == "you"
             // The "you" of "did you see" is the one asked, not someone brought into a plan.
-            let sharedElsewhere = words.indices.contains { $0 != first - 1 && Self.sharedPersonWords.contains(words[$0]) }
-            reading.asksWhatOtherKnows = !sharedElsewhere && (englishAsk || !words[first].allSatisfy(\.isASCII) || words[first].contains("3") || words[first].hasPrefix("s"))
+            let sharedElsewhere = roles.indices.contains { $0 != first - 1 && roles[$0].contains(.shared) }
+            let verb = words[first]
+            reading.asksWhatOtherKnows = !sharedElsewhere && (englishAsk || !verb.allSatisfy(\.isASCII) || verb.contains("3") || verb.hasPrefix("s"))
         }
     }
 
@@ -136,6 +168,7 @@ struct MessageReader: Sendable {
         var kept: [Item] = []
         var ownDays: [Item] = []
         var yesElsewhere = false
+        let hasQuestionMark = items.contains { $0.text == "?" }
         for clause in clauses {
             var clauseItems = Array(items[clause])
             var veto = Vetoes(clauseItems)
@@ -178,8 +211,7 @@ struct MessageReader: Sendable {
             }
             clauseItems = Self.withoutDeadline(clauseItems)
             // The clause's own "?" (or, when a phrase holds it, the message's).
-            let asksHere = clauseItems.contains { $0.text.contains("?") } || asks && !items.contains { $0.text.contains("?") }
-            if asksHere, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+            if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
             }
             kept += clauseItems

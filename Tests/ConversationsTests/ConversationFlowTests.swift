@@ -197,4 +197,114 @@ import Testing
         let result = Self.outcome([("A", "2026-12-06T10:00", "3ugb bacher tit3asha 3indna? el sa3a 8"), ("B", "2026-12-06T10:05", "akeed")])
         #expect(Self.start(result) == "2026-12-08T20:00")
     }
+
+    // MARK: an answer is bound to what it answers
+
+    @Test("a yes to a side question after the proposal does not agree the plan", arguments: [
+        "btw did you get the card I sent?", "شفت الصور اللي ارسلتها؟",
+    ])
+    func aYesToASideQuestionIsNotTheplansYes(aside: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("A", "2026-12-06T10:01", aside), ("B", "2026-12-06T10:05", "yes"),
+        ])
+        #expect(result.state == .proposed, "\(aside)")
+    }
+
+    @Test("a yes to a request aside answers the request", arguments: ["also send me the pics from last time", "وابعتلي الصور", "w 3ayetli ba3d el sala"])
+    func aYesToARequestIsNotThePlansYes(request: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Tipaza on Friday?"), ("A", "2026-12-06T10:01", request), ("B", "2026-12-06T10:05", "ok"),
+        ])
+        #expect(result.state == .proposed, "\(request)")
+    }
+
+    @Test("after a no, 'but …' from the one who said no is an offer, and the other's yes agrees it", arguments: [
+        "بس الصبح فاضي", "بس العصر فاضية",
+    ])
+    func anOfferAfterANoIsAnsweredByTheYes(offer: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Wadi trip on Friday?"), ("B", "2026-12-06T10:05", "can't, I have a wedding"),
+            ("B", "2026-12-06T10:06", offer), ("A", "2026-12-06T10:10", "akeed"),
+        ])
+        #expect(result.state == .agreed, "\(offer)")
+    }
+
+    @Test func takingBackTheOthersEarlierOfferAgreesIt() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Tennis Saturday at 4:30pm?"), ("B", "2026-12-06T10:05", "how about 8pm instead"),
+            ("A", "2026-12-06T10:06", "8 is too dark for the courts"), ("B", "2026-12-06T10:10", "ok fine, 4:30 then"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-12T16:30")
+    }
+
+    @Test func aYesAgreesTheLatestProposalNotAnOlderOneStillOpen() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "cinema Friday at 8pm?"), ("B", "2026-12-06T10:05", "hmm let me check"),
+            ("A", "2026-12-06T10:06", "and brunch Sunday at 11am?"), ("B", "2026-12-06T10:10", "yes!"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13T11:00")
+    }
+
+    @Test func aYesAfterACounterProposalAgreesTheCounterProposal() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "Padel Saturday at 5?"), ("B", "2026-12-06T10:05", "can't Saturday, Sunday?"), ("A", "2026-12-06T10:06", "ok"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13T17:00")
+    }
+
+    // MARK: only plans between the two people
+
+    @Test("the sender's or someone else's schedule is no plan", arguments: [
+        "I'm meeting the client in Westlands on Thursday at 10 so I'll be offline the whole morning",
+        "عندها موعد في المستشفى يوم الاربعاء الساعة ١٠",
+        "did you hear Mona's wedding is on the 20th?",
+    ])
+    func someoneElsesScheduleIsNoPlan(report: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", report), ("B", "2026-12-06T10:05", "ok")])
+        #expect(result.state == .noEvent, "\(report)")
+    }
+
+    @Test("asking for a thing to be sent, or asking aside beside one's own schedule, is no plan", arguments: [
+        "can you send me the beneficiary list tonight?", "how are things? my flight to Paris is at 2pm",
+    ])
+    func aRequestOrAnAsideIsNoPlan(message: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", message), ("B", "2026-12-06T10:05", "ok sure")])
+        #expect(result.state == .noEvent, "\(message)")
+    }
+
+    @Test("'I cancelled it' in the dialects calls an agreed plan off", arguments: ["el khamees keda malghy", "مستحيل اوصل، لغيت الحجز"])
+    func dialectCancellation(message: String) {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "football Thursday at 8pm?"), ("B", "2026-12-06T10:05", "tamam"), ("B", "2026-12-06T11:00", message),
+        ])
+        #expect(result.state == .denied, "\(message)")
+    }
+
+    @Test("the answer to a question about news is news, and a question about a forwarded card invites no one", arguments: [
+        [("A", "2026-12-06T10:00", "سمعت بلي الخضرة تلعب الاثنين الجاي مع تونس؟"), ("B", "2026-12-06T10:05", "ايه، الماتش مع 9 تاع الليل"),
+         ("A", "2026-12-06T10:06", "إن شاء الله نربحو")],
+        [("A", "2026-12-06T10:00", "Forwarded: school starts on Sunday the 13th"), ("A", "2026-12-06T10:01", "are your kids ready for school?"),
+         ("B", "2026-12-06T10:05", "not yet, still need the bags")],
+    ])
+    func newsStaysNews(chat: [(String, String, String)]) {
+        #expect(Self.outcome(chat).state == .noEvent)
+    }
+
+    @Test("a call-off on a condition is a condition", arguments: ["ok if no rain then go. if rain we cancel", "اذا مطرت نلغيها"])
+    func aConditionalCancellationIsACondition(reply: String) {
+        let result = Self.outcome([("A", "2026-12-06T10:00", "cycling Saturday at 7am?"), ("B", "2026-12-06T10:05", reply)])
+        #expect(result.state == .proposed, "\(reply)")
+    }
+
+    @Test func anInvitationToSomeoneElsesEventMakesItAPlan() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "did you hear Mona's wedding is on the 20th?"), ("B", "2026-12-06T10:05", "yes I got the card"),
+            ("A", "2026-12-06T10:06", "wanna go together?"), ("B", "2026-12-06T10:10", "sure"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-20")
+    }
 }

@@ -19,9 +19,19 @@ struct ConversationTracker {
         /// After a hedge the proposer asked something aside ("let me know by Wednesday"): the next
         /// bare yes answers that, not the plan.
         var awaitsWord = false
+        /// Every when proposed for this plan, and by whom: taking back the other's earlier offer
+        /// ("ok fine the 16th 4:30am") accepts it.
+        var offers: [Offer] = []
 
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
+    }
+
+    struct Offer {
+        var proposer: String
+        var days: [LocalDateTime]
+        var clock: SpokenClock?
+        var anchor: PrayerAnchor?
     }
 
     private(set) var plans: [Plan] = []
@@ -35,7 +45,55 @@ struct ConversationTracker {
     /// Clock times of the last message's own-business clauses.
     private var echoable: [SpokenClock] = []
 
+    /// A message that asked or proposed something, and the plans it set or changed (none for a
+    /// side request: "mind the sun", "send pics", "did you see the card?").
+    private struct Ask {
+        var sender: String
+        var plans: Set<Int>
+        /// "did you hear the match is Monday?": what the reply says about it is news too.
+        var aboutNews = false
+    }
+
+    /// The latest message that asked or proposed something: a reply from the other side answers it.
+    private var lastAsk: Ask?
+
     mutating func take(_ reading: MessageReading, from sender: String) {
+        var reading = reading
+        let bound = lastAsk.flatMap { $0.sender == sender ? nil : $0 }
+        // Bind the answer to what it answers: a yes or no to the other's latest question or request
+        // that set no plan ("did you see the card?" "yes") leaves the plans as they are, unless the
+        // reply itself names a plan's when.
+        if let bound, bound.plans.isEmpty, reading.accepts || reading.denies, !reading.fragments.contains(where: \.hasWhen) {
+            reading.accepts = false
+            reading.denies = false
+        }
+        answered = bound.map(\.plans) ?? []
+        // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
+        // tells more of the news; it proposes nothing.
+        if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
+            reading.isAboutOthersOnly = true
+        }
+        let before = plans.count
+        takeMessage(reading, from: sender)
+        // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
+        let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
+        if !changed.isEmpty {
+            lastAsk = Ask(sender: sender, plans: changed)
+        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside {
+            lastAsk = Ask(sender: sender, plans: [], aboutNews: reading.asksWhatOtherKnows && reading.isQuestion && !reading.invites)
+        } else if lastAsk?.sender != sender {
+            // An answer closes the question it answers.
+            if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }
+        }
+    }
+
+    /// Who turned each refused plan down.
+    private var refusedBy: [Int: String] = [:]
+
+    /// The plans the message being read answers (set by the other's latest ask).
+    private var answered: Set<Int> = []
+
+    private mutating func takeMessage(_ reading: MessageReading, from sender: String) {
         step += 1
         if reading.isForwarded {
             if let fragment = reading.fragments.first(where: \.hasWhen) { announcement = fragment }
@@ -57,7 +115,7 @@ struct ConversationTracker {
         fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed.
-        if let announced = announcement, reading.invites || reading.isQuestion, !fragments.contains(where: \.hasWhen),
+        if let announced = announcement, reading.invites, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !fragments.contains(where: \.hasWhen),
            !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
             var fragment = announced
             if let own = fragments.first {
@@ -75,6 +133,8 @@ struct ConversationTracker {
             reading.denies = true
         }
 
+        // "if rain we cancel": a call-off on a condition is a condition.
+        if reading.cancels, reading.isConditional { reading.cancels = false }
         if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
         if reading.denies, deny(reading, fragments, sender: sender) { return }
         if reading.isTentative || reading.isConditional, hasOpenPlan(notBy: sender) {
@@ -88,8 +148,12 @@ struct ConversationTracker {
         // plan is open again for the other's answer.
         if reading.invites, !reading.hasNoTimeFrame, !fragments.contains(where: \.hasDay),
            let latest = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }),
-           plans[latest].status == .refused, plans[latest].proposer == sender {
+           plans[latest].status == .refused,
+           plans[latest].proposer == sender
+            || refusedBy[latest] == sender && !reading.denies && !reading.isTentative && reading.opensWithContrast {
+            // "بس الصبح فاضي": the one who said no offers another part of the day; the other's yes agrees it.
             plans[latest].status = .open
+            plans[latest].proposer = sender
             plans[latest].touched = step
         }
         // "Chale I dey. 3 o'clock", "الأحد مع الأربعة": the other person saying the plan's when
@@ -190,6 +254,7 @@ struct ConversationTracker {
                 merge(fragment, into: target, sender: sender)
             } else {
                 plans[target].status = .refused
+                refusedBy[target] = sender
             }
             plans[target].touched = step
         }
@@ -198,7 +263,26 @@ struct ConversationTracker {
 
     /// The other person's yes. Returns the fragments it did not use, for `add`.
     private mutating func accept(_ reading: MessageReading, _ fragments: [PlanFragment], sender: String) -> [PlanFragment] {
-        let open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
+        // "how about 8pm instead" … "ok fine the 16th 4:30am": a yes that takes back the other's
+        // earlier offer answers that offer, though the last word on the plan was the sender's own.
+        if !reading.isQuestion {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender {
+                guard let fragment = fragments.first(where: \.hasTime), let clock = fragment.clock,
+                      let earlier = plans[index].offers.last(where: { offer in
+                          offer.proposer != sender && offer.clock.map { $0.hour == clock.hour && $0.minute == clock.minute } == true
+                              && (!fragment.hasDay || offer.days == fragment.days)
+                      })
+                else { continue }
+                plans[index].details.days = earlier.days
+                plans[index].details.clock = clock.isPM == nil ? earlier.clock : clock
+                plans[index].details.anchor = earlier.anchor
+                plans[index].proposer = earlier.proposer
+            }
+        }
+        var open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
+        // The yes goes to the plans the other's latest proposal set, not to older ones still open.
+        let bound = open.filter(answered.contains)
+        if !bound.isEmpty { open = bound }
         guard !open.isEmpty else { return fragments }
         var unused = fragments
         var targeted: [Int: PlanFragment] = [:]
@@ -208,7 +292,8 @@ struct ConversationTracker {
                 unused.removeAll { $0.isSame(as: fragment) }
             }
         }
-        for (index, fragment) in targeted { targeted[index] = offered(fragment, to: index) }
+        // A yes that says the plan's own time first ("7:30 works better, I have spin til 6:45") takes
+        // that time: unlike a no or a counter, it is not read for a later clock (`offered`).
         for index in open {
             if plans[index].awaitsWord, targeted[index] == nil {
                 plans[index].awaitsWord = false
@@ -282,6 +367,16 @@ struct ConversationTracker {
             }
         }
         guard fragment.hasWhen, !vetoed else { return }
+        // Only plans between the two people (labelling rule 1): "did you hear Mona's wedding is on the 20th?"
+        // asks what the other knows, and "I'm meeting the client Thursday at 10" reports the
+        // sender's (or someone else's) schedule. Either waits, like a forwarded card, for an invitation.
+        if !reading.invites, reading.asksWhatOtherKnows && reading.isQuestion {
+            announcement = fragment
+            return
+        }
+        if !reading.invites, reading.isAboutOthersOnly, !reading.isQuestion || !reading.asksAboutTheWhen { return }
+        // "can you send me the list tonight?": a thing to send, no meeting.
+        if reading.asksToSend, fragment.activity == nil { return }
         // A statement with no invitation and no question is a plan only with a time to it
         // ("الليلة الساعة ٧ الا ربع عند باب المول"), not a bare day ("Thursday: my cousin's wedding").
         guard reading.invites || reading.isQuestion
@@ -294,6 +389,7 @@ struct ConversationTracker {
         plan.details.isVague = fragment.isVague && fragment.days.isEmpty
         // A time with no day is today's ("let's meet after Maghrib").
         if plan.details.days.isEmpty, !plan.details.isVague, fragment.hasTime || fragment.partOfDay != nil { plan.details.days = [today] }
+        plan.offers = [Offer(proposer: sender, days: plan.details.days, clock: plan.details.clock, anchor: plan.details.anchor)]
         return plan
     }
 
@@ -381,6 +477,7 @@ struct ConversationTracker {
         if let prayer = fragment.prayerAsPartOfDay { plan.details.prayerAsPartOfDay = prayer }
         if let duration = fragment.durationMinutes { plan.details.durationMinutes = duration }
         plan.proposer = sender
+        plan.offers.append(Offer(proposer: sender, days: plan.details.days, clock: plan.details.clock, anchor: plan.details.anchor))
         plans[index] = plan
         mergeDetails(fragment, into: index)
     }

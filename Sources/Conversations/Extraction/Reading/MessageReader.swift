@@ -38,7 +38,7 @@ struct MessageReader: Sendable {
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
 
     /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
-    private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "cancel", "postpon", "reschedul"]
+    private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "لغيت", "لغينا", "لغيناه", "لغيتها", "malgh", "malghi", "lghit", "lgheit", "cancel", "postpon", "reschedul"]
     /// A first-person plural verb ("we'll go") in Levantine (منروح), Egyptian (هنروح) or Gulf (بنروح) form.
     private static let pluralPrefixes: Set<Character> = ["م", "ه", "ب", "ح"]
 
@@ -47,9 +47,11 @@ struct MessageReader: Sendable {
         var reading = MessageReading(sentAt: sentAt)
         let allItems = Self.items(of: text)
         readActs(allItems, into: &reading)
+        reading.opensWithContrast = allItems.first?.has(.contrast) == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
+        readInvolvement(text, into: &reading)
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
             let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
@@ -60,6 +62,98 @@ struct MessageReader: Sendable {
         // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
         if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    // MARK: who is involved
+
+    /// The sender alone ("I", "my", "انا", "عندي", "ana", "3andy") or someone else ("he", "her",
+    /// "عندها", "اخوي"): words that make a statement a report of someone's schedule.
+    private static let singlePersonWords: Set<String> = [
+        "i", "i'm", "im", "i'll", "i've", "ive", "my", "me", "myself", "he", "she", "he's", "she's", "his", "her", "him", "they", "their",
+        "they're", "them", "انا", "عندي", "عنده", "عندها", "عندهم", "لي", "اني", "ana", "3andy", "3andi", "3ndi", "3ande", "3ando", "3andaha",
+        "3andha", "je", "j'ai", "mon", "mes", "moi", "il", "elle", "huwa", "hiya", "هو", "هي", "هم", "اخوي", "اختي", "ابوي", "امي", "mama", "baba",
+    ]
+    /// Words that bring the other person or both of them in: "we", "you", "let's", "together",
+    /// "معك", "احنا", "سوا", "e7na", "m3ak".
+    private static let sharedPersonWords: Set<String> = [
+        "we", "we're", "we'll", "us", "our", "let's", "lets", "you", "you're", "you'll", "your", "u", "ur", "ya'll", "yall", "together",
+        "احنا", "نحن", "انت", "انتي", "انتو", "انتم", "معك", "معاك", "معاكي", "معكم", "معاكم", "وياك", "وياكم", "معي", "معايا", "ويايا", "سوا",
+        "سوى", "مع بعض", "e7na", "ehna", "enta", "enti", "inta", "inti", "m3ak", "ma3ak", "m3aki", "ma3aki", "m3aya", "ma3aya", "sawa", "ma3a ba3d", "nous", "toi", "tu", "vous",
+    ]
+    /// "did you see/hear", "have you heard", "سمعت", "شفتي", "3arfa": asks whether the other knows something.
+    private static let knowingVerbs: Set<String> = [
+        "see", "saw", "seen", "hear", "heard", "know", "سمعت", "سمعتي", "سمعتو", "شفت", "شفتي", "عرفت", "عرفتي", "دريت", "دريتي", "تدري", "تدرين",
+        "تعرف", "تعرفي", "تعرفين", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
+    ]
+
+    /// Requests to the other aside from a plan: "let me know", "text me", "send pics", "خبريني", "طمنيني", "3ayetli".
+    private static let requestWords: Set<String> = [
+        "lmk", "send", "remind", "ping", "text", "call", "update", "خبرني", "خبريني", "خبرنى", "طمني", "طمنيني", "بلغني", "بلغيني", "قولي",
+        "قوليلي", "قللي", "كلمني", "كلميني", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "صورلي", "صوريلي", "3ayetli",
+        "3ayatli", "3ayetlia", "kalemni", "kallemni", "2olli", "2olly", "2oli", "5abarni", "5abrini", "5abirni", "khabarni", "khabbarni", "b3atli",
+        "ib3atli", "ab3atli", "tell", "dis-moi", "appelle-moi", "envoie",
+    ]
+
+    private static let sendWords: Set<String> = [
+        "send", "sending", "forward", "email", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "b3atli", "ib3atli", "ab3atli", "envoie",
+    ]
+
+    private struct WordRole: OptionSet {
+        let rawValue: UInt8
+        static let single = WordRole(rawValue: 1)
+        static let shared = WordRole(rawValue: 2)
+        static let knowing = WordRole(rawValue: 4)
+        static let request = WordRole(rawValue: 8)
+        static let send = WordRole(rawValue: 16)
+    }
+
+    /// All the word lists above in one table: a message costs one lookup a word.
+    private static let wordRoles: [String: WordRole] = {
+        var table: [String: WordRole] = [:]
+        for (words, role) in [(singlePersonWords, WordRole.single), (sharedPersonWords, .shared), (knowingVerbs, .knowing), (requestWords, .request), (sendWords, .send)] {
+            for word in words { table[word, default: []].insert(role) }
+        }
+        return table
+    }()
+
+    private func readInvolvement(_ text: ChatText, into reading: inout MessageReading) {
+        var words: [Substring] = []
+        var roles: [WordRole] = []
+        for token in text.tokens where token.kind == .word {
+            var role = Self.wordRoles[token.text] ?? []
+            // "وابعتلي": the joined "and".
+            if role.isEmpty, token.text.first == "و", let joined = Self.wordRoles[String(token.text.dropFirst())] { role = joined.intersection([.request, .send]) }
+            words.append(Substring(token.text))
+            roles.append(role)
+        }
+        reading.asksToSend = roles.contains { $0.contains(.send) }
+        // "let me know", "keep me posted", "call me", "send pics", "dis-moi", "خبريني".
+        for index in words.indices {
+            let word = words[index]
+            let next = index + 1 < words.count ? words[index + 1] : ""
+            switch word {
+            case "send", "remind", "text", "call", "ping", "update", "tell":
+                if ["me", "pics", "photos", "the", "us"].contains(next) { reading.requestsAside = true }
+            case "dis", "appelle", "écris":
+                if next == "moi" { reading.requestsAside = true }
+            case "let", "keep":
+                if next == "me", index + 2 < words.count, ["know", "posted"].contains(words[index + 2]) { reading.requestsAside = true }
+            default:
+                if roles[index].contains(.request) { reading.requestsAside = true }
+            }
+            if reading.requestsAside { break }
+        }
+        let single = roles.contains { $0.contains(.single) }
+        let shared = roles.contains { $0.contains(.shared) }
+        reading.isAboutOthersOnly = single && !shared
+        if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
+            let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
+                || first >= 1 && words[first - 1] == "you"
+            // The "you" of "did you see" is the one asked, not someone brought into a plan.
+            let sharedElsewhere = roles.indices.contains { $0 != first - 1 && roles[$0].contains(.shared) }
+            let verb = words[first]
+            reading.asksWhatOtherKnows = !sharedElsewhere && (englishAsk || !verb.allSatisfy(\.isASCII) || verb.contains("3") || verb.hasPrefix("s"))
+        }
     }
 
     // MARK: clauses
@@ -74,6 +168,7 @@ struct MessageReader: Sendable {
         var kept: [Item] = []
         var ownDays: [Item] = []
         var yesElsewhere = false
+        let hasQuestionMark = items.contains { $0.text == "?" }
         for clause in clauses {
             var clauseItems = Array(items[clause])
             var veto = Vetoes(clauseItems)
@@ -115,6 +210,10 @@ struct MessageReader: Sendable {
                 continue
             }
             clauseItems = Self.withoutDeadline(clauseItems)
+            // The clause's own "?" (or, when a phrase holds it, the message's).
+            if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+                reading.asksAboutTheWhen = true
+            }
             kept += clauseItems
         }
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
@@ -156,6 +255,13 @@ struct MessageReader: Sendable {
             }
         }
 
+    }
+
+    private static func isWhenCue(_ cue: Cue) -> Bool {
+        switch cue {
+        case .prayer, .month, .vagueFrame, .weekend, .week, .tonight, .relativeDay, .weekday, .partOfDay, .hijriMonth: true
+        default: false
+        }
     }
 
     private static func clauses(_ items: [Item]) -> [Range<Int>] {

@@ -65,6 +65,22 @@ struct MessageReading: Sendable {
     var isHypothetical = false
     var isForwarded = false
     var hasNoTimeFrame = false
+    /// Who the message is about (labelling rule 1): it speaks of the sender alone or of others
+    /// ("I'm meeting the client Thursday at 10", "عندها موعد الاربعاء") and names neither "we"
+    /// nor "you". Such a statement reports a schedule; it proposes nothing to the other person.
+    var isAboutOthersOnly = false
+    /// "did you see Divya's card?", "سمعتي ان عرس منى في ٢٠ فبراير؟": a question about what the
+    /// other person knows, not an invitation.
+    var asksWhatOtherKnows = false
+    /// "let me know", "send pics", "خبريني", "3ayetli": asks the other to do something aside; a
+    /// yes after it answers the request, not a plan.
+    var requestsAside = false
+    /// Opens with "but" ("بس الصبح فاضي", "but I can do Sunday"): after a no, an offer instead.
+    var opensWithContrast = false
+    /// "can you send me the list tonight?": asks for a thing to be sent, not for a meeting.
+    var asksToSend = false
+    /// The "?" closes a clause that names the when ("Friday at 8?"), not another one ("w enti? my flight is at 2").
+    var asksAboutTheWhen = false
     /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
     var wordCount = 0
 

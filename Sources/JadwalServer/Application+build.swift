@@ -222,7 +222,8 @@ private func assemble(
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
     CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
-    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes)
+    let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, integrated: integrated)
         .addRoutes(to: signedIn)
     EventRoutes(store: store, clock: dependencies.clock, writes: writes).addRoutes(to: signedIn)
     let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
@@ -251,7 +252,7 @@ private func assemble(
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
-        conflictResolution: conflictResolution, publicURL: configuration.effectivePublicURL,
+        conflictResolution: conflictResolution, integrated: integrated, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

@@ -11,6 +11,7 @@ struct CalendarObjectRoutes: Sendable {
     let store: any Store
     let clock: Clock
     let writes: CalendarWrites
+    let integrated: IntegratedCalendar
 
     struct EventInstance: Encodable, Sendable {
         let calendarId: String
@@ -122,7 +123,7 @@ struct CalendarObjectRoutes: Sendable {
         guard end.timeIntervalSince(start) <= Double(IntegratedCalendar.maxWindowDays) * 86_400 else {
             throw APIError.badRequest("invalid_query", "Ask for at most \(IntegratedCalendar.maxWindowDays) days at a time.")
         }
-        let (instances, truncated) = try await IntegratedCalendar(store: store).instances(account: account, from: start, to: end)
+        let (instances, truncated) = try await integrated.instances(account: account, from: start, to: end)
         let events = instances.map { instance in
             let occurrence = instance.occurrence
             return EventInstance(

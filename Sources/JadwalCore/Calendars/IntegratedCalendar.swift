@@ -1,30 +1,36 @@
 import Foundation
 import ICalendar
-import JadwalCore
 
 /// Every event calendar of a person seen as one: the instances in a window with recurrences
 /// expanded, in time order. The JSON API's `GET /api/v1/events` and the web app's calendar
 /// views both read it.
-struct IntegratedCalendar: Sendable {
+public struct IntegratedCalendar: Sendable {
     let store: any Store
+    /// Stored objects as parsed iCalendar (the server's cache of parsed versions).
+    let parse: @Sendable (CalendarObject) -> Component?
 
-    static let maxWindowDays = 366
-    static let maxInstances = 10_000
+    public init(store: any Store, parse: @escaping @Sendable (CalendarObject) -> Component?) {
+        self.store = store
+        self.parse = parse
+    }
 
-    struct Instance: Sendable {
-        let calendar: CalendarCollection
-        let objectName: String
-        let occurrence: Occurrence
+    public static let maxWindowDays = 366
+    public static let maxInstances = 10_000
+
+    public struct Instance: Sendable {
+        public let calendar: CalendarCollection
+        public let objectName: String
+        public let occurrence: Occurrence
         /// The instant it starts and ends; all-day events from midnight in the person's zone.
-        let start: Date
-        let end: Date
+        public let start: Date
+        public let end: Date
 
-        var isTransparent: Bool { occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT" }
-        var isBusy: Bool { !isTransparent && !occurrence.isAllDay }
+        public var isTransparent: Bool { occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT" }
+        public var isBusy: Bool { !isTransparent && !occurrence.isAllDay }
     }
 
     /// The instances overlapping `start..<end`, at most `maxInstances` (then `truncated`).
-    func instances(account: Account, from start: Date, to end: Date) async throws -> (instances: [Instance], truncated: Bool) {
+    public func instances(account: Account, from start: Date, to end: Date) async throws -> (instances: [Instance], truncated: Bool) {
         let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
             var found: [(CalendarCollection, [CalendarObject])] = []
             for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
@@ -40,7 +46,7 @@ struct IntegratedCalendar: Sendable {
         for (calendar, objects) in candidates {
             for object in objects {
                 // Stored objects were parsed on the way in; one that no longer parses is skipped, not fatal.
-                guard let parsed = ParsedCalendarCache.shared.calendar(for: object) else { continue }
+                guard let parsed = parse(object) else { continue }
                 for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences {
                     instances.append(Instance(
                         calendar: calendar, objectName: object.name, occurrence: occurrence,

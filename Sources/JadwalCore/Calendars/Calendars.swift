@@ -75,6 +75,11 @@ public struct Calendars: Sendable {
         }
     }
 
+    /// An object of a calendar the caller already holds (checked as the person's).
+    public func object(named name: String, in calendar: CalendarCollection) async throws -> CalendarObject? {
+        try await store.read { tx in try await tx.calendarObject(calendarID: calendar.id, name: name) }
+    }
+
     /// Saves a change to a calendar's name, description, colour, order or zone; the revision moves (getctag).
     public func update(_ calendar: CalendarCollection, with change: CalendarPropertiesChange) async throws -> CalendarCollection {
         let next: CalendarCollection

@@ -178,6 +178,23 @@ public struct Tasks: Sendable {
         }
     }
 
+    /// The account's task list if it has one (nothing is made).
+    public func existingList(account: Account) async throws -> CalendarCollection? {
+        let now = clock.now
+        return try await store.read { tx in try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) }
+    }
+
+    /// A stored to-do of the account's task list, with the list.
+    public func task(named name: String, account: Account) async throws -> (CalendarCollection, CalendarObject)? {
+        let now = clock.now
+        return try await store.read { tx in
+            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx),
+                  let object = try await tx.calendarObject(calendarID: list.id, name: name)
+            else { return nil }
+            return (list, object)
+        }
+    }
+
     /// The to-dos `filter` keeps, in `order`, each with the time planned for it.
     public func listed(account: Account, order: TaskList.Order, filter: TaskList.Filter) async throws -> [(task: StoredTask, planned: [PlannedTaskBlock]?)] {
         let now = clock.now

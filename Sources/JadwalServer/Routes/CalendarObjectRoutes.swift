@@ -40,7 +40,7 @@ struct CalendarObjectRoutes: Sendable {
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("calendars/{id}/objects/{name}") { _, context -> Response in
             let (calendar, name) = try await target(context)
-            guard let object = try await store.read({ tx in try await tx.calendarObject(calendarID: calendar.id, name: name) }) else {
+            guard let object = try await Calendars(store: store, clock: clock).object(named: name, in: calendar) else {
                 throw APIError.notFound("No object '\(name)' in this calendar.")
             }
             return Response(

@@ -59,7 +59,7 @@ struct EventRoutes: Sendable {
     }
 
     private func existing(_ name: String, in calendar: CalendarCollection) async throws -> CalendarObject {
-        guard let object = try await store.read({ tx in try await tx.calendarObject(calendarID: calendar.id, name: name) }) else {
+        guard let object = try await Calendars(store: store, clock: clock).object(named: name, in: calendar) else {
             throw APIError.notFound("No event '\(name)' in this calendar.")
         }
         return object

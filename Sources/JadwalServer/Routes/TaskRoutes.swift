@@ -170,13 +170,13 @@ struct TaskRoutes: Sendable {
         guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
             throw APIError(CalendarWrites.Refusal.invalidName, name: "")
         }
-        let list = try await store.read { tx in try await TaskList.calendar(for: account, creating: false, now: clock.now, tx: tx) }
+        let list = try await tasks.existingList(account: account)
         guard let list else { throw APIError.notFound("No task '\(name)'.") }
         return (list, name)
     }
 
     private func existing(_ name: String, in list: CalendarCollection) async throws -> CalendarObject {
-        guard let object = try await store.read({ tx in try await tx.calendarObject(calendarID: list.id, name: name) }) else {
+        guard let object = try await Calendars(store: store, clock: clock).object(named: name, in: list) else {
             throw APIError.notFound("No task '\(name)'.")
         }
         return object

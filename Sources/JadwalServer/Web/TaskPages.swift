@@ -281,12 +281,7 @@ extension WebRoutes {
         guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
             throw HTTPError(.notFound, message: "No such task.")
         }
-        let now = clock.now
-        let found = try await store.read { tx -> (CalendarCollection, CalendarObject)? in
-            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx),
-                  let object = try await tx.calendarObject(calendarID: list.id, name: name) else { return nil }
-            return (list, object)
-        }
+        let found = try await tasks.task(named: name, account: account)
         guard let (list, object) = found,
               let task = StoredTask(object: object, parsed: tasks.parsed(object), zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
         else { throw HTTPError(.notFound, message: "No such task: it may have been deleted on another device.") }

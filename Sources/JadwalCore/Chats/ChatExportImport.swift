@@ -92,7 +92,7 @@ public enum ChatImportProblem: Error, Sendable, Equatable, CustomStringConvertib
         case .notAParticipant(let name, _):
             "\"\(name)\" did not write in this chat. Send ?me=<name> with one of the participants."
         default:
-            description.prefix(1).uppercased() + description.dropFirst() + "."
+            description.asSentence
         }
     }
 }

@@ -15,6 +15,11 @@ extension String {
         unicodeScalars.allSatisfy { CharacterSet.whitespacesAndNewlines.contains($0) }
     }
 
+    /// A refusal's description as a sentence a person reads: capitalised, with a full stop.
+    public var asSentence: String {
+        prefix(1).uppercased() + dropFirst() + "."
+    }
+
     /// Lower-case hex SHA-256 of the UTF-8 text: token digests, content ETags, fingerprints.
     public var sha256Hex: String {
         // Hex by table: String(format:) per byte was a tenth of a calendar PUT's time.

@@ -173,9 +173,7 @@ struct ChatAPIError: Error, HTTPResponseError, Sendable {
     }
 
     /// A description as a sentence: capitalised, with a full stop.
-    static func sentence(_ description: String) -> String {
-        description.prefix(1).uppercased() + description.dropFirst() + "."
-    }
+    static func sentence(_ description: String) -> String { description.asSentence }
 
     init(_ error: ConnectorBatchError) {
         status = .badRequest

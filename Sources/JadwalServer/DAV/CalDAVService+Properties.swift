@@ -243,12 +243,11 @@ extension CalDAVService {
                 throw DAVError.precondition(.validResourceType, "Only calendar collections can be created here; set resourcetype to collection and calendar.")
             }
         }
-        let calendars = Calendars(store: store, clock: clock)
         var calendar: CalendarCollection
         do {
             calendar = try calendars.validated(Calendars.Draft(slug: slug), account: call.account)
         } catch {
-            throw DAVError.precondition(.calendarCollectionLocationOK, "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+            throw DAVError.precondition(.calendarCollectionLocationOK, error.description.asSentence)
         }
         let outcomes = creation.properties.map { apply(.set($0), to: &calendar, creating: true) }
         guard PropertyUpdateResponse.succeeded(outcomes) else {

@@ -191,10 +191,11 @@ private func assemble(
         secureCookies: configuration.tlsCertificatePath != nil || configuration.effectivePublicURL.lowercased().hasPrefix("https://"))
     let sessionMiddleware = SessionMiddleware(sessions: sessions, browser: browser)
     let writes = CalendarWrites(store: store, clock: dependencies.clock)
+    let calendars = Calendars(store: store, clock: dependencies.clock)
     // Before any route: middleware is attached to routes as they are added, and CalDAV answers
     // methods and paths the router has no routes for.
     router.add(middleware: CalDAVMiddleware(service: CalDAVService(
-        store: store, clock: dependencies.clock, writes: writes,
+        store: store, clock: dependencies.clock, writes: writes, calendars: calendars,
         authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), mirrors: CalendarMirrors())))
 
     HealthRoutes(store: store, clock: dependencies.clock).addRoutes(to: router)
@@ -221,14 +222,14 @@ private func assemble(
     let profiles = Profiles(store: store, clock: dependencies.clock)
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
-    CalendarRoutes(store: store, clock: dependencies.clock).addRoutes(to: signedIn)
+    CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
-    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, integrated: integrated)
+    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
         .addRoutes(to: signedIn)
-    EventRoutes(store: store, clock: dependencies.clock, writes: writes).addRoutes(to: signedIn)
+    EventRoutes(clock: dependencies.clock, writes: writes, calendars: calendars).addRoutes(to: signedIn)
     let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     let planner = TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime)
-    TaskRoutes(store: store, clock: dependencies.clock, writes: writes, planner: planner, tasks: tasks)
+    TaskRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, planner: planner, tasks: tasks)
         .addRoutes(to: signedIn)
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
@@ -252,7 +253,7 @@ private func assemble(
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
-        conflictResolution: conflictResolution, integrated: integrated, publicURL: configuration.effectivePublicURL,
+        conflictResolution: conflictResolution, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

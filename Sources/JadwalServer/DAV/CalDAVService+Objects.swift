@@ -158,7 +158,7 @@ extension CalDAVService {
         case .calendar:
             let calendar = try await calendar(for: call)
             do {
-                try await Calendars(store: store, clock: clock).delete(calendar)
+                try await calendars.delete(calendar)
             } catch Calendars.Problem.computed {
                 throw DAVError.precondition(.needPrivileges, "The prayer-times calendar disappears when you clear your prayer settings; it cannot be deleted.")
             }

@@ -14,6 +14,7 @@ struct CalDAVService: Sendable {
     let store: any Store
     let clock: Clock
     let writes: CalendarWrites
+    let calendars: Calendars
     let authentication: DAVAuthentication
     /// Calendars held in memory for time-range queries (`CalendarMirror`).
     let mirrors: CalendarMirrors

@@ -11,6 +11,7 @@ struct CalendarObjectRoutes: Sendable {
     let store: any Store
     let clock: Clock
     let writes: CalendarWrites
+    let calendars: Calendars
     let integrated: IntegratedCalendar
 
     struct EventInstance: Encodable, Sendable {
@@ -40,7 +41,7 @@ struct CalendarObjectRoutes: Sendable {
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("calendars/{id}/objects/{name}") { _, context -> Response in
             let (calendar, name) = try await target(context)
-            guard let object = try await Calendars(store: store, clock: clock).object(named: name, in: calendar) else {
+            guard let object = try await calendars.object(named: name, in: calendar) else {
                 throw APIError.notFound("No object '\(name)' in this calendar.")
             }
             return Response(
@@ -60,7 +61,7 @@ struct CalendarObjectRoutes: Sendable {
             }
         }
         group.delete("calendars/{id}/objects/{name}") { request, context -> Response in
-            try await Self.delete(request, context, store: store, writes: writes)
+            try await Self.delete(request, context, calendars: calendars, writes: writes)
         }
         group.get("events") { request, context in
             JSONResponse(try await events(account: try context.requireIdentity().account, query: request.uri.queryParameters))
@@ -68,12 +69,12 @@ struct CalendarObjectRoutes: Sendable {
     }
 
     private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
-        try await Self.target(context, store: store)
+        try await Self.target(context, calendars: calendars)
     }
 
     /// `DELETE …/{name}`, for objects and JSON events alike.
-    static func delete(_ request: Request, _ context: JadwalRequestContext, store: any Store, writes: CalendarWrites) async throws -> Response {
-        let (calendar, name) = try await target(context, store: store)
+    static func delete(_ request: Request, _ context: JadwalRequestContext, calendars: Calendars, writes: CalendarWrites) async throws -> Response {
+        let (calendar, name) = try await target(context, calendars: calendars)
         do {
             try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch], source: .api)
         } catch let refusal as CalendarWrites.Refusal {
@@ -83,8 +84,8 @@ struct CalendarObjectRoutes: Sendable {
     }
 
     /// The signed-in person's calendar `{id}` and the resource name `{name}` in the path.
-    static func target(_ context: JadwalRequestContext, store: any Store) async throws -> (CalendarCollection, String) {
-        let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
+    static func target(_ context: JadwalRequestContext, calendars: Calendars) async throws -> (CalendarCollection, String) {
+        let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
         guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
             throw APIError(CalendarWrites.Refusal.invalidName, name: "")
         }

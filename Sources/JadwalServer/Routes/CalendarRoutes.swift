@@ -5,8 +5,7 @@ import JadwalCore
 /// `/api/v1/calendars`: the signed-in person's calendars (the web app's list; CalDAV clients
 /// see the same collections).
 struct CalendarRoutes: Sendable {
-    let store: any Store
-    let clock: Clock
+    let calendars: Calendars
 
     struct CreateRequest: Decodable {
         let displayName: String
@@ -59,16 +58,14 @@ struct CalendarRoutes: Sendable {
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("calendars") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let calendars = try await Calendars(store: store, clock: clock).all(accountID: accountID)
-            return JSONResponse(CalendarList(calendars: calendars.map(CalendarView.init)))
+            return JSONResponse(CalendarList(calendars: try await calendars.all(accountID: accountID).map(CalendarView.init)))
         }
         group.get("calendars/{id}") { _, context in
-            JSONResponse(CalendarView(try await Self.ownCalendar(context, store: store)))
+            JSONResponse(CalendarView(try await Self.ownCalendar(context, calendars: calendars)))
         }
         group.post("calendars") { request, context in
             let account = try context.requireIdentity().account
             let body = try await request.decodeJSON(as: CreateRequest.self)
-            let calendars = Calendars(store: store, clock: clock)
             let draft = try Self.draft(body)
             do {
                 let created = try await calendars.create(try calendars.validated(draft, account: account))
@@ -78,22 +75,22 @@ struct CalendarRoutes: Sendable {
             }
         }
         group.patch("calendars/{id}") { request, context in
-            let current = try await Self.ownCalendar(context, store: store)
+            let current = try await Self.ownCalendar(context, calendars: calendars)
             let body = try await request.decodeJSON(as: UpdateRequest.self)
             let change = CalendarPropertiesChange(
                 displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
             let saved: CalendarCollection
             do {
-                saved = try await Calendars(store: store, clock: clock).update(current, with: change)
+                saved = try await calendars.update(current, with: change)
             } catch let problem as Calendars.Problem {
                 throw Self.apiError(problem)
             }
             return JSONResponse(CalendarView(saved))
         }
         group.delete("calendars/{id}") { _, context -> Response in
-            let calendar = try await Self.ownCalendar(context, store: store)
+            let calendar = try await Self.ownCalendar(context, calendars: calendars)
             do {
-                try await Calendars(store: store, clock: clock).delete(calendar)
+                try await calendars.delete(calendar)
             } catch let problem as Calendars.Problem {
                 throw Self.apiError(problem)
             }
@@ -102,11 +99,11 @@ struct CalendarRoutes: Sendable {
     }
 
     /// The calendar named by `{id}` in the path if it is the signed-in person's; anyone else's is "not found".
-    static func ownCalendar(_ context: JadwalRequestContext, store: any Store) async throws -> CalendarCollection {
+    static func ownCalendar(_ context: JadwalRequestContext, calendars: Calendars) async throws -> CalendarCollection {
         let accountID = try context.requireIdentity().account.id
         let notFound = APIError.notFound("No calendar with that ID.")
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound }
-        guard let calendar = try await Calendars(store: store, clock: .system).own(id: id, accountID: accountID) else { throw notFound }
+        guard let calendar = try await calendars.own(id: id, accountID: accountID) else { throw notFound }
         return calendar
     }
 

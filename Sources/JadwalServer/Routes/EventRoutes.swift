@@ -7,9 +7,9 @@ import JadwalCore
 /// and delete events. Every write goes through `CalendarWrites`, the path CalDAV PUT takes, so
 /// synced devices see the change on their next sync.
 struct EventRoutes: Sendable {
-    let store: any Store
     let clock: Clock
     let writes: CalendarWrites
+    let calendars: Calendars
 
     struct EventView: Encodable, Sendable {
         let name: String
@@ -21,7 +21,7 @@ struct EventRoutes: Sendable {
     func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.post("calendars/{id}/events") { request, context -> Response in
             let account = try context.requireIdentity().account
-            let calendar = try await CalendarRoutes.ownCalendar(context, store: store)
+            let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
             let draft = try await request.decodeJSON(as: EventDraft.self)
             let uid = UUID().uuidString.lowercased() + "@jadwal"
             let name = String(uid.prefix { $0 != "@" }) + ".ics"
@@ -50,16 +50,16 @@ struct EventRoutes: Sendable {
             return JSONResponse(try Self.view(try await write(text, name: name, in: calendar, ifMatch: ifMatch, create: false)))
         }
         group.delete("calendars/{id}/events/{name}") { request, context -> Response in
-            try await CalendarObjectRoutes.delete(request, context, store: store, writes: writes)
+            try await CalendarObjectRoutes.delete(request, context, calendars: calendars, writes: writes)
         }
     }
 
     private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
-        try await CalendarObjectRoutes.target(context, store: store)
+        try await CalendarObjectRoutes.target(context, calendars: calendars)
     }
 
     private func existing(_ name: String, in calendar: CalendarCollection) async throws -> CalendarObject {
-        guard let object = try await Calendars(store: store, clock: clock).object(named: name, in: calendar) else {
+        guard let object = try await calendars.object(named: name, in: calendar) else {
             throw APIError.notFound("No event '\(name)' in this calendar.")
         }
         return object

@@ -11,6 +11,7 @@ struct TaskRoutes: Sendable {
     let store: any Store
     let clock: Clock
     let writes: CalendarWrites
+    let calendars: Calendars
     let planner: TaskPlanner
     let tasks: Tasks
 
@@ -176,7 +177,7 @@ struct TaskRoutes: Sendable {
     }
 
     private func existing(_ name: String, in list: CalendarCollection) async throws -> CalendarObject {
-        guard let object = try await Calendars(store: store, clock: clock).object(named: name, in: list) else {
+        guard let object = try await calendars.object(named: name, in: list) else {
             throw APIError.notFound("No task '\(name)'.")
         }
         return object

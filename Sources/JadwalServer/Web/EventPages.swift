@@ -152,7 +152,7 @@ extension WebRoutes {
     }
 
     private func eventCalendars(_ account: Account) async throws -> [CalendarCollection] {
-        try await Calendars(store: store, clock: clock).all(accountID: account.id).filter { $0.components.contains(.event) }
+        try await calendars.all(accountID: account.id).filter { $0.components.contains(.event) }
     }
 
     private func storedEvent(_ context: JadwalRequestContext) async throws -> (CalendarCollection, CalendarObject, Component) {
@@ -160,7 +160,7 @@ extension WebRoutes {
         guard let id = context.parameters.get("calendar").flatMap(UUID.init(uuidString:)),
               let name = context.parameters.get("name")?.removingPercentEncoding
         else { throw HTTPError(.notFound, message: "No such event.") }
-        let found = try await Calendars(store: store, clock: clock).object(named: name, calendarID: id, accountID: account.id)
+        let found = try await calendars.object(named: name, calendarID: id, accountID: account.id)
         guard let (calendar, object) = found, object.component == .event, let parsed = ParsedCalendarCache.shared.calendar(for: object) else {
             throw HTTPError(.notFound, message: "No such event: it may have been deleted on another device.")
         }

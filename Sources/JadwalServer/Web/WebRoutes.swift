@@ -28,6 +28,7 @@ struct WebRoutes: Sendable {
     let conflictResolution: ConflictResolution
     /// Every event calendar as one, for the calendar views (the API's `GET /api/v1/events` reads the same).
     let integrated: IntegratedCalendar
+    let calendars: Calendars
     /// Where this server is reached, for the addresses the settings pages show.
     let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).

@@ -363,10 +363,13 @@ struct ChatAPITests {
             let (user, token) = try await Self.omar(harness, client)
             let defaults = try await client.send(.get, "/api/v1/chats/settings", token: token)
             #expect(defaults.status == .ok && defaults.text.contains(#""retentionDays":14"#) && defaults.text.contains(#""extractionPaused":false"#))
-            for body in [#"{"retentionDays": 0}"#, #"{"retentionDays": 400}"#, #"{"meName": "a\u0007b"}"#] {
+            #expect(defaults.text.contains(#""eventMinutes":60"#), "\(defaults.text)")
+            for body in [#"{"retentionDays": 0}"#, #"{"retentionDays": 400}"#, #"{"meName": "a\u0007b"}"#, #"{"eventMinutes": 0}"#, #"{"eventMinutes": 1441}"#] {
                 let refused = try await client.send(.put, "/api/v1/chats/settings", json: body, token: token)
                 #expect(refused.status == .badRequest && refused.errorCode == "invalid_field", "\(body): \(refused.text)")
             }
+            let longer = try await client.send(.put, "/api/v1/chats/settings", json: #"{"eventMinutes": 90}"#, token: token)
+            #expect(longer.status == .ok && longer.text.contains(#""eventMinutes":90"#), "\(longer.text)")
             let paused = try await client.send(.put, "/api/v1/chats/settings", json: #"{"extractionPaused": true, "retentionDays": 7}"#, token: token)
             #expect(paused.status == .ok && paused.text.contains(#""extractionPaused":true"#) && paused.text.contains(#""retentionDays":7"#))
 

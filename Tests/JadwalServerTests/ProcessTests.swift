@@ -331,6 +331,7 @@ struct ProcessTests {
             (["serve", "--port", "0", "--data-dir", dir.path, "--database-url", "mysql://x@y/z"], "scheme 'mysql' is not supported"),
             (["serve", "--port", "0", "--data-dir", dir.path, "--smtp-url", "ftp://mail"], "scheme must be smtp or smtps"),
             (["serve", "--port", "0", "--data-dir", dir.path, "--log-level", "loud"], "log level must be one of"),
+            (["serve", "--port", "0", "--data-dir", dir.path, "--chat-quiet-seconds", "soon"], "--chat-quiet-seconds (JADWAL_CHAT_QUIET_SECONDS) must be a whole number"),
             (["user", "create", "not-an-email", "--data-dir", dir.path], "is not a valid email address"),
             (["user", "disable", "nobody@example.com", "--data-dir", dir.path], "no account for nobody@example.com"),
             (["jobs", "list", "--state", "sleeping", "--data-dir", dir.path], "--state must be one of"),

@@ -2,7 +2,22 @@
 import PackageDescription
 
 // Module layout and dependency direction follow ../shared/DESIGN.md:
-// jadwal -> JadwalServer -> (DAV,) Storage -> JadwalCore -> pure modules.
+// jadwal -> JadwalServer (assembly) -> front doors (JadwalAPI, JadwalWeb, JadwalCalDAV) and adapters
+// (JadwalMail, JadwalPush, JadwalLLM, JadwalJobs) -> JadwalHTTP -> JadwalCore -> pure modules;
+// Storage implements Core's store. docs/architecture.md draws it.
+/// The pure modules and Core, which every front door and adapter may use.
+let core: [Target.Dependency] = ["JadwalCore", "Conversations", "PrayerTimes", "ICalendar", "Scheduling"]
+/// The I/O plumbing adapters share.
+let io: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOFoundationCompat", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+    .product(name: "Metrics", package: "swift-metrics"),
+    .product(name: "Logging", package: "swift-log"),
+]
+
 let package = Package(
     name: "jadwal",
     platforms: [.macOS(.v15)],
@@ -86,42 +101,61 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The front doors and adapters (docs/architecture.md has the picture). JadwalHTTP is the
+        // plumbing every HTTP front door shares: the request context, middleware, sessions and
+        // credentials, JSON bodies and errors, uploads, metrics, the notification hub. The API,
+        // the web app and CalDAV each import it and Core, never each other.
+        .target(name: "JadwalHTTP", dependencies: core + [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "MultipartKit", package: "multipart-kit"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ] + io),
+        .target(name: "JadwalAPI", dependencies: core + ["DAV", "JadwalHTTP", "JadwalPush", .product(name: "Hummingbird", package: "hummingbird"),
+                                                         .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                         .product(name: "MultipartKit", package: "multipart-kit")] + io),
+        .target(
+            name: "JadwalWeb",
+            dependencies: core + ["JadwalHTTP", .product(name: "Hummingbird", package: "hummingbird"),
+                                  .product(name: "HTTPTypes", package: "swift-http-types"),
+                                  .product(name: "Mustache", package: "swift-mustache")] + io,
+            // The web app's templates, scripts, styles and texts travel beside the binary
+            // (`jadwal_JadwalWeb.resources`); no build step, no CDN.
+            resources: [.copy("Assets")]
+        ),
+        .target(name: "JadwalCalDAV", dependencies: core + ["DAV", "JadwalHTTP", .product(name: "Hummingbird", package: "hummingbird"),
+                                                            .product(name: "HTTPTypes", package: "swift-http-types")] + io),
+        // Adapters to the world outside: mail over SMTP, Apple push, an OpenAI-compatible model.
+        .target(name: "JadwalMail", dependencies: core + io),
+        .target(name: "JadwalPush", dependencies: core + [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ] + io),
+        .target(name: "JadwalLLM", dependencies: core + [.product(name: "AsyncHTTPClient", package: "async-http-client")] + io),
+        // The job handlers: Core's durable jobs delivered through the adapters.
+        .target(name: "JadwalJobs", dependencies: core + ["JadwalHTTP", "JadwalMail", "JadwalPush",
+                                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + io),
+        // The assembly: configuration, storage, every front door and worker, one Application.
         .target(
             name: "JadwalServer",
-            dependencies: [
-                "JadwalCore",
-                "Conversations",
-                "DAV",
-                "PrayerTimes",
-                "ICalendar",
-                "Storage",
+            dependencies: core + [
+                "Storage", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Mustache", package: "swift-mustache"),
-            ],
-            // The web app's templates, scripts, styles and texts travel beside the binary
-            // (`jadwal_JadwalServer.resources`); no build step, no CDN.
-            resources: [.copy("Web/Assets")]
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ] + io
         ),
         .executableTarget(
             name: "jadwal",
             dependencies: [
-                "JadwalServer",
+                "JadwalServer", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
                 "Conversations",
                 "PrayerTimes",
                 "ICalendar",
@@ -149,7 +183,7 @@ let package = Package(
             dependencies: [
                 "Storage",
                 "JadwalCore",
-                "JadwalServer",
+                "JadwalServer", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -164,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "JadwalServerTests",
             dependencies: [
-                "JadwalServer",
+                "JadwalServer", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
                 "JadwalCore",
                 "Conversations",
                 "DAV",

@@ -4,7 +4,15 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import JadwalAPI
+import JadwalCalDAV
 import JadwalCore
+import JadwalHTTP
+import JadwalJobs
+import JadwalLLM
+import JadwalMail
+import JadwalPush
+import JadwalWeb
 import Logging
 import NIOSSL
 import ServiceLifecycle
@@ -32,21 +40,10 @@ public struct JadwalServerInstance: Sendable {
     public let workers: JobWorkers
     /// Where chat messages come in: imports, the connector API, the CLI.
     public let chatInbox: ChatInbox
-    let appPasswords: AppPasswords
+    package let appPasswords: AppPasswords
     public let configuration: ServerConfiguration
 }
 
-public enum ServerStartupError: Error, CustomStringConvertible {
-    case tls(String)
-    case configuration(String)
-
-    public var description: String {
-        switch self {
-        case .tls(let message): "TLS: \(message)"
-        case .configuration(let message): message
-        }
-    }
-}
 
 /// Opens storage from the configuration (SQLite in the data directory unless a URL is given).
 public func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> SQLStore {
@@ -278,7 +275,7 @@ private func assemble(
         application: application, store: store, workers: workers, chatInbox: chatInbox, appPasswords: appPasswords, configuration: configuration)
 }
 
-func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
+package func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {
     let chain: [NIOSSLCertificate]
     do {
         chain = try NIOSSLCertificate.fromPEMFile(certificate)
@@ -296,10 +293,10 @@ func tlsConfiguration(certificate: String, key: String) throws -> TLSConfigurati
 }
 
 /// Closes storage after the server and workers have stopped (services stop in reverse order).
-struct StoreLifecycle: Service {
-    let store: SQLStore
+package struct StoreLifecycle: Service {
+    package let store: SQLStore
 
-    func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         try await store.shutdown()
     }

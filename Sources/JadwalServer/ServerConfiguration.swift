@@ -1,5 +1,13 @@
 import Foundation
+import JadwalAPI
+import JadwalCalDAV
 import JadwalCore
+import JadwalHTTP
+import JadwalJobs
+import JadwalLLM
+import JadwalMail
+import JadwalPush
+import JadwalWeb
 import Logging
 
 /// Everything `jadwal serve` can be told. The CLI fills it from flags, then `JADWAL_*`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JadwalCore
+import JadwalHTTP
 import JadwalServer
 import Logging
 import Storage

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Conversations
 import Foundation
+import JadwalCore
+import JadwalLLM
 import JadwalServer
 import PrayerTimes
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Conversations
 import Foundation
 import JadwalCore
+import JadwalLLM
 import JadwalServer
 import Logging
 import Storage

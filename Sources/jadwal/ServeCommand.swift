@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import JadwalCore
+import JadwalLLM
+import JadwalMail
+import JadwalPush
 import JadwalServer
 import Logging
 

@@ -3,6 +3,15 @@ import PrayerTimes
 import Testing
 
 @testable import JadwalServer
+import JadwalCore
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 @Suite("Calendar layout: the days a view shows and where events go")
 struct CalendarLayoutTests {

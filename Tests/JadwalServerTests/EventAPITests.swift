@@ -4,6 +4,14 @@ import HTTPTypes
 import HummingbirdTesting
 import JadwalCore
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 import JadwalTestSupport
 import NIOCore
 import Testing

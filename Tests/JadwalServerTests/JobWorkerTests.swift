@@ -2,6 +2,14 @@ import Foundation
 import HTTPTypes
 import JadwalCore
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 import JadwalTestSupport
 import Logging
 import ServiceLifecycle

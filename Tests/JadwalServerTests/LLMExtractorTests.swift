@@ -3,6 +3,15 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 @testable import JadwalServer
+import JadwalCore
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 import JadwalTestSupport
 import NIOCore
 import NIOPosix

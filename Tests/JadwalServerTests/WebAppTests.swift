@@ -6,6 +6,14 @@ import NIOCore
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// A browser as far as the server can tell: a cookie jar, and forms posted with the page's CSRF token.
 struct TestBrowser {

@@ -4,6 +4,15 @@ import HummingbirdTesting
 import Testing
 
 @testable import JadwalServer
+import JadwalCore
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 @Suite("Web app: Continue with Google (ID token in the fragment, state cookie, nonce)")
 struct WebGoogleSignInTests {

@@ -6,6 +6,14 @@ import NIOCore
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// Settings → Prayer times through the pages, checked against the JSON API the phone apps use.
 @Suite("Web app: prayer times settings")

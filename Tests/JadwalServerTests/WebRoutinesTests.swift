@@ -5,6 +5,14 @@ import JadwalCore
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// Settings › Routines through its pages, against a live server; what it wrote is read back
 /// through the JSON API and the calendar's week.

@@ -7,6 +7,14 @@ import PrayerTimes
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 @Suite("Web app: settings (profile, Easy Setup, app passwords, devices, notifications, signing out)")
 struct WebSettingsTests {

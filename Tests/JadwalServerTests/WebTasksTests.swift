@@ -6,6 +6,14 @@ import Scheduling
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// The Tasks screen through its pages, against a live server; what it wrote is read back through
 /// the JSON API, which CalDAV clients share.

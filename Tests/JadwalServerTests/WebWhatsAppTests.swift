@@ -6,6 +6,14 @@ import NIOCore
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// Settings → Connect WhatsApp through the pages: the form's server-side import (what a browser
 /// without the script does), chats, settings, connector tokens.

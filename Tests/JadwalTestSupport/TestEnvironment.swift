@@ -1,6 +1,14 @@
 import Foundation
 import JadwalCore
 import JadwalServer
+import JadwalHTTP
+import JadwalAPI
+import JadwalWeb
+import JadwalCalDAV
+import JadwalMail
+import JadwalPush
+import JadwalLLM
+import JadwalJobs
 import Logging
 import PostgresNIO
 import Storage

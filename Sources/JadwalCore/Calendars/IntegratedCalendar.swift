@@ -7,7 +7,7 @@ import ICalendar
 public struct IntegratedCalendar: Sendable {
     let store: any Store
     /// Stored objects as parsed iCalendar (the server's cache of parsed versions).
-    let parse: @Sendable (CalendarObject) -> Component?
+    public let parse: @Sendable (CalendarObject) -> Component?
 
     public init(store: any Store, parse: @escaping @Sendable (CalendarObject) -> Component?) {
         self.store = store

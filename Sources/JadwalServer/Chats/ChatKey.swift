@@ -1,6 +1,14 @@
 import Crypto
 import Foundation
+import JadwalAPI
+import JadwalCalDAV
 import JadwalCore
+import JadwalHTTP
+import JadwalJobs
+import JadwalLLM
+import JadwalMail
+import JadwalPush
+import JadwalWeb
 
 /// Where the key that encrypts chat messages comes from: `JADWAL_CHAT_KEY` (base64 of 32 bytes;
 /// what several instances on one PostgreSQL database must share), else `<data dir>/chat.key`,

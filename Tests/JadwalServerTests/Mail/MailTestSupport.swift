@@ -6,6 +6,14 @@ import Testing
 @testable import JadwalMail
 #else
 @testable import JadwalServer
+import JadwalCore
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 #endif
 
 /// A real SMTP server (scripts/smtp_test_server.py on aiosmtpd) in its own process, one per test.

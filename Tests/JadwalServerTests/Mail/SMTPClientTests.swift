@@ -8,6 +8,14 @@ import Testing
 @testable import JadwalMail
 #else
 @testable import JadwalServer
+import JadwalCore
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 #endif
 
 private let logger: Logger = {

@@ -10,6 +10,14 @@ import NIOSSL
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// A test APNs server and a client configured for it, torn down together whatever the test does.
 struct APNsRig {

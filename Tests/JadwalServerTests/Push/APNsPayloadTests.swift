@@ -4,6 +4,15 @@ import JadwalTestSupport
 import Testing
 
 @testable import JadwalServer
+import JadwalCore
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 enum APNsSamples {
     static let dinner = PushEvent(

@@ -6,6 +6,14 @@ import JWTKit
 import Testing
 
 @testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalWeb
+@testable import JadwalCalDAV
+@testable import JadwalMail
+@testable import JadwalPush
+@testable import JadwalLLM
+@testable import JadwalJobs
 
 /// A P-256 key made with `openssl ecparam -name prime256v1 -genkey | openssl pkcs8 -topk8 -nocrypt`,
 /// the form of Apple's `.p8` files, and its public key as openssl printed it.

@@ -1,0 +1,195 @@
+import Foundation
+import Hummingbird
+import ICalendar
+import JadwalCore
+import JadwalHTTP
+import NIOCore
+
+/// Calendar objects through the JSON API — `…/calendars/{id}/objects/{name}` as iCalendar text,
+/// written through `CalendarWrites` like CalDAV PUT will be — and the integrated view of every
+/// calendar, `GET /api/v1/events?start=&end=`, with recurrences expanded.
+package struct CalendarObjectRoutes: Sendable {
+    package let store: any Store
+    package let clock: Clock
+    package let writes: CalendarWrites
+    package let calendars: Calendars
+    package let integrated: IntegratedCalendar
+
+    package init(store: any Store, clock: Clock, writes: CalendarWrites, calendars: Calendars, integrated: IntegratedCalendar) {
+        self.store = store
+        self.clock = clock
+        self.writes = writes
+        self.calendars = calendars
+        self.integrated = integrated
+    }
+
+    package struct EventInstance: Encodable, Sendable {
+        package let calendarId: String
+        package let calendarName: String
+        package let color: String?
+        package let object: String
+        package let uid: String
+        package let recurrenceId: String?
+        package let start: String
+        package let end: String
+        package let allDay: Bool
+        package let summary: String?
+        package let location: String?
+        package let status: String?
+        package let busy: Bool
+    }
+
+    package struct EventList: Encodable, Sendable {
+        package let start: Date
+        package let end: Date
+        package let events: [EventInstance]
+        /// True when more than `maxInstances` instances fall in the window; ask for a shorter one.
+        package let truncated: Bool
+    }
+
+    package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("calendars/{id}/objects/{name}") { _, context -> Response in
+            let (calendar, name) = try await target(context)
+            guard let object = try await calendars.object(named: name, in: calendar) else {
+                throw APIError.notFound("No object '\(name)' in this calendar.")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: object.etag],
+                body: .init(byteBuffer: ByteBuffer(string: object.icalendar))
+            )
+        }
+        group.put("calendars/{id}/objects/{name}") { request, context -> Response in
+            let (calendar, name) = try await target(context)
+            let content = try await Self.content(of: request)
+            do {
+                let (object, created) = try await writes.put(
+                    content, name: name, in: calendar, ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch] == "*", source: .api)
+                return Response(status: created ? .created : .noContent, headers: [.eTag: object.etag])
+            } catch let refusal as CalendarWrites.Refusal {
+                throw APIError(refusal, name: name)
+            }
+        }
+        group.delete("calendars/{id}/objects/{name}") { request, context -> Response in
+            try await Self.delete(request, context, calendars: calendars, writes: writes)
+        }
+        group.get("events") { request, context in
+            JSONResponse(try await events(account: try context.requireIdentity().account, query: request.uri.queryParameters))
+        }
+    }
+
+    private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
+        try await Self.target(context, calendars: calendars)
+    }
+
+    /// `DELETE …/{name}`, for objects and JSON events alike.
+    package static func delete(_ request: Request, _ context: JadwalRequestContext, calendars: Calendars, writes: CalendarWrites) async throws -> Response {
+        let (calendar, name) = try await target(context, calendars: calendars)
+        do {
+            try await writes.delete(name: name, in: calendar, ifMatch: request.headers[.ifMatch], source: .api)
+        } catch let refusal as CalendarWrites.Refusal {
+            throw APIError(refusal, name: name)
+        }
+        return Response(status: .noContent)
+    }
+
+    /// The signed-in person's calendar `{id}` and the resource name `{name}` in the path.
+    package static func target(_ context: JadwalRequestContext, calendars: Calendars) async throws -> (CalendarCollection, String) {
+        let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
+        guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
+            throw APIError(CalendarWrites.Refusal.invalidName, name: "")
+        }
+        return (calendar, name)
+    }
+
+    package static func content(of request: Request) async throws -> CalendarObjectContent {
+        if let type = request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the object as iCalendar (Content-Type: text/calendar).")
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: CalendarObjectContent.maxBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "A calendar object may be at most \(CalendarObjectContent.maxBytes) bytes.")
+        }
+        // Decoded strictly: invalid UTF-8 is refused, never silently replaced.
+        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw APIError.badRequest("invalid_icalendar", "The body is not UTF-8 text.")
+        }
+        do {
+            return try CalendarObjectContent(text: text)
+        } catch {
+            throw APIError.badRequest("invalid_icalendar", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+        }
+    }
+
+    private func events(account: Account, query: Parameters) async throws -> EventList {
+        guard let startText = query.get("start"), let endText = query.get("end") else {
+            throw APIError.badRequest("invalid_query", "Give 'start' and 'end', e.g. ?start=2026-03-01&end=2026-04-01 (dates or ISO 8601 instants).")
+        }
+        guard let start = Self.instant(startText, zone: account.timeZone), let end = Self.instant(endText, zone: account.timeZone) else {
+            throw APIError.badRequest("invalid_query", "'start' and 'end' must be dates (2026-03-01) or ISO 8601 instants (2026-03-01T09:00:00Z).")
+        }
+        guard start < end else { throw APIError.badRequest("invalid_query", "'start' must be before 'end'.") }
+        guard end.timeIntervalSince(start) <= Double(IntegratedCalendar.maxWindowDays) * 86_400 else {
+            throw APIError.badRequest("invalid_query", "Ask for at most \(IntegratedCalendar.maxWindowDays) days at a time.")
+        }
+        let (instances, truncated) = try await integrated.instances(account: account, from: start, to: end)
+        let events = instances.map { instance in
+            let occurrence = instance.occurrence
+            return EventInstance(
+                calendarId: instance.calendar.id.uuidString, calendarName: instance.calendar.displayName, color: instance.calendar.color,
+                object: instance.objectName, uid: occurrence.uid, recurrenceId: occurrence.recurrenceId?.iso8601, start: occurrence.start.iso8601,
+                end: occurrence.end.iso8601, allDay: occurrence.isAllDay, summary: occurrence.summary,
+                location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value, busy: instance.isBusy)
+        }
+        return EventList(start: start, end: end, events: events, truncated: truncated)
+    }
+
+    /// A date (midnight in the person's zone) or an ISO 8601 instant.
+    package static func instant(_ text: String, zone: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        guard text.count == 10 else { return nil }
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: zone) ?? .gmt
+        return formatter.date(from: text)
+    }
+}
+
+extension APIError {
+    package init(_ refusal: CalendarWrites.Refusal, name: String) {
+        switch refusal {
+        case .preconditionFailed(let etag):
+            self.init(.preconditionFailed, code: "precondition_failed",
+                      message: etag.map { "The object has changed (its ETag is now \($0)); fetch it again before writing." }
+                          ?? "The object does not exist, so If-Match cannot hold.")
+        case .uidConflict(let existing):
+            self.init(.conflict, code: "uid_conflict", message: "Another object in this calendar ('\(existing)') already has this UID.")
+        case .unsupportedComponent(let kind):
+            self.init(.badRequest, code: "unsupported_component", message: "This calendar does not hold \(kind.rawValue) components.")
+        case .invalidName:
+            self.init(.badRequest, code: "invalid_name", message: "The object name must be 1 to 255 characters without '/' or control characters.")
+        case .notFound:
+            self.init(.notFound, code: "not_found", message: "No object '\(name)' in this calendar.")
+        }
+    }
+}
+
+extension CalendarWrites {
+    /// A JSON route's write: the text made from the JSON checked as iCalendar (400 `invalidCode`
+    /// naming the problem), then put through the path CalDAV PUT takes.
+    package func putFromAPI(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, create: Bool, invalidCode: String) async throws
+        -> CalendarObject {
+        let content: CalendarObjectContent
+        do {
+            content = try CalendarObjectContent(text: text)
+        } catch {
+            throw APIError.badRequest(invalidCode, "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+        }
+        do {
+            return try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create, source: .api).object
+        } catch let refusal as CalendarWrites.Refusal {
+            throw APIError(refusal, name: name)
+        }
+    }
+}

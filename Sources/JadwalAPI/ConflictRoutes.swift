@@ -1,0 +1,299 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+import JadwalHTTP
+import Scheduling
+
+/// `/api/v1/conflicts`: the events that run into other busy time, with the day around them,
+/// suggested free slots, and the person's choice (keep, move, cancel).
+package struct ConflictRoutes: Sendable {
+    package let conflicts: Conflicts
+    package let resolution: ConflictResolution
+
+    package init(conflicts: Conflicts, resolution: ConflictResolution) {
+        self.conflicts = conflicts
+        self.resolution = resolution
+    }
+
+    package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("conflicts") { request, context in
+            let account = try context.requireIdentity().account
+            let status = request.uri.queryParameters.get("status")
+            guard status == nil || status == "open" || status == "all" else {
+                throw APIError.badRequest("invalid_query", "'status' is 'open' (the default) or 'all'.")
+            }
+            let views = try await conflicts.list(account: account, includeResolved: status == "all").map { conflict, day in
+                ConflictView(conflict, day: day.map { Self.dayView($0, zone: account.timeZone) })
+            }
+            return JSONResponse(ConflictList(conflicts: views))
+        }
+
+        group.get("conflicts/settings") { _, context in
+            let accountID = try context.requireIdentity().account.id
+            return JSONResponse(SettingsView(try await conflicts.settings(accountID: accountID)))
+        }
+        group.put("conflicts/settings") { request, context in
+            let accountID = try context.requireIdentity().account.id
+            let change = try await request.decodeJSON(as: ConflictSettingsChange.self)
+            let updated: ConflictSettings
+            do {
+                updated = try await conflicts.updateSettings(change, accountID: accountID)
+            } catch let problem as ConflictSettingsChange.Problem {
+                throw APIError.badRequest("invalid_field", "Field \(problem.description).")
+            }
+            return JSONResponse(SettingsView(updated))
+        }
+
+        group.get("conflicts/{id}/suggestions") { request, context in
+            let account = try context.requireIdentity().account
+            let id = try Self.conflictID(context)
+            let countText = request.uri.queryParameters.get("count") ?? "5"
+            guard let count = Int(countText), (1...20).contains(count) else {
+                throw APIError.badRequest("invalid_query", "'count' is a number of suggestions from 1 to 20.")
+            }
+            do {
+                let (conflict, slots) = try await resolution.suggestions(id: id, accountID: account.id, count: count)
+                return JSONResponse(SuggestionList(
+                    conflictId: conflict.id.uuidString.lowercased(),
+                    suggestions: slots.map { SuggestionView($0, language: account.language) }))
+            } catch let refusal as ConflictResolution.Refusal {
+                throw APIError(refusal)
+            }
+        }
+
+        group.post("conflicts/{id}/resolve") { request, context in
+            let account = try context.requireIdentity().account
+            let id = try Self.conflictID(context)
+            let body = try await request.decodeJSON(as: ResolveRequest.self)
+            let action = try body.resolution()
+            do {
+                let resolved = try await resolution.resolve(id: id, accountID: account.id, action: action)
+                let day = try await conflicts.day(of: resolved, account: account)
+                return JSONResponse(ConflictView(resolved, day: day.map { Self.dayView($0, zone: account.timeZone) }))
+            } catch let refusal as ConflictResolution.Refusal {
+                throw APIError(refusal)
+            } catch let refusal as CalendarWrites.Refusal {
+                throw APIError(refusal, name: "the event")
+            }
+        }
+    }
+
+    /// Each conflict's day as the API shows it (see ``AccountBusyTime/conflictDays``).
+    package static func dayView(_ day: ConflictDay, zone: String) -> DayView {
+        DayView(date: day.date, timeZone: zone, blocks: day.blocks.map { BlockView($0, isThisEvent: $0.referenceID == day.eventReference) })
+    }
+
+    package static func conflictID(_ context: JadwalRequestContext) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.notFound("No conflict with that ID.")
+        }
+        return id
+    }
+}
+
+package struct ResolveRequest: Decodable, Sendable {
+    package let action: String
+    package let start: String?
+    package let end: String?
+
+    package func resolution() throws -> ConflictResolution.Action {
+        switch action {
+        case "keep": return .keep
+        case "cancel": return .cancel
+        case "move":
+            guard let start, let end else {
+                throw APIError.badRequest("invalid_field", "A move needs 'start' and 'end' (ISO 8601 with an offset, e.g. 2026-11-25T18:30:00+03:00).")
+            }
+            guard let from = Self.instant(start), let to = Self.instant(end) else {
+                throw APIError.badRequest("invalid_field", "'start' and 'end' must be ISO 8601 date-times with an offset, e.g. 2026-11-25T18:30:00+03:00.")
+            }
+            guard let slot = try? TimeRange(start: from, end: to) else {
+                throw APIError.badRequest("invalid_field", "'end' must be after 'start'.")
+            }
+            return .move(slot)
+        default:
+            throw APIError.badRequest("invalid_field", "'action' is \"keep\", \"move\" or \"cancel\", not \"\(action)\".")
+        }
+    }
+
+    package static func instant(_ text: String) -> Date? {
+        Date(iso8601Instant: text)
+    }
+}
+
+extension APIError {
+    /// The one place conflict refusals become HTTP answers; a 409 carries the conflict as it is now.
+    package init(_ refusal: ConflictResolution.Refusal) {
+        switch refusal {
+        case .notFound:
+            self = .notFound("No conflict with that ID.")
+        case .alreadyResolved(let conflict):
+            self.init(
+                .conflict, code: "already_resolved", message: "This conflict was already resolved (\(conflict.status.rawValue)).",
+                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: nil, overlaps: nil))
+        case .eventChanged(let conflict, let etag):
+            self.init(
+                .conflict, code: "event_changed",
+                message: etag == nil
+                    ? "The event was deleted since this conflict was found."
+                    : "The event was changed since this conflict was found (on a phone, say); it is checked again on its own.",
+                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: etag, overlaps: nil))
+        case .slotTaken(let overlaps):
+            self.init(
+                .conflict, code: "slot_taken",
+                message: "That time runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")); choose another slot (see the suggestions).",
+                details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
+        case .cannotMove(let reason):
+            self.init(.unprocessableContent, code: "cannot_move", message: reason.prefix(1).uppercased() + reason.dropFirst() + ".")
+        }
+    }
+}
+
+/// Settings with their sources in a stable order.
+package struct SettingsView: Encodable, Sendable {
+    package let notifySources: [WriteSource]
+    package let notifyPrayerOverlaps: Bool
+    /// Always present (null when unset), so a client sees the field it may set.
+    package let workingHours: HoursDraft?
+    package let busyPolicies: [String: BusyPolicyDraft]
+
+    package init(_ settings: ConflictSettings) {
+        notifySources = WriteSource.allCases.filter(settings.notifySources.contains)
+        notifyPrayerOverlaps = settings.notifyPrayerOverlaps
+        workingHours = settings.workingHours.map(HoursDraft.init)
+        busyPolicies = Dictionary(uniqueKeysWithValues: settings.busyPolicies.map { ($0.key.uuidString.lowercased(), BusyPolicyDraft($0.value)) })
+    }
+
+    package enum CodingKeys: String, CodingKey { case notifySources, notifyPrayerOverlaps, workingHours, busyPolicies }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(notifySources, forKey: .notifySources)
+        try container.encode(notifyPrayerOverlaps, forKey: .notifyPrayerOverlaps)
+        try container.encode(workingHours, forKey: .workingHours)
+        try container.encode(busyPolicies, forKey: .busyPolicies)
+    }
+}
+
+package struct ConflictDetails: Encodable, Sendable {
+    package let conflict: ConflictView?
+    package let currentEtag: String?
+    package let overlaps: [OverlapView]?
+}
+
+// MARK: - Views
+
+package struct ConflictList: Encodable, Sendable {
+    package let conflicts: [ConflictView]
+}
+
+package struct ConflictView: Encodable, Sendable {
+    package struct Event: Encodable, Sendable {
+        package let calendarId: String
+        package let name: String
+        package let uid: String
+        package let title: String?
+        package let start: Date
+        package let end: Date
+        package let recurrenceId: String?
+        package let etag: String
+    }
+
+    package let id: String
+    package let status: EventConflict.Status
+    package let source: WriteSource
+    package let notify: Bool
+    package let event: Event
+    package let overlaps: [OverlapView]
+    package let day: DayView?
+    package let detectedAt: Date
+    package let resolvedAt: Date?
+
+    package init(_ conflict: EventConflict, day: DayView?) {
+        id = conflict.id.uuidString.lowercased()
+        status = conflict.status
+        source = conflict.source
+        notify = conflict.notify
+        let e = conflict.event
+        event = Event(
+            calendarId: e.calendarID.uuidString.lowercased(), name: e.objectName, uid: e.uid, title: e.title, start: e.start, end: e.end,
+            recurrenceId: e.recurrenceID, etag: e.etag)
+        overlaps = conflict.overlaps.map(OverlapView.init)
+        self.day = day
+        detectedAt = conflict.detectedAt
+        resolvedAt = conflict.resolvedAt
+    }
+}
+
+package struct OverlapView: Encodable, Sendable {
+    package let kind: EventConflict.Overlap.Kind
+    package let title: String
+    package let start: Date
+    package let end: Date
+    package let overlapStart: Date
+    package let overlapEnd: Date
+    package let overlapMinutes: Int
+    package let calendarId: String?
+    package let name: String?
+    package let prayer: String?
+
+    package init(_ overlap: EventConflict.Overlap) {
+        kind = overlap.kind
+        title = overlap.title
+        start = overlap.start
+        end = overlap.end
+        overlapStart = overlap.overlapStart
+        overlapEnd = overlap.overlapEnd
+        overlapMinutes = Int((overlap.overlapEnd.timeIntervalSince(overlap.overlapStart) / 60).rounded())
+        calendarId = overlap.calendarID?.uuidString.lowercased()
+        name = overlap.objectName
+        prayer = overlap.prayer
+    }
+}
+
+package struct DayView: Encodable, Sendable {
+    package let date: String
+    package let timeZone: String
+    package let blocks: [BlockView]
+}
+
+package struct BlockView: Encodable, Sendable {
+    package let kind: String
+    package let title: String
+    package let start: Date
+    package let end: Date
+    package let calendarId: String?
+    package let name: String?
+    package let isThisEvent: Bool
+
+    package init(_ block: BusyBlock, isThisEvent: Bool) {
+        let overlap = ConflictCheck.overlap(BusyOverlap(block: block, overlap: block.range))
+        kind = overlap.kind.rawValue
+        title = overlap.title
+        start = block.range.start
+        end = block.range.end
+        calendarId = overlap.calendarID?.uuidString.lowercased()
+        name = overlap.objectName
+        self.isThisEvent = isThisEvent
+    }
+}
+
+package struct SuggestionList: Encodable, Sendable {
+    package let conflictId: String
+    package let suggestions: [SuggestionView]
+}
+
+package struct SuggestionView: Encodable, Sendable {
+    package let start: Date
+    package let end: Date
+    /// Why this slot, in the person's language.
+    package let explanation: String
+    package let minutesFromOriginal: Int
+
+    package init(_ slot: FreeSlot, language: Language) {
+        start = slot.range.start
+        end = slot.range.end
+        explanation = slot.explanation.worded(in: language)
+        minutesFromOriginal = Int((slot.explanation.offset / 60).rounded())
+    }
+}

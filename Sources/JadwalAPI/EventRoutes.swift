@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import ICalendar
+import JadwalCore
+import JadwalHTTP
+
+/// Events as JSON under `/api/v1/calendars/{id}/events`: the web app's way to create, read, edit
+/// and delete events. Every write goes through `CalendarWrites`, the path CalDAV PUT takes, so
+/// synced devices see the change on their next sync.
+package struct EventRoutes: Sendable {
+    package let clock: Clock
+    package let writes: CalendarWrites
+    package let calendars: Calendars
+
+    package init(clock: Clock, writes: CalendarWrites, calendars: Calendars) {
+        self.clock = clock
+        self.writes = writes
+        self.calendars = calendars
+    }
+
+    package struct EventView: Encodable, Sendable {
+        package let name: String
+        package let uid: String
+        package let etag: String
+        package let event: EventDraft
+    }
+
+    package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.post("calendars/{id}/events") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
+            let draft = try await request.decodeJSON(as: EventDraft.self)
+            let uid = UUID().uuidString.lowercased() + "@jadwal"
+            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            let text = try Self.validated { () throws(EventDraft.Problem) in
+                try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: clock.now)
+            }
+            let saved = try await write(text, name: name, in: calendar, ifMatch: nil, create: true)
+            return try JSONResponse(Self.view(saved), status: .created).response(from: request, context: context)
+        }
+        group.get("calendars/{id}/events/{name}") { _, context in
+            let (calendar, name) = try await target(context)
+            return JSONResponse(try Self.view(try await existing(name, in: calendar)))
+        }
+        group.put("calendars/{id}/events/{name}") { request, context in
+            let account = try context.requireIdentity().account
+            let (calendar, name) = try await target(context)
+            let draft = try await request.decodeJSON(as: EventDraft.self)
+            let current = try await existing(name, in: calendar)
+            guard let parsed = try? ICalendarParser().parseCalendar(current.icalendar), current.component == .event else {
+                throw APIError.badRequest("not_an_event", "'\(name)' is not an event; edit it as iCalendar at …/objects/\(name).")
+            }
+            let text = try Self.validated { () throws(EventDraft.Problem) in
+                try draft.icalendar(uid: current.uid, existing: parsed, defaultTimeZone: account.timeZone, now: clock.now)
+            }
+            let ifMatch = request.headers[.ifMatch] ?? current.etag
+            return JSONResponse(try Self.view(try await write(text, name: name, in: calendar, ifMatch: ifMatch, create: false)))
+        }
+        group.delete("calendars/{id}/events/{name}") { request, context -> Response in
+            try await CalendarObjectRoutes.delete(request, context, calendars: calendars, writes: writes)
+        }
+    }
+
+    private func target(_ context: JadwalRequestContext) async throws -> (CalendarCollection, String) {
+        try await CalendarObjectRoutes.target(context, calendars: calendars)
+    }
+
+    private func existing(_ name: String, in calendar: CalendarCollection) async throws -> CalendarObject {
+        guard let object = try await calendars.object(named: name, in: calendar) else {
+            throw APIError.notFound("No event '\(name)' in this calendar.")
+        }
+        return object
+    }
+
+    private func write(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, create: Bool) async throws -> CalendarObject {
+        try await writes.putFromAPI(text, name: name, in: calendar, ifMatch: ifMatch, create: create, invalidCode: "invalid_event")
+    }
+
+    package static func view(_ object: CalendarObject) throws -> EventView {
+        guard let parsed = try? ICalendarParser().parseCalendar(object.icalendar),
+              let master = parsed.master("VEVENT"),
+              let draft = EventDraft(event: master)
+        else { throw APIError.badRequest("not_an_event", "'\(object.name)' is not an event; read it as iCalendar at …/objects/\(object.name).") }
+        return EventView(name: object.name, uid: object.uid, etag: object.etag, event: draft)
+    }
+
+    package static func validated(_ body: () throws(EventDraft.Problem) -> String) throws -> String {
+        do {
+            return try body()
+        } catch {
+            throw APIError.badRequest("invalid_field", "Field \(error.description).")
+        }
+    }
+}

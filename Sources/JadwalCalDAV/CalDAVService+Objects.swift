@@ -1,0 +1,206 @@
+import DAV
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ICalendar
+import JadwalCore
+import JadwalHTTP
+import NIOCore
+
+/// A refusal whose body is more than a named precondition (e.g. `no-uid-conflict` with the
+/// href of the object that already has the UID).
+package struct DAVRefusal: Error, @unchecked Sendable {
+    package let response: Response
+}
+
+extension CalDAVService {
+    // MARK: - GET / HEAD
+
+    package func get(_ call: DAVCall, includeBody: Bool) async throws -> Response {
+        switch call.target {
+        case .object:
+            guard case .object(let calendar, let object)? = try await resource(call.target, account: call.account) else {
+                throw DAVError.notFound(call.request.uri.path)
+            }
+            var headers: HTTPFields = [
+                .eTag: object.etag, .contentType: DAVPropertySheet.contentType(object.component),
+                .lastModified: DAVDate.http(object.updatedAt),
+            ]
+            headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
+            if let wanted = call.request.headers[.ifNoneMatch], Self.etagList(wanted).contains(where: { $0 == object.etag || $0 == "*" }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            let bytes = ByteBuffer(string: object.icalendar)
+            headers[.contentLength] = String(bytes.readableBytes)
+            return Response(status: .ok, headers: headers, body: includeBody ? .init(byteBuffer: bytes) : .init())
+        case .calendar:
+            // The whole calendar as one iCalendar file: a backup, or a one-off import elsewhere.
+            let calendar = try await calendar(for: call)
+            let objects = try await objects(in: calendar, account: call.account)
+            let text = ICalendarSerializer().serialize(Self.merged(objects, name: calendar.displayName))
+            let bytes = ByteBuffer(string: text)
+            let headers: HTTPFields = [
+                .contentType: "text/calendar; charset=utf-8", .contentLength: String(bytes.readableBytes),
+                .eTag: "\"\(SyncToken(calendarID: calendar.id, revision: calendar.revision).description.sha256Hex.prefix(32))\"",
+            ]
+            return Response(status: .ok, headers: headers, body: includeBody ? .init(byteBuffer: bytes) : .init())
+        default:
+            guard try await resource(call.target, account: call.account) != nil else { throw DAVError.notFound(call.request.uri.path) }
+            let message = "This is a CalDAV collection. Add this server's address to your calendar app as a CalDAV account."
+            return DAVResponse.text(message, status: .ok)
+        }
+    }
+
+    /// One VCALENDAR holding every object's components, each time zone once.
+    package static func merged(_ objects: [CalendarObject], name: String) -> Component {
+        var zones: [String: Component] = [:]
+        var items: [Component] = []
+        for object in objects {
+            guard let calendar = try? ICalendarParser().parseCalendar(object.icalendar) else { continue }
+            for component in calendar.components {
+                if component.name == "VTIMEZONE" {
+                    if let tzid = component.first("TZID")?.value, zones[tzid] == nil { zones[tzid] = component }
+                } else {
+                    items.append(component)
+                }
+            }
+        }
+        return Component(
+            name: "VCALENDAR",
+            properties: [
+                Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//CalDAV//EN"),
+                Property(name: "X-WR-CALNAME", text: name),
+            ],
+            components: zones.keys.sorted().compactMap { zones[$0] } + items)
+    }
+
+    package static func etagList(_ header: String) -> [String] {
+        header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    // MARK: - PUT (RFC 4791 §5.3.2)
+
+    package func put(_ call: DAVCall) async throws -> Response {
+        guard case .object(let owner, let slug, let name) = call.target else {
+            throw DAVError.status(405, "PUT creates calendar objects inside a calendar, such as \(DAVHref.calendar(call.account.id, "personal"))event.ics.")
+        }
+        let calendar = try await calendar(for: call)
+        try Self.requireWritable(calendar)
+        if let type = call.request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
+            throw DAVError.precondition(.supportedCalendarData, "Calendar objects must be sent as text/calendar (iCalendar 2.0), not \(type).")
+        }
+        let data: Data
+        do {
+            data = try await body(of: call.request, limit: CalendarObjectContent.maxBytes)
+        } catch let error as DAVError where error.kind == .bodyTooLarge {
+            throw DAVError.precondition(
+                .maxResourceSizeExceeded, "A calendar object may be at most \(CalendarObjectContent.maxBytes) bytes.", status: 413)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw DAVError.precondition(.supportedCalendarData, "The body is not UTF-8 text.")
+        }
+        let content: CalendarObjectContent
+        do {
+            content = try CalendarObjectContent(text: text)
+        } catch {
+            throw Self.davError(error)
+        }
+        let ifNoneMatch = call.request.headers[.ifNoneMatch]?.trimmingCharacters(in: .whitespaces)
+        let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
+        do {
+            let (object, created) = try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch == "*", source: .caldav)
+            var headers: HTTPFields = [.eTag: object.etag]
+            headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
+            return Response(status: created ? .created : .noContent, headers: headers)
+        } catch let refusal as CalendarWrites.Refusal {
+            throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
+        }
+    }
+
+    package static func davError(_ problem: CalendarObjectContent.Problem) -> DAVError {
+        let sentence = "\(problem.description.prefix(1).uppercased())\(problem.description.dropFirst())."
+        switch problem {
+        case .tooLarge:
+            return DAVError.precondition(.maxResourceSizeExceeded, sentence, status: 413)
+        case .invalid:
+            return DAVError.precondition(.validCalendarData, sentence)
+        case .noComponent, .missingUID, .mixedUIDs, .mixedComponents, .hasMethod:
+            return DAVError.precondition(.validCalendarObjectResource, sentence)
+        }
+    }
+
+    /// A write refusal as CalDAV answers it; a UID conflict names the object holding the UID.
+    package static func refusal(_ refusal: CalendarWrites.Refusal, owner: UUID, slug: String, href: String) -> any Error {
+        if case .uidConflict(let existing) = refusal {
+            let existingHref = DAVHref.object(owner, slug, existing)
+            let body = DAVElement(.error, elements: [
+                DAVElement(.noUIDConflict, elements: [DAVElement(.href, text: existingHref)]),
+                DAVElement(.responseDescription, text: "Another object in this calendar (\(existingHref)) already has this UID."),
+            ])
+            return DAVRefusal(response: DAVResponse.xml(body, status: .forbidden))
+        }
+        return davError(refusal, href: href)
+    }
+
+    // MARK: - DELETE
+
+    package func delete(_ call: DAVCall) async throws -> Response {
+        switch call.target {
+        case .object(let owner, let slug, let name):
+            let calendar = try await calendar(for: call)
+            try Self.requireWritable(calendar)
+            let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
+            do {
+                try await writes.delete(name: name, in: calendar, ifMatch: ifMatch, source: .caldav)
+            } catch let refusal as CalendarWrites.Refusal {
+                throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
+            }
+            return Response(status: .noContent)
+        case .calendar:
+            let calendar = try await calendar(for: call)
+            do {
+                try await calendars.delete(calendar)
+            } catch Calendars.Problem.computed {
+                throw DAVError.precondition(.needPrivileges, "The prayer-times calendar disappears when you clear your prayer settings; it cannot be deleted.")
+            }
+            return Response(status: .noContent)
+        default:
+            throw DAVError.status(403, "Only calendars and calendar objects can be deleted.")
+        }
+    }
+
+    // MARK: - MOVE (RFC 4918 §9.9)
+
+    package func move(_ call: DAVCall) async throws -> Response {
+        guard case .object(let owner, _, let name) = call.target else {
+            throw DAVError.status(403, "Only calendar objects can be moved; to rename a calendar, change its displayname.")
+        }
+        let source = try await calendar(for: call)
+        try Self.requireWritable(source)
+        guard let destinationHeader = call.request.headers[DAVResponse.destinationHeader] else {
+            throw DAVError.status(400, "MOVE needs a Destination header naming the new location.")
+        }
+        guard case .object(let destinationOwner, let destinationSlug, let newName)? = DAVTarget(path: DAVHref.path(of: destinationHeader)),
+              destinationOwner == owner
+        else {
+            throw DAVError.status(403, "The Destination must be a calendar object path in one of your calendars, such as \(DAVHref.calendar(owner, "personal"))event.ics.")
+        }
+        let destinationCall = DAVCall(request: call.request, target: .object(owner, slug: destinationSlug, name: newName), account: call.account)
+        let destination = try await calendar(for: destinationCall)
+        try Self.requireWritable(destination)
+        if destination.id == source.id, newName == name {
+            throw DAVError.status(403, "The source and destination are the same resource.")
+        }
+        let overwrite = call.request.headers[DAVResponse.overwriteHeader]?.trimmingCharacters(in: .whitespaces).uppercased() != "F"
+        // If-Schedule-Tag-Match names the source, the Request-URI (RFC 6638 §3.2.10).
+        let ifMatch = try await writeCondition(call, calendar: source, name: name)
+        do {
+            let (object, created) = try await writes.move(name: name, from: source, to: destination, as: newName, overwrite: overwrite, ifMatch: ifMatch)
+            var headers: HTTPFields = created ? [.location: destinationCall.href] : [:]
+            headers.append(contentsOf: Self.scheduleTagHeader(object, in: destination, account: call.account))
+            return Response(status: created ? .created : .noContent, headers: headers)
+        } catch let refusal as CalendarWrites.Refusal {
+            throw Self.refusal(refusal, owner: owner, slug: destinationSlug, href: call.href)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import DAV
+import Foundation
+import ICalendar
+import JadwalCore
+import JadwalHTTP
+import Synchronization
+
+/// Parsed calendar objects by ETag. Queries read the same objects again and again (every sync
+/// client asks for the coming week), and parsing is most of a query's cost. The ETag is a hash
+/// of the bytes, so an entry can never be stale; the table is bounded and simply emptied when full.
+package final class ParsedCalendarCache: Sendable {
+    package static let shared = ParsedCalendarCache(capacity: 50_000)
+
+    private let capacity: Int
+    private let table = Mutex<[String: ParsedCalendarObject]>([:])
+
+    package init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The parsed object, or nil when the stored text no longer parses.
+    package func calendar(for object: CalendarObject) -> Component? {
+        entry(for: object).calendar
+    }
+
+    /// The object's entry, made (unparsed) on first use: what is derived from the text is
+    /// computed when first asked for.
+    package func entry(for object: CalendarObject) -> ParsedCalendarObject {
+        table.withLock { table in
+            if let hit = table[object.etag] { return hit }
+            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+            let entry = ParsedCalendarObject(text: object.icalendar)
+            table[object.etag] = entry
+            return entry
+        }
+    }
+}
+
+/// What the server derives from one version of a calendar object's text, each part made once:
+/// the parsed calendar, the escaped text for `calendar-data`, where its events happen
+/// (`EventInstanceIndex`, per floating zone), and its written multistatus responses.
+package final class ParsedCalendarObject: Sendable {
+    private struct Derived {
+        package var calendar: Component??
+        package var escaped: EscapedText?
+        /// One per floating zone asked for (nearly always one: the calendar's), with the day
+        /// (seconds since 1970) it was built on; a list, as comparing a zone name or two costs
+        /// less than hashing it on every query.
+        package var events: [(zone: String, index: EventInstanceIndex, day: Int64)] = []
+        /// Written responses, a handful: one per way clients ask for the object.
+        package var responses: [KeptResponse] = []
+    }
+
+    /// A written response and what it answers: the properties asked for (`ObjectResponses`'
+    /// shape) and the object's place, its calendar's href and its name.
+    private struct KeptResponse {
+        package var shape: String
+        package var calendarHref: String
+        package var name: String
+        package var response: Multistatus.Response
+    }
+
+    private let text: String
+    private let derived = Mutex(Derived())
+
+    package init(text: String) {
+        self.text = text
+    }
+
+    /// The parsed calendar; nil when the stored text no longer parses (it was validated on the way
+    /// in, so only a parser change could do that, and such an object then matches no query).
+    package var calendar: Component? {
+        derived.withLock { derived in
+            if let parsed = derived.calendar { return parsed }
+            let parsed = try? ICalendarParser().parseCalendar(text)
+            derived.calendar = .some(parsed)
+            return parsed
+        }
+    }
+
+    /// The whole text as `calendar-data`, escaped once.
+    package var calendarData: EscapedText {
+        derived.withLock { derived in
+            if let escaped = derived.escaped { return escaped }
+            let escaped = EscapedText(text)
+            derived.escaped = escaped
+            return escaped
+        }
+    }
+
+    /// The events' instances from two years before `now` to two years after, floating times read
+    /// in `floatingZone` (a zone known by its identifier: rules a query brings along may differ).
+    /// Built once per zone and again after a month, so the window moves with time; a query
+    /// reaching outside it is evaluated in full instead (`EventInstanceIndex.overlaps` is nil).
+    package func events(floatingZone: ZoneRules, now: Date) -> EventInstanceIndex? {
+        let today = Int64(now.timeIntervalSince1970.rounded(.down)) / 86_400 * 86_400
+        let zone = floatingZone.identifier
+        let found = derived.withLock { derived in
+            derived.events.first { $0.zone == zone && today - $0.day <= 30 * 86_400 }?.index
+        }
+        if let found { return found }
+        guard let calendar else { return nil }
+        let twoYears: Int64 = 731 * 86_400
+        let index = EventInstanceIndex(calendar: calendar, floatingZone: floatingZone, window: (today - twoYears)...(today + twoYears))
+        derived.withLock { derived in
+            derived.events.removeAll { $0.zone == zone }
+            derived.events.append((zone, index, today))
+        }
+        return index
+    }
+
+    /// The response kept for `shape` at this place, if any (see `ObjectResponses`).
+    package func response(shape: String, calendarHref: String, name: String) -> Multistatus.Response? {
+        derived.withLock { derived in
+            derived.responses.first { $0.shape == shape && $0.name == name && $0.calendarHref == calendarHref }?.response
+        }
+    }
+
+    /// Keeps `response`; at most four are kept, the oldest leaving first.
+    package func keep(_ response: Multistatus.Response, shape: String, calendarHref: String, name: String) {
+        derived.withLock { derived in
+            if derived.responses.count >= 4 { derived.responses.removeFirst() }
+            derived.responses.append(KeptResponse(shape: shape, calendarHref: calendarHref, name: name, response: response))
+        }
+    }
+}

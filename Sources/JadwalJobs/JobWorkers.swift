@@ -1,0 +1,133 @@
+import Foundation
+import JadwalCore
+import JadwalHTTP
+import JadwalMail
+import JadwalPush
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// What a job handler can say when it fails for good: no retry will help (a mailbox that
+/// does not exist, a payload that cannot be read). Other errors are retried with backoff.
+package struct PermanentJobFailure: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(description: String) {
+        self.description = description
+    }
+}
+
+/// Runs the handler registered for each job kind.
+package struct JobHandlers: Sendable {
+    package typealias Handler = @Sendable (Job) async throws -> Void
+    private var handlers: [JobKind: Handler] = [:]
+
+    package init(handlers: [JobKind: Handler] = [:]) {
+        self.handlers = handlers
+    }
+
+    package mutating func register(_ kind: JobKind, _ handler: @escaping Handler) { handlers[kind] = handler }
+
+    package func handler(for kind: JobKind) -> Handler? { handlers[kind] }
+}
+
+/// A pool of workers taking jobs from the durable queue. On graceful shutdown each worker
+/// finishes the job it holds and stops; a job held by a process that died is taken again once
+/// its lease runs out.
+public final class JobWorkers: Service, Sendable {
+    package let store: any Store
+    package let handlers: JobHandlers
+    package let clock: Clock
+    package let logger: Logger
+    package let concurrency: Int
+    package let pollInterval: Duration
+    package let lease: Duration
+    package let retryPolicy: RetryPolicy
+    package let workerName: String
+    private let stopping = Atomic<Bool>(false)
+
+    package init(
+        store: any Store, handlers: JobHandlers, clock: Clock, logger: Logger, concurrency: Int,
+        pollInterval: Duration = .milliseconds(250), lease: Duration = .seconds(300), retryPolicy: RetryPolicy = RetryPolicy()
+    ) {
+        self.store = store
+        self.handlers = handlers
+        self.clock = clock
+        self.logger = logger
+        self.concurrency = concurrency
+        self.pollInterval = pollInterval
+        self.lease = lease
+        self.retryPolicy = retryPolicy
+        workerName = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
+    }
+
+    public func run() async throws {
+        guard concurrency > 0 else {
+            try? await gracefulShutdown()
+            return
+        }
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<concurrency {
+                    group.addTask { await self.workLoop(name: "\(self.workerName)#\(index)") }
+                }
+            }
+        } onGracefulShutdown: {
+            self.stopping.store(true, ordering: .relaxed)
+        }
+        logger.info("job workers stopped")
+    }
+
+    private var shouldStop: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
+
+    private func workLoop(name: String) async {
+        while !shouldStop {
+            let ranJob: Bool
+            do {
+                ranJob = try await runNextJob(worker: name)
+            } catch {
+                logger.error("job queue unavailable", metadata: ["error": "\(error)"])
+                ranJob = false
+            }
+            if !ranJob {
+                try? await Task.sleep(for: pollInterval)
+            }
+        }
+    }
+
+    /// Claims and runs one job; false when none was due.
+    @discardableResult
+    package func runNextJob(worker: String) async throws -> Bool {
+        let now = clock.now
+        let lease = self.lease
+        guard let job = try await store.transaction({ tx in try await tx.claimNextJob(worker: worker, now: now, lease: lease) }) else {
+            return false
+        }
+        var jobLogger = logger
+        jobLogger[metadataKey: "job"] = .string(job.id.uuidString)
+        jobLogger[metadataKey: "job_kind"] = .string(job.kind.rawValue)
+        do {
+            guard let handler = handlers.handler(for: job.kind) else {
+                throw PermanentJobFailure(description: "no handler for job kind '\(job.kind)' in this version of jadwal")
+            }
+            try await handler(job)
+            let finished = clock.now
+            try await store.transaction { tx in try await tx.completeJob(id: job.id, at: finished) }
+            jobLogger.debug("job done", metadata: ["attempt": "\(job.attempts)"])
+        } catch {
+            let failed = clock.now
+            let permanent = error is PermanentJobFailure
+            let retryAt: Date? = (permanent || job.attempts >= job.maxAttempts)
+                ? nil
+                : failed + retryPolicy.delay(afterAttempts: job.attempts, jitter: Double.random(in: 0...1)).timeInterval
+            let message = String(describing: error)
+            try await store.transaction { tx in try await tx.failJob(id: job.id, error: message, retryAt: retryAt, at: failed) }
+            if let retryAt {
+                jobLogger.warning("job failed, will retry", metadata: ["attempt": "\(job.attempts)", "retry_at": "\(retryAt)", "error": "\(message)"])
+            } else {
+                jobLogger.error("job failed for good (dead letter)", metadata: ["attempt": "\(job.attempts)", "error": "\(message)"])
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,131 @@
+import JadwalHTTP
+/// The calendar's repeated markup — a month's day cells and every event chip — written here
+/// rather than through Mustache. A month page holds hundreds of them, and Mustache's per-key
+/// lookups (a dynamic cast at each level) and character-by-character escaping were most of the
+/// page's server time. The page's frame stays in `calendar.mustache`; this writes the parts the
+/// template inserts unescaped (`{{{…}}}`), escaping every value itself.
+package struct CalendarHTML {
+    private(set) var text = ""
+
+    package init(capacity: Int = 0) {
+        text.reserveCapacity(capacity)
+    }
+
+    /// Markup written as is.
+    package mutating func raw(_ markup: String) {
+        text += markup
+    }
+
+    /// A value escaped for text and for quoted attributes (the five characters Mustache escapes).
+    package mutating func value(_ value: String) {
+        let needsEscaping = value.utf8.contains { byte in
+            byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "'")
+        }
+        guard needsEscaping else {
+            text += value
+            return
+        }
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "<": text += "&lt;"
+            case ">": text += "&gt;"
+            case "&": text += "&amp;"
+            case "\"": text += "&quot;"
+            case "'": text += "&#39;"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
+    /// One event as a chip: a link to its form when it can be edited, its time when asked for,
+    /// its title, and a "cancelled" tag.
+    package struct Chip {
+        package var title: String
+        package var classes: String
+        package var time: String?
+        package var href: String?
+        package var cancelled: String?
+    }
+
+    package mutating func chip(_ chip: Chip) {
+        raw(chip.href == nil ? "<span class=\"" : "<a class=\"")
+        value(chip.classes)
+        if let href = chip.href {
+            raw("\" href=\"")
+            value(href)
+        }
+        raw("\">")
+        if let time = chip.time {
+            raw("<span class=\"time\">")
+            value(time)
+            raw("</span> ")
+        }
+        raw("<span class=\"title\">")
+        value(chip.title)
+        raw("</span>")
+        if let cancelled = chip.cancelled {
+            raw(" <span class=\"tag\">")
+            value(cancelled)
+            raw("</span>")
+        }
+        raw(chip.href == nil ? "</span>" : "</a>")
+    }
+
+    /// Chips as the items of a list.
+    package mutating func chipItems(_ chips: [Chip]) {
+        for chip in chips {
+            raw("<li>")
+            self.chip(chip)
+            raw("</li>")
+        }
+    }
+
+    /// One day of the month grid: its number (a link to the day), "+" to add an event on it, its
+    /// first chips, and "+N more" leading to the day.
+    package struct MonthCell {
+        package var iso: String
+        package var number: String
+        package var label: String
+        package var dayHref: String
+        package var addHref: String
+        package var addLabel: String
+        package var inMonth: Bool
+        package var isToday: Bool
+        package var chips: [Chip]
+        package var more: String?
+    }
+
+    package mutating func monthWeek(_ cells: [MonthCell]) {
+        raw("<tr>")
+        for cell in cells {
+            raw("\n      <td class=\"day")
+            if !cell.inMonth { raw(" other-month") }
+            if cell.isToday { raw(" today\" aria-current=\"date") }
+            raw("\" data-date=\"")
+            value(cell.iso)
+            raw("\">\n        <div class=\"day-head\">\n          <a class=\"day-number\" href=\"")
+            value(cell.dayHref)
+            raw("\" aria-label=\"")
+            value(cell.label)
+            raw("\">")
+            value(cell.number)
+            raw("</a>\n          <a class=\"day-add\" href=\"")
+            value(cell.addHref)
+            raw("\" aria-label=\"")
+            value(cell.addLabel)
+            raw("\">+</a>\n        </div>\n        <ul class=\"chips\">")
+            chipItems(cell.chips)
+            raw("</ul>")
+            if let more = cell.more {
+                raw("\n        <a class=\"more\" href=\"")
+                value(cell.dayHref)
+                raw("\">")
+                value(more)
+                raw("</a>")
+            }
+            raw("\n      </td>")
+        }
+        raw("\n    </tr>")
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Hummingbird
+import ICalendar
+import JadwalCore
+import JadwalHTTP
+import PrayerTimes
+
+/// Adding, editing and deleting an event from the browser. The form becomes an `EventDraft`,
+/// the JSON API's description of an event, and is written through the path CalDAV PUT takes,
+/// so phones see it on their next sync. A problem is shown beside its field, never as an error page.
+package enum EventPages {
+    package static func editPath(calendarID: UUID, objectName: String) -> String {
+        "/events/\(calendarID.uuidString.lowercased())/" + WebPage.pathSegment(objectName)
+    }
+
+    /// The form's fields, as posted.
+    package struct Form: Decodable {
+        package var title: String?
+        package var location: String?
+        package var allDay: String?
+        package var startDate: String?
+        package var startTime: String?
+        package var endDate: String?
+        package var endTime: String?
+        package var zone: String?
+        package var calendar: String?
+        package var `repeat`: String?
+        package var reminder: String?
+        package var notes: String?
+        package var etag: String?
+    }
+
+    /// The repeat choices a person picks from; any other rule a phone wrote is kept as "custom".
+    package static let repeats: [(value: String, rule: String?)] = [
+        ("none", nil), ("daily", "FREQ=DAILY"), ("weekdays-mon", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("weekdays-sun", "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH"), ("weekly", "FREQ=WEEKLY"), ("monthly", "FREQ=MONTHLY"), ("yearly", "FREQ=YEARLY"),
+    ]
+    package static let reminders = [0, 5, 10, 15, 30, 60, 1440]
+
+    /// The form's values for a draft (a new event or a stored one), in the wall time of `zone`.
+    package static func form(_ draft: EventDraft, zone: String, calendar: UUID?, etag: String?) -> Form {
+        func split(_ text: String?) -> (String, String) {
+            guard let text else { return ("", "") }
+            let date = String(text.prefix(10))
+            let time = text.count >= 16 ? String(text.dropFirst(11).prefix(5)) : ""
+            return (date, time)
+        }
+        var (startDate, startTime) = split(draft.start)
+        var (endDate, endTime) = split(draft.end)
+        if draft.allDay == true, let end = try? LocalDate(iso8601: endDate) {
+            endDate = end.adding(days: -1).description  // the form shows the last day; iCalendar stores the day after
+        }
+        if draft.allDay == true { (startTime, endTime) = ("09:00", "10:00") }
+        return Form(
+            title: draft.title, location: draft.location, allDay: draft.allDay == true ? "on" : nil, startDate: startDate, startTime: startTime,
+            endDate: endDate, endTime: endTime, zone: zone, calendar: calendar?.uuidString.lowercased(),
+            repeat: draft.rrule.map { rule in repeats.first { $0.rule == rule }?.value ?? "custom" } ?? "none",
+            reminder: draft.alarmMinutesBefore.map(String.init) ?? "", notes: draft.description, etag: etag)
+    }
+
+    /// Where a problem with the draft is shown, and what it says.
+    package static func field(of problem: EventDraft.Problem) -> (field: String, key: String) {
+        switch problem {
+        case .title: ("title", "errorEventTitle")
+        case .start: ("startDate", "errorStart")
+        case .end: ("endDate", "errorEnd")
+        case .endBeforeStart: ("endDate", "errorEndBeforeStart")
+        case .timeZone: ("startDate", "errorTimeZone")
+        case .rrule: ("repeat", "errorRepeat")
+        case .alarm: ("reminder", "errorReminder")
+        case .status: ("form", "errorNotSaved")
+        case .text(let field): (field == "location" ? "location" : "notes", "errorTooLong")
+        }
+    }
+}
+
+extension EventPages.Form {
+    package var isAllDay: Bool { allDay == "on" || allDay == "true" }
+
+    /// The draft this form describes; `keptRule` is a stored rule the repeat menu cannot show.
+    package func draft(keptRule: String?) -> EventDraft {
+        let all = isAllDay
+        let startDay = (startDate ?? "").trimmingCharacters(in: .whitespaces)
+        let endDay = (endDate ?? "").trimmingCharacters(in: .whitespaces)
+        let start = all ? startDay : "\(startDay)T\(startTime ?? "")"
+        var end: String?
+        if all {
+            // The form's end is the last day; iCalendar's is the day after.
+            end = endDay.isEmpty ? nil : ((try? LocalDate(iso8601: endDay)).map { $0.adding(days: 1).description } ?? endDay)
+        } else if !endDay.isEmpty || !(endTime ?? "").isEmpty {
+            end = "\(endDay.isEmpty ? startDay : endDay)T\(endTime ?? "")"
+        }
+        let choice = self.repeat ?? "none"
+        let rule = choice == "custom" ? keptRule : EventPages.repeats.first { $0.value == choice }?.rule
+        let notes = (self.notes ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let place = (location ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return EventDraft(
+            title: title ?? "", start: start, end: end, allDay: all, timeZone: zone.flatMap { $0.isEmpty ? nil : $0 },
+            location: place.isEmpty ? nil : place, description: notes.isEmpty ? nil : notes, rrule: rule,
+            alarmMinutesBefore: reminder.flatMap { Int($0) })
+    }
+}
+
+extension WebRoutes {
+    package func addEventRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("events/new") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let day = request.uri.queryParameters.get("date").flatMap { Self.day($0) }
+                ?? WebFormats.shared(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt).localDay(clock.now)
+            let draft = EventDraft(title: "", start: "\(day)T09:00", end: "\(day)T10:00")
+            let calendars = try await eventCalendars(account)
+            let form = EventPages.form(draft, zone: account.timeZone, calendar: calendars.first?.id, etag: nil)
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: nil)
+        }
+        group.post("events/new") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let form = try context.form(EventPages.Form.self)
+            let calendars = try await eventCalendars(account)
+            guard let calendar = calendars.first(where: { $0.id.uuidString.lowercased() == form.calendar?.lowercased() }) ?? calendars.first else {
+                throw HTTPError(.conflict, message: "You have no calendar for events.")
+            }
+            let uid = UUID().uuidString.lowercased() + "@jadwal"
+            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            return try await save(request, context, form: form, calendar: calendar, name: name, uid: uid, existing: nil, calendars: calendars)
+        }
+        group.get("events/{calendar}/{name}") { request, context -> Response in
+            let (calendar, object, parsed) = try await storedEvent(context)
+            guard let master = parsed.master("VEVENT"),
+                  let draft = EventDraft(event: master)
+            else { throw HTTPError(.notFound, message: "This is not an event Jadwal can edit here.") }
+            let account = try context.requireIdentity().account
+            let form = EventPages.form(shownInZone(draft, account: account), zone: shownZone(draft, account: account), calendar: calendar.id, etag: object.etag)
+            return try await eventPage(request, context, form: form, calendars: [calendar], editing: (calendar, object.name, draft.rrule))
+        }
+        group.post("events/{calendar}/{name}") { request, context -> Response in
+            let (calendar, object, parsed) = try await storedEvent(context)
+            let form = try context.form(EventPages.Form.self)
+            let kept = parsed.master("VEVENT").flatMap { EventDraft(event: $0) }?.rrule
+            return try await save(
+                request, context, form: form, calendar: calendar, name: object.name, uid: object.uid, existing: (object, parsed, kept),
+                calendars: [calendar])
+        }
+        group.post("events/{calendar}/{name}/delete") { request, context -> Response in
+            let (calendar, object, _) = try await storedEvent(context)
+            let form = try context.form(EventPages.Form.self)
+            do {
+                try await writes.delete(name: object.name, in: calendar, ifMatch: form.etag, source: .api)
+            } catch CalendarWrites.Refusal.preconditionFailed {
+                return WebPage.redirect(EventPages.editPath(calendarID: calendar.id, objectName: object.name) + "?changed=1")
+            }
+            return WebPage.redirect("/calendar")
+        }
+    }
+
+    private func eventCalendars(_ account: Account) async throws -> [CalendarCollection] {
+        try await calendars.all(accountID: account.id).filter { $0.components.contains(.event) }
+    }
+
+    private func storedEvent(_ context: JadwalRequestContext) async throws -> (CalendarCollection, CalendarObject, Component) {
+        let account = try context.requireIdentity().account
+        guard let id = context.parameters.get("calendar").flatMap(UUID.init(uuidString:)),
+              let name = context.parameters.get("name")?.removingPercentEncoding
+        else { throw HTTPError(.notFound, message: "No such event.") }
+        let found = try await calendars.object(named: name, calendarID: id, accountID: account.id)
+        guard let (calendar, object) = found, object.component == .event, let parsed = integrated.parse(object) else {
+            throw HTTPError(.notFound, message: "No such event: it may have been deleted on another device.")
+        }
+        return (calendar, object, parsed)
+    }
+
+    /// Events stored in UTC are shown on the person's own clock.
+    private func shownZone(_ draft: EventDraft, account: Account) -> String {
+        draft.start.hasSuffix("Z") ? account.timeZone : (draft.timeZone ?? account.timeZone)
+    }
+
+    private func shownInZone(_ draft: EventDraft, account: Account) -> EventDraft {
+        guard draft.start.hasSuffix("Z") else { return draft }
+        var shown = draft
+        let formatter = ISO8601DateFormatter()
+        let wall = DateFormatter()
+        wall.locale = Locale(identifier: "en_US_POSIX")
+        wall.timeZone = TimeZone(identifier: account.timeZone) ?? .gmt
+        wall.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        shown.start = formatter.date(from: draft.start).map(wall.string(from:)) ?? draft.start
+        shown.end = draft.end.flatMap(formatter.date(from:)).map(wall.string(from:)) ?? draft.end
+        return shown
+    }
+
+    private func save(
+        _ request: Request, _ context: JadwalRequestContext, form: EventPages.Form, calendar: CalendarCollection, name: String, uid: String,
+        existing: (object: CalendarObject, parsed: Component, rule: String?)?, calendars: [CalendarCollection]
+    ) async throws -> Response {
+        let account = try context.requireIdentity().account
+        let texts = assets.texts(account.language)
+        let editing = existing.map { (calendar, $0.object.name, $0.rule) }
+        let draft = form.draft(keptRule: existing?.rule)
+        let text: String
+        do {
+            text = try draft.icalendar(uid: uid, existing: existing?.parsed, defaultTimeZone: account.timeZone, now: clock.now)
+        } catch {
+            let (field, key) = EventPages.field(of: error)
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)])
+        }
+        do {
+            let content = try CalendarObjectContent(text: text)
+            _ = try await writes.put(
+                content, name: name, in: calendar, ifMatch: existing == nil ? nil : (form.etag ?? existing?.object.etag), ifNoneMatch: existing == nil,
+                source: .api)
+        } catch let refusal as CalendarWrites.Refusal {
+            let key = if case .preconditionFailed = refusal { "errorChangedElsewhere" } else { "errorNotSaved" }
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)])
+        } catch let problem as CalendarObjectContent.Problem {
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": "\(problem)"])
+        }
+        return WebPage.redirect("/calendar?view=week&date=\(String((form.startDate ?? "").prefix(10)))")
+    }
+
+    private func eventPage(
+        _ request: Request, _ context: JadwalRequestContext, form: EventPages.Form, calendars: [CalendarCollection],
+        editing: (calendar: CalendarCollection, name: String, rule: String?)?, errors: [String: String] = [:]
+    ) async throws -> Response {
+        let viewer = try await viewer(request, context)
+        let texts = assets.texts(viewer.language)
+        let selectedRepeat = form.repeat ?? "none"
+        var repeats = EventPages.repeats.map { choice -> [String: Any] in
+            ["value": choice.value, "label": texts.text("repeat_\(choice.value)"), "selected": choice.value == selectedRepeat]
+        }
+        if let rule = editing?.rule, !EventPages.repeats.contains(where: { $0.rule == rule }) {
+            repeats.append(["value": "custom", "label": texts.text("repeat_custom", ["rule": rule]), "selected": selectedRepeat == "custom"])
+        }
+        var reminderValues = EventPages.reminders
+        if let chosen = form.reminder.flatMap({ Int($0) }), !reminderValues.contains(chosen) { reminderValues.append(chosen) }
+        let reminders = [["value": "", "label": texts.text("reminder_none"), "selected": (form.reminder ?? "").isEmpty] as [String: Any]]
+            + reminderValues.map { minutes -> [String: Any] in
+                let label = minutes == 0 ? texts.text("reminder_atStart")
+                    : minutes % 1440 == 0 ? texts.text("reminder_days", ["count": String(minutes / 1440)])
+                    : minutes % 60 == 0 ? texts.text("reminder_hours", ["count": String(minutes / 60)])
+                    : texts.text("reminder_minutes", ["count": String(minutes)])
+                return ["value": String(minutes), "label": label, "selected": form.reminder == String(minutes)]
+            }
+        var colors = CalendarColors()
+        let calendarOptions = calendars.map { calendar -> [String: Any] in
+            ["value": calendar.id.uuidString.lowercased(), "label": calendar.displayName, "selected": calendar.id.uuidString.lowercased() == form.calendar,
+             "colorClass": colors.cssClass(for: calendar)]
+        }
+        var page: [String: Any] = [
+            "title": form.title ?? "", "location": form.location ?? "", "allDay": form.isAllDay, "startDate": form.startDate ?? "",
+            "startTime": form.startTime ?? "", "endDate": form.endDate ?? "", "endTime": form.endTime ?? "", "zone": form.zone ?? "",
+            "notes": form.notes ?? "", "etag": form.etag ?? "", "repeats": repeats, "reminders": reminders, "calendars": calendarOptions,
+            "errors": errors, "hasErrors": !errors.isEmpty,
+            "action": editing.map { EventPages.editPath(calendarID: $0.calendar.id, objectName: $0.name) } ?? "/events/new",
+            "isNew": editing == nil,
+        ]
+        if let editing {
+            page["deleteAction"] = EventPages.editPath(calendarID: editing.calendar.id, objectName: editing.name) + "/delete"
+            page["calendarName"] = editing.calendar.displayName
+        }
+        if request.uri.queryParameters.get("changed") != nil { page["errors"] = ["form": texts.text("errorChangedElsewhere")] }
+        if let zone = form.zone, zone != viewer.identity?.account.timeZone { page["zoneNote"] = texts.text("zoneNote", ["zone": zone]) }
+        let title = texts.text(editing == nil ? "addEventTitle" : "editEventTitle")
+        return WebPage(template: "event-form", title: title, page: page, status: errors.isEmpty ? .ok : .unprocessableContent, style: colors.css)
+            .response(assets, viewer: viewer)
+    }
+}

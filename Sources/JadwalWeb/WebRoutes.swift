@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+import JadwalHTTP
+
+/// The web app, served by Jadwal itself: server-rendered pages (Mustache) over the same core
+/// the JSON API uses, forms that post back to the page, and small script modules for what
+/// needs a live page (notifications, validation while typing, upload progress).
+package struct WebRoutes: Sendable {
+    package let assets: WebAssets
+    package let browser: BrowserSession
+    package let store: any Store
+    package let clock: Clock
+    package let signIn: SignIn
+    package let writes: CalendarWrites
+    /// Google sign-in in the browser, when an OAuth client ID is configured.
+    package let google: GoogleWebSignIn?
+    package let appPasswords: AppPasswords
+    /// Easy Setup's one-time links, made the way the API makes them.
+    package let setup: EasySetup
+    package let prayer: PrayerPreferences
+    package let chats: Chats
+    package let chatImportLimit: Int
+    package let notifications: Notifications
+    package let profiles: Profiles
+    package let tasks: Tasks
+    package let planner: TaskPlanner
+    package let conflicts: Conflicts
+    package let conflictResolution: ConflictResolution
+    /// Every event calendar as one, for the calendar views (the API's `GET /api/v1/events` reads the same).
+    package let integrated: IntegratedCalendar
+    package let calendars: Calendars
+    /// Where this server is reached, for the addresses the settings pages show.
+    package let publicURL: String
+    /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
+    package let whatsAppWebhookConfigured: Bool
+
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, integrated: IntegratedCalendar, calendars: Calendars, publicURL: String, whatsAppWebhookConfigured: Bool) {
+        self.assets = assets
+        self.browser = browser
+        self.store = store
+        self.clock = clock
+        self.signIn = signIn
+        self.writes = writes
+        self.google = google
+        self.appPasswords = appPasswords
+        self.setup = setup
+        self.prayer = prayer
+        self.chats = chats
+        self.chatImportLimit = chatImportLimit
+        self.notifications = notifications
+        self.profiles = profiles
+        self.tasks = tasks
+        self.planner = planner
+        self.conflicts = conflicts
+        self.conflictResolution = conflictResolution
+        self.integrated = integrated
+        self.calendars = calendars
+        self.publicURL = publicURL
+        self.whatsAppWebhookConfigured = whatsAppWebhookConfigured
+    }
+
+    package func addRoutes(to router: Router<JadwalRequestContext>) {
+        router.get("static/{name}") { request, context in try staticFile(request, context) }
+        addSignInRoutes(to: router)
+        let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
+        addCalendarRoutes(to: pages)
+        addEventRoutes(to: pages)
+        addTaskRoutes(to: pages)
+        addRoutinePages(to: pages)
+        addConflictRoutes(to: pages)
+        addSettingsRoutes(to: pages)
+        addPrayerRoutes(to: pages)
+        addWhatsAppRoutes(to: pages)
+    }
+
+    /// The signed-in person's view of a page: language, CSRF token, unread notifications.
+    package func viewer(_ request: Request, _ context: JadwalRequestContext) async throws -> WebPage.Viewer {
+        let identity = try context.requireIdentity()
+        let unread = try await notifications.unreadCount(accountID: identity.account.id)
+        return WebPage.Viewer(
+            language: identity.account.language, identity: identity, csrf: browser.csrfToken(sessionID: identity.session.id), unread: unread,
+            path: request.uri.path)
+    }
+
+    package func texts(_ context: JadwalRequestContext) -> [String: String] {
+        assets.texts(context.identity?.account.language ?? .english)
+    }
+
+    private func staticFile(_ request: Request, _ context: JadwalRequestContext) throws -> Response {
+        guard let name = context.parameters.get("name"), let file = assets.files[name] else {
+            throw HTTPError(.notFound, message: "No such file.")
+        }
+        let etag = "\"\(file.version)\""
+        var headers: HTTPFields = [
+            .contentType: file.contentType, .eTag: etag, .xContentTypeOptions: "nosniff",
+            // Pages link with ?v=<hash>, so a changed file has a new address.
+            .cacheControl: "public, max-age=31536000, immutable",
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        headers[.contentLength] = String(file.bytes.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+}
+
+extension [String: String] {
+    /// A text with `{name}` placeholders filled in.
+    package func text(_ key: String, _ values: [String: String] = [:]) -> String {
+        var text = self[key] ?? key
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+}

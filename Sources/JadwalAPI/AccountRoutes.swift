@@ -54,13 +54,6 @@ package struct AccountRoutes: Sendable {
             updated = try await profiles.save(change, accountID: try context.requireIdentity().account.id)
         } catch Profiles.Problem.noAccount {
             throw APIError.notFound("The account no longer exists.")
-        } catch let problem as ProfileChange.Problem {
-            switch problem {
-            case .nameTooLong(let limit): throw APIError.badRequest("invalid_field", "Field 'name' must be at most \(limit) characters.")
-            case .nameHasControlCharacters: throw APIError.badRequest("invalid_field", "Field 'name' must not contain control characters.")
-            case .unknownTimeZone(let zone):
-                throw APIError.badRequest("invalid_field", "Field 'timeZone' must be an IANA time zone such as Asia/Riyadh; '\(zone)' is not one.")
-            }
         }
         return JSONResponse(AccountView(updated))
     }

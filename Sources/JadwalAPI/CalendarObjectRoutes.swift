@@ -156,25 +156,6 @@ package struct CalendarObjectRoutes: Sendable {
     }
 }
 
-extension APIError {
-    package init(_ refusal: CalendarWrites.Refusal, name: String) {
-        switch refusal {
-        case .preconditionFailed(let etag):
-            self.init(.preconditionFailed, code: "precondition_failed",
-                      message: etag.map { "The object has changed (its ETag is now \($0)); fetch it again before writing." }
-                          ?? "The object does not exist, so If-Match cannot hold.")
-        case .uidConflict(let existing):
-            self.init(.conflict, code: "uid_conflict", message: "Another object in this calendar ('\(existing)') already has this UID.")
-        case .unsupportedComponent(let kind):
-            self.init(.badRequest, code: "unsupported_component", message: "This calendar does not hold \(kind.rawValue) components.")
-        case .invalidName:
-            self.init(.badRequest, code: "invalid_name", message: "The object name must be 1 to 255 characters without '/' or control characters.")
-        case .notFound:
-            self.init(.notFound, code: "not_found", message: "No object '\(name)' in this calendar.")
-        }
-    }
-}
-
 extension CalendarWrites {
     /// A JSON route's write: the text made from the JSON checked as iCalendar (400 `invalidCode`
     /// naming the problem), then put through the path CalDAV PUT takes.

@@ -76,7 +76,7 @@ package struct CalendarRoutes: Sendable {
                 let created = try await calendars.create(try calendars.validated(draft, account: account))
                 return JSONResponse(CalendarView(created), status: .created)
             } catch let problem as Calendars.Problem {
-                throw Self.apiError(problem)
+                throw APIError(problem)
             }
         }
         group.patch("calendars/{id}") { request, context in
@@ -88,7 +88,7 @@ package struct CalendarRoutes: Sendable {
             do {
                 saved = try await calendars.update(current, with: change)
             } catch let problem as Calendars.Problem {
-                throw Self.apiError(problem)
+                throw APIError(problem)
             }
             return JSONResponse(CalendarView(saved))
         }
@@ -97,7 +97,7 @@ package struct CalendarRoutes: Sendable {
             do {
                 try await calendars.delete(calendar)
             } catch let problem as Calendars.Problem {
-                throw Self.apiError(problem)
+                throw APIError(problem)
             }
             return Response(status: .noContent)
         }
@@ -127,21 +127,6 @@ package struct CalendarRoutes: Sendable {
             properties: CalendarPropertiesChange(
                 displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone),
             components: components)
-    }
-
-    package static func apiError(_ problem: Calendars.Problem) -> APIError {
-        switch problem {
-        case .slugTaken(let slug):
-            APIError(.conflict, code: "calendar_exists", message: "You already have a calendar at '\(slug)'. Choose another slug.")
-        case .invalidSlug:
-            APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', not starting with '.' and not 'prayer-times'.")
-        case .noComponents:
-            APIError.badRequest("invalid_field", "Field 'components' must list VEVENT, VTODO or VJOURNAL, e.g. [\"VTODO\"] for a task list.")
-        case .invalidProperty(let property):
-            APIError.badRequest("invalid_field", "Field \(property.description).")
-        case .computed:
-            APIError(.forbidden, code: "read_only_calendar", message: "The prayer-times calendar follows your prayer settings; clear them to remove it.")
-        }
     }
 
 }

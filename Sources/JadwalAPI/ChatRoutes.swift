@@ -35,14 +35,14 @@ package struct ChatRoutes: Sendable {
         group.put("chats/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: ChatSettingsChange.self)
-            return JSONResponse(try await Self.answering { try await chats.updateSettings(change, accountID: accountID) })
+            return JSONResponse(try await chats.updateSettings(change, accountID: accountID))
         }
 
         group.post("chats/connector-tokens") { request, context in
             let accountID = try context.requireIdentity().account.id
             struct CreateRequest: Decodable { let name: String }
             let body = try await request.decodeJSON(as: CreateRequest.self)
-            let (token, secret) = try await Self.answering { try await chats.createConnectorToken(named: body.name, accountID: accountID) }
+            let (token, secret) = try await chats.createConnectorToken(named: body.name, accountID: accountID)
             return JSONResponse(ConnectorTokenView(token, secret: secret), status: .created)
         }
         group.get("chats/connector-tokens") { _, context in
@@ -52,62 +52,32 @@ package struct ChatRoutes: Sendable {
         }
         group.delete("chats/connector-tokens/{id}") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.apiError(.noConnectorToken) }
-            try await Self.answering { try await chats.revokeConnectorToken(id: id, accountID: accountID) }
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError(Chats.Problem.noConnectorToken) }
+            try await chats.revokeConnectorToken(id: id, accountID: accountID)
             return Response(status: .noContent)
         }
 
         group.get("chats/{id}") { _, context in
             let accountID = try context.requireIdentity().account.id
             let id = try Self.conversationID(context)
-            let (conversation, stored, holdingText) = try await Self.answering { try await chats.conversation(id: id, accountID: accountID) }
+            let (conversation, stored, holdingText) = try await chats.conversation(id: id, accountID: accountID)
             return JSONResponse(ChatView(conversation, messages: .init(stored: stored, holdingText: holdingText)))
         }
         group.delete("chats/{id}") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
             let id = try Self.conversationID(context)
-            try await Self.answering { try await chats.forget(id: id, accountID: accountID) }
+            try await chats.forget(id: id, accountID: accountID)
             return Response(status: .noContent)
         }
     }
 
     /// Reads an uploaded export (raw or multipart, `me` from the query or the form) and imports it.
     package func importExport(_ request: Request, accountID: UUID) async throws -> ImportView {
-        try await Self.answering { try await ChatUpload.importing(request, limit: importLimit, into: chats, accountID: accountID) }
-    }
-
-    /// Runs a chat operation, turning what the chat services refuse into the API's answers.
-    package static func answering<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let problem as Chats.Problem {
-            throw apiError(problem)
-        } catch let problem as ChatImportProblem {
-            throw ChatAPIError(problem)
-        } catch let problem as MessageCipher.Problem {
-            throw ChatAPIError(problem)
-        }
-    }
-
-    package static func apiError(_ problem: Chats.Problem) -> APIError {
-        switch problem {
-        case .invalidSetting(let setting): APIError.badRequest("invalid_field", "Field \(setting.description).")
-        case .phoneNumberTaken:
-            APIError(.conflict, code: "phone_number_id_taken", message: ChatAPIError.sentence(problem.description))
-        case .noConversation: APIError.notFound("No conversation with that ID.")
-        case .noConnectorToken: APIError.notFound("No connector token with that ID.")
-        case .invalidTokenName:
-            APIError.badRequest(
-                "invalid_field", "Field 'name' must name the bridge in 1 to \(ChatConnectorToken.nameLimit) characters, e.g. \"whatsapp-web.js on my laptop\".")
-        case .invalidConnectorToken:
-            APIError.unauthorized(
-                "invalid_connector_token", "This connector token is not valid (revoked, or never issued). Create one at /api/v1/chats/connector-tokens.")
-        case .accountDisabled: APIError(.forbidden, code: "account_disabled", message: "This account is disabled. Ask the server's operator.")
-        }
+        try await ChatUpload.importing(request, limit: importLimit, into: chats, accountID: accountID)
     }
 
     package static func conversationID(_ context: JadwalRequestContext) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw apiError(.noConversation) }
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError(Chats.Problem.noConversation) }
         return id
     }
 }
@@ -124,7 +94,7 @@ package struct ChatConnectorRoutes: Sendable {
     /// 1,000 messages of everyday length fit well under it.
     package static let bodyLimit = 4 * 1024 * 1024
 
-    package func addRoutes(to router: Router<JadwalRequestContext>) {
+    package func addRoutes(to router: RouterGroup<JadwalRequestContext>) {
         router.post("api/v1/chats/messages") { request, context in
             let (token, account) = try await authenticate(request)
             let body = try await request.jsonBody(limit: Self.bodyLimit)
@@ -134,9 +104,7 @@ package struct ChatConnectorRoutes: Sendable {
             } catch {
                 throw ChatAPIError(error)
             }
-            let report = try await ChatRoutes.answering {
-                try await chats.deliver(batch.messages.map(IncomingChatMessage.init), token: token, account: account)
-            }
+            let report = try await chats.deliver(batch.messages.map(IncomingChatMessage.init), token: token, account: account)
             return JSONResponse(DeliveryView(report))
         }
     }
@@ -150,70 +118,7 @@ package struct ChatConnectorRoutes: Sendable {
             throw APIError.unauthorized("invalid_authorization_header", "Use the form: Authorization: Bearer <connector token>.")
         }
         let presented = parts[1].trimmingCharacters(in: .whitespaces)
-        return try await ChatRoutes.answering { try await chats.connector(presenting: presented) }
-    }
-}
-
-// MARK: - Errors
-
-/// A chat error in the API's error shape, with what the client needs to try again: the line of
-/// the export that is wrong, or the participants to choose `me` from.
-package struct ChatAPIError: Error, HTTPResponseError, Sendable {
-    package var status: HTTPResponse.Status
-    package var code: String
-    package var message: String
-    package var line: Int?
-    package var participants: [String]?
-    /// Every problem of a refused connector batch, so its author fixes them in one round.
-    package var problems: [BatchProblem]?
-
-    package struct BatchProblem: Encodable, Sendable {
-        package let path: String?
-        package let message: String
-    }
-
-    package var headers: HTTPFields { [:] }
-
-    package init(_ problem: ChatImportProblem) {
-        participants = problem.participants
-        code = problem.code
-        message = problem.sentence
-        line = problem.line
-        status = problem.isTooLarge ? .contentTooLarge : problem.isWhoIsMe ? .conflict : .unprocessableContent
-    }
-
-    /// A description as a sentence: capitalised, with a full stop.
-    package static func sentence(_ description: String) -> String { description.asSentence }
-
-    package init(_ error: ConnectorBatchError) {
-        status = .badRequest
-        code = "invalid_batch"
-        message = Self.sentence(error.description)
-        problems = error.problems.map { BatchProblem(path: $0.path, message: $0.description) }
-    }
-
-    /// The server's chat key cannot read the stored messages: an operator's problem, said plainly.
-    package init(_ problem: MessageCipher.Problem) {
-        status = .internalServerError
-        code = "chat_key_mismatch"
-        message = "The server cannot read its stored chat messages: \(problem). Ask the server's operator."
-    }
-
-    private struct Envelope: Encodable {
-        package struct Body: Encodable {
-            package let code: String
-            package let message: String
-            package let line: Int?
-            package let participants: [String]?
-            package let problems: [BatchProblem]?
-        }
-        package let error: Body
-    }
-
-    package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONEncoder().encode(Envelope(error: .init(code: code, message: message, line: line, participants: participants, problems: problems)))
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return try await chats.connector(presenting: presented)
     }
 }
 

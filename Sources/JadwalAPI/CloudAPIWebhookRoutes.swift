@@ -31,7 +31,7 @@ package struct CloudAPIWebhookRoutes: Sendable {
     /// us hash.
     package static let bodyLimit = 1024 * 1024
 
-    package func addRoutes(to router: Router<JadwalRequestContext>) {
+    package func addRoutes(to router: RouterGroup<JadwalRequestContext>) {
         router.get(RouterPath(stringLiteral: Self.path)) { request, _ -> Response in
             let query = request.uri.queryParameters.map { URLQueryItem(name: String($0.key), value: String($0.value)) }
             switch CloudAPIVerification(queryItems: query, verifyToken: verifyToken ?? "") {

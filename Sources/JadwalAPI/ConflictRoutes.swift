@@ -35,13 +35,7 @@ package struct ConflictRoutes: Sendable {
         group.put("conflicts/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: ConflictSettingsChange.self)
-            let updated: ConflictSettings
-            do {
-                updated = try await conflicts.updateSettings(change, accountID: accountID)
-            } catch let problem as ConflictSettingsChange.Problem {
-                throw APIError.badRequest("invalid_field", "Field \(problem.description).")
-            }
-            return JSONResponse(SettingsView(updated))
+            return JSONResponse(SettingsView(try await conflicts.updateSettings(change, accountID: accountID)))
         }
 
         group.get("conflicts/{id}/suggestions") { request, context in
@@ -118,34 +112,6 @@ package struct ResolveRequest: Decodable, Sendable {
 
     package static func instant(_ text: String) -> Date? {
         Date(iso8601Instant: text)
-    }
-}
-
-extension APIError {
-    /// The one place conflict refusals become HTTP answers; a 409 carries the conflict as it is now.
-    package init(_ refusal: ConflictResolution.Refusal) {
-        switch refusal {
-        case .notFound:
-            self = .notFound("No conflict with that ID.")
-        case .alreadyResolved(let conflict):
-            self.init(
-                .conflict, code: "already_resolved", message: "This conflict was already resolved (\(conflict.status.rawValue)).",
-                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: nil, overlaps: nil))
-        case .eventChanged(let conflict, let etag):
-            self.init(
-                .conflict, code: "event_changed",
-                message: etag == nil
-                    ? "The event was deleted since this conflict was found."
-                    : "The event was changed since this conflict was found (on a phone, say); it is checked again on its own.",
-                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: etag, overlaps: nil))
-        case .slotTaken(let overlaps):
-            self.init(
-                .conflict, code: "slot_taken",
-                message: "That time runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")); choose another slot (see the suggestions).",
-                details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
-        case .cannotMove(let reason):
-            self.init(.unprocessableContent, code: "cannot_move", message: reason.prefix(1).uppercased() + reason.dropFirst() + ".")
-        }
     }
 }
 

@@ -90,11 +90,7 @@ package struct NotificationRoutes: Sendable {
         group.put("notifications/settings") { request, context in
             let accountID = try context.requireIdentity().account.id
             let change = try await request.decodeJSON(as: NotificationSettingsChange.self)
-            do {
-                return JSONResponse(NotificationSettingsView(try await notifications.updateSettings(change, accountID: accountID)))
-            } catch let problem as NotificationSettingsChange.Problem {
-                throw APIError.badRequest("invalid_field", "Field \(problem.description).")
-            }
+            return JSONResponse(NotificationSettingsView(try await notifications.updateSettings(change, accountID: accountID)))
         }
 
         group.post("devices") { request, context -> Response in

@@ -96,18 +96,18 @@ package struct PrayerRoutes: Sendable {
         group.post("prayer-times/feed") { request, context in
             let accountID = try context.requireIdentity().account.id
             let alarm = try await Self.hasBody(request) ? request.decodeJSON(as: FeedRequest.self).alarmMinutesBefore : nil
-            let link = try await Self.answering { try await prayer.newFeed(accountID: accountID, alarmMinutesBefore: alarm) }
+            let link = try await prayer.newFeed(accountID: accountID, alarmMinutesBefore: alarm)
             return JSONResponse(link, status: .created)
         }
         group.delete("prayer-times/feed") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            try await Self.answering { try await prayer.revokeFeed(accountID: accountID) }
+            try await prayer.revokeFeed(accountID: accountID)
             return Response(status: .noContent)
         }
     }
 
     /// `GET /feeds/{token}.ics`: no sign-in, the token is the key.
-    package func addFeedRoute(to router: Router<JadwalRequestContext>) {
+    package func addFeedRoute(to router: RouterGroup<JadwalRequestContext>) {
         router.get("feeds/{file}") { _, context -> Response in
             let notFound = APIError.notFound("No calendar feed at this address (it may have been revoked).")
             guard let file = context.parameters.get("file"), file.hasSuffix(".ics"), file.count <= 100 else { throw notFound }
@@ -130,24 +130,6 @@ package struct PrayerRoutes: Sendable {
         }
     }
 
-    /// Runs a prayer operation, turning what the service refuses into the API's answers.
-    package static func answering<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let problem as PrayerPreferences.Problem {
-            switch problem {
-            case .notSet:
-                throw APIError(
-                    .notFound, code: "prayer_settings_not_set",
-                    message: "Set where you pray first: PUT /api/v1/prayer-settings with {\"city\": \"Riyadh\"} or latitude, longitude and timeZone.")
-            case .invalidAlarm:
-                throw APIError.badRequest("invalid_field", "Field 'alarmMinutesBefore' must be between 0 and 1440 minutes.")
-            case .noFeed:
-                throw APIError.notFound("There is no prayer-times feed to revoke.")
-            }
-        }
-    }
-
     package static func hasBody(_ request: Request) -> Bool {
         if let length = request.headers[.contentLength] { return length != "0" }
         return request.headers[.contentType] != nil
@@ -155,7 +137,7 @@ package struct PrayerRoutes: Sendable {
 
 
     private func currentSettings(_ accountID: UUID) async throws -> PrayerSettings {
-        try await Self.answering { try await prayer.requiredSettings(accountID: accountID) }
+        try await prayer.requiredSettings(accountID: accountID)
     }
 
     private func times(accountID: UUID, query: Parameters) async throws -> TimesView {
@@ -246,10 +228,3 @@ package struct PrayerRoutes: Sendable {
     }
 }
 
-extension PrayerSettingsChange.Problem: HTTPResponseError {
-    public var status: HTTPResponse.Status { .badRequest }
-
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        APIError.jsonResponse(status: .badRequest, code: "invalid_prayer_settings", message: "Prayer settings: \(description).")
-    }
-}

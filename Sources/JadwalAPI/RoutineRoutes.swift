@@ -24,55 +24,27 @@ package struct RoutineRoutes: Sendable {
         group.post("routines") { request, context -> Response in
             let account = try context.requireIdentity().account
             let draft = try await request.decodeJSON(as: RoutineDraft.self)
-            let saved = try await Self.answering { try await routines.create(draft, account: account) }
+            let saved = try await routines.create(draft, account: account)
             return try JSONResponse(RoutineView(saved), status: .created).response(from: request, context: context)
         }
         group.get("routines/{id}") { _, context in
             let account = try context.requireIdentity().account
             let id = try context.parameters.require("id")
-            return JSONResponse(RoutineView(try await Self.answering { try await routines.routine(id: id, account: account) }))
+            return JSONResponse(RoutineView(try await routines.routine(id: id, account: account)))
         }
         group.put("routines/{id}") { request, context in
             let account = try context.requireIdentity().account
             let id = try context.parameters.require("id")
             let draft = try await request.decodeJSON(as: RoutineDraft.self)
             let ifMatch = request.headers[.ifMatch]
-            return JSONResponse(RoutineView(try await Self.answering { try await routines.update(id: id, draft, account: account, ifMatch: ifMatch) }))
+            return JSONResponse(RoutineView(try await routines.update(id: id, draft, account: account, ifMatch: ifMatch)))
         }
         group.delete("routines/{id}") { request, context -> Response in
             let account = try context.requireIdentity().account
             let id = try context.parameters.require("id")
             let ifMatch = request.headers[.ifMatch]
-            try await Self.answering { try await routines.delete(id: id, account: account, ifMatch: ifMatch) }
+            try await routines.delete(id: id, account: account, ifMatch: ifMatch)
             return Response(status: .noContent)
-        }
-    }
-
-    /// Runs `body`, turning the routine calendar's refusals into API errors.
-    package static func answering<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as RoutineCalendar.Refusal {
-            throw APIError(refusal)
-        } catch let refusal as CalendarWrites.Refusal {
-            throw APIError(refusal, name: "routine")
-        } catch let taken as CalendarSlugTaken {
-            throw APIError(.conflict, code: "calendar_slug_taken", message: taken.description.prefix(1).uppercased() + taken.description.dropFirst() + ".")
-        }
-    }
-}
-
-extension APIError {
-    package init(_ refusal: RoutineCalendar.Refusal) {
-        switch refusal {
-        case .notFound(let id):
-            self.init(.notFound, code: "routine_not_found", message: "No routine '\(id)'; GET /api/v1/routines lists yours.")
-        case .invalid(let problem):
-            self.init(.badRequest, code: "invalid_field", message: "Field \(problem.description).", details: FieldDetails(field: problem.field))
-        case .notARoutine(let id, let reason):
-            self.init(
-                .unprocessableContent, code: "not_a_routine",
-                message: "The event '\(id)' in the Routine calendar is no longer a routine: \(reason). Edit or delete it in your calendar app, or delete it here.")
         }
     }
 }

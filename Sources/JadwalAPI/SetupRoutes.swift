@@ -46,7 +46,7 @@ package struct SetupRoutes: Sendable {
         return try JSONResponse(link, status: .created).response(from: request, context: context)
     }
 
-    package func addProfileRoute(to router: Router<JadwalRequestContext>) {
+    package func addProfileRoute(to router: RouterGroup<JadwalRequestContext>) {
         router.get("setup/{file}") { _, context -> Response in
             let notFound = APIError.notFound("No setup link at this address. Create a new one in Jadwal's settings.")
             guard let file = context.parameters.get("file"), file.hasSuffix(".mobileconfig") else { throw notFound }

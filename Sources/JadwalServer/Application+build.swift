@@ -213,9 +213,11 @@ private func assemble(
     let setupRoutes = SetupRoutes(setup: setup, publicURL: configuration.effectivePublicURL, hub: hub)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
-    auth.addPublicRoutes(to: router.group("api/v1/auth"))
-    auth.addSessionRoutes(to: router.group("api/v1/auth").add(middleware: sessionMiddleware))
-    let signedIn = router.group("api/v1").add(middleware: sessionMiddleware)
+    // Every API route answers Core's refusals the same way (JadwalAPI/APIErrors.swift).
+    let api = router.group().add(middleware: CoreRefusals())
+    auth.addPublicRoutes(to: router.group("api/v1/auth").add(middleware: CoreRefusals()))
+    auth.addSessionRoutes(to: router.group("api/v1/auth").add(middleware: sessionMiddleware).add(middleware: CoreRefusals()))
+    let signedIn = router.group("api/v1").add(middleware: sessionMiddleware).add(middleware: CoreRefusals())
     let profiles = Profiles(store: store, clock: dependencies.clock)
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
     AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
@@ -231,12 +233,12 @@ private func assemble(
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
     prayerRoutes.addRoutes(to: signedIn)
-    prayerRoutes.addFeedRoute(to: router)
+    prayerRoutes.addFeedRoute(to: api)
     setupRoutes.addRoutes(to: signedIn)
-    setupRoutes.addProfileRoute(to: router)
+    setupRoutes.addProfileRoute(to: api)
     let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
-    ChatConnectorRoutes(chats: chats).addRoutes(to: router)
+    ChatConnectorRoutes(chats: chats).addRoutes(to: api)
     let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: busyTime)
     let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
@@ -246,7 +248,7 @@ private func assemble(
         .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         chats: chats, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
-    ).addRoutes(to: router)
+    ).addRoutes(to: api)
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,

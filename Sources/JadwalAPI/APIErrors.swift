@@ -1,0 +1,247 @@
+import Conversations
+import Foundation
+import HTTPTypes
+import Hummingbird
+import JadwalCore
+import JadwalHTTP
+import Scheduling
+
+// The one place the JSON API turns what Core refuses into answers: `{"error":{code,message}}`
+// with the status a client can act on. Routes let a service's error travel; `CoreRefusals`, on
+// every API route, maps it here. A route catches only to add what it alone knows (an object's
+// name). A Core error with no case here is a 500, so a new `Problem` gets its answer here.
+
+/// Maps Core's errors to the API's answers on the routes it is added to.
+package struct CoreRefusals: RouterMiddleware {
+    package typealias Context = JadwalRequestContext
+
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            throw Self.answer(for: error) ?? error
+        }
+    }
+
+    /// The API's answer to a Core error; nil for errors that are not a refusal.
+    package static func answer(for error: any Error) -> (any Error)? {
+        switch error {
+        case let problem as Calendars.Problem: APIError(problem)
+        case let refusal as CalendarWrites.Refusal: APIError(refusal, name: "the object")
+        case let taken as CalendarSlugTaken: APIError(taken)
+        case let refusal as ConflictResolution.Refusal: APIError(refusal)
+        case let problem as ConflictSettingsChange.Problem: APIError(problem)
+        case let refusal as RoutineCalendar.Refusal: APIError(refusal)
+        case let problem as Chats.Problem: APIError(problem)
+        case let problem as ChatImportProblem: ChatAPIError(problem)
+        case let problem as MessageCipher.Problem: ChatAPIError(problem)
+        case let problem as NotificationSettingsChange.Problem: APIError(problem)
+        case let problem as PrayerPreferences.Problem: APIError(problem)
+        case let problem as PrayerSettingsChange.Problem: APIError(problem)
+        case let problem as ProfileChange.Problem: APIError(problem)
+        case let failure as SignIn.Failure: APIError(failure)
+        default: nil
+        }
+    }
+}
+
+extension APIError {
+    package init(_ taken: CalendarSlugTaken) {
+        self.init(.conflict, code: "calendar_slug_taken", message: taken.description.asSentence)
+    }
+
+    package init(_ problem: ConflictSettingsChange.Problem) {
+        self = .badRequest("invalid_field", "Field \(problem.description).")
+    }
+
+    package init(_ problem: NotificationSettingsChange.Problem) {
+        self = .badRequest("invalid_field", "Field \(problem.description).")
+    }
+
+    package init(_ problem: PrayerSettingsChange.Problem) {
+        self.init(.badRequest, code: "invalid_prayer_settings", message: "Prayer settings: \(problem.description).")
+    }
+
+    package init(_ problem: PrayerPreferences.Problem) {
+        switch problem {
+        case .notSet:
+            self.init(
+                .notFound, code: "prayer_settings_not_set",
+                message: "Set where you pray first: PUT /api/v1/prayer-settings with {\"city\": \"Riyadh\"} or latitude, longitude and timeZone.")
+        case .invalidAlarm:
+            self = .badRequest("invalid_field", "Field 'alarmMinutesBefore' must be between 0 and 1440 minutes.")
+        case .noFeed:
+            self = .notFound("There is no prayer-times feed to revoke.")
+        }
+    }
+
+    package init(_ problem: ProfileChange.Problem) {
+        switch problem {
+        case .nameTooLong(let limit): self = .badRequest("invalid_field", "Field 'name' must be at most \(limit) characters.")
+        case .nameHasControlCharacters: self = .badRequest("invalid_field", "Field 'name' must not contain control characters.")
+        case .unknownTimeZone(let zone):
+            self = .badRequest("invalid_field", "Field 'timeZone' must be an IANA time zone such as Asia/Riyadh; '\(zone)' is not one.")
+        }
+    }
+}
+
+extension APIError {
+    package init(_ refusal: CalendarWrites.Refusal, name: String) {
+        switch refusal {
+        case .preconditionFailed(let etag):
+            self.init(.preconditionFailed, code: "precondition_failed",
+                      message: etag.map { "The object has changed (its ETag is now \($0)); fetch it again before writing." }
+                          ?? "The object does not exist, so If-Match cannot hold.")
+        case .uidConflict(let existing):
+            self.init(.conflict, code: "uid_conflict", message: "Another object in this calendar ('\(existing)') already has this UID.")
+        case .unsupportedComponent(let kind):
+            self.init(.badRequest, code: "unsupported_component", message: "This calendar does not hold \(kind.rawValue) components.")
+        case .invalidName:
+            self.init(.badRequest, code: "invalid_name", message: "The object name must be 1 to 255 characters without '/' or control characters.")
+        case .notFound:
+            self.init(.notFound, code: "not_found", message: "No object '\(name)' in this calendar.")
+        }
+    }
+}
+
+extension APIError {
+    /// A 409 carries the conflict as it is now.
+    package init(_ refusal: ConflictResolution.Refusal) {
+        switch refusal {
+        case .notFound:
+            self = .notFound("No conflict with that ID.")
+        case .alreadyResolved(let conflict):
+            self.init(
+                .conflict, code: "already_resolved", message: "This conflict was already resolved (\(conflict.status.rawValue)).",
+                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: nil, overlaps: nil))
+        case .eventChanged(let conflict, let etag):
+            self.init(
+                .conflict, code: "event_changed",
+                message: etag == nil
+                    ? "The event was deleted since this conflict was found."
+                    : "The event was changed since this conflict was found (on a phone, say); it is checked again on its own.",
+                details: ConflictDetails(conflict: ConflictView(conflict, day: nil), currentEtag: etag, overlaps: nil))
+        case .slotTaken(let overlaps):
+            self.init(
+                .conflict, code: "slot_taken",
+                message: "That time runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")); choose another slot (see the suggestions).",
+                details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
+        case .cannotMove(let reason):
+            self.init(.unprocessableContent, code: "cannot_move", message: reason.prefix(1).uppercased() + reason.dropFirst() + ".")
+        }
+    }
+}
+
+extension APIError {
+    package init(_ refusal: RoutineCalendar.Refusal) {
+        switch refusal {
+        case .notFound(let id):
+            self.init(.notFound, code: "routine_not_found", message: "No routine '\(id)'; GET /api/v1/routines lists yours.")
+        case .invalid(let problem):
+            self.init(.badRequest, code: "invalid_field", message: "Field \(problem.description).", details: FieldDetails(field: problem.field))
+        case .notARoutine(let id, let reason):
+            self.init(
+                .unprocessableContent, code: "not_a_routine",
+                message: "The event '\(id)' in the Routine calendar is no longer a routine: \(reason). Edit or delete it in your calendar app, or delete it here.")
+        }
+    }
+}
+
+extension APIError {
+    package init(_ problem: Calendars.Problem) {
+        self = switch problem {
+        case .slugTaken(let slug):
+            APIError(.conflict, code: "calendar_exists", message: "You already have a calendar at '\(slug)'. Choose another slug.")
+        case .invalidSlug:
+            APIError.badRequest("invalid_field", "Field 'slug' must be 1 to 128 ASCII letters, digits, '-', '_', '.' or '@', not starting with '.' and not 'prayer-times'.")
+        case .noComponents:
+            APIError.badRequest("invalid_field", "Field 'components' must list VEVENT, VTODO or VJOURNAL, e.g. [\"VTODO\"] for a task list.")
+        case .invalidProperty(let property):
+            APIError.badRequest("invalid_field", "Field \(property.description).")
+        case .computed:
+            APIError(.forbidden, code: "read_only_calendar", message: "The prayer-times calendar follows your prayer settings; clear them to remove it.")
+        }
+    }
+}
+
+extension APIError {
+    package init(_ problem: Chats.Problem) {
+        self = switch problem {
+        case .invalidSetting(let setting): APIError.badRequest("invalid_field", "Field \(setting.description).")
+        case .phoneNumberTaken:
+            APIError(.conflict, code: "phone_number_id_taken", message: ChatAPIError.sentence(problem.description))
+        case .noConversation: APIError.notFound("No conversation with that ID.")
+        case .noConnectorToken: APIError.notFound("No connector token with that ID.")
+        case .invalidTokenName:
+            APIError.badRequest(
+                "invalid_field", "Field 'name' must name the bridge in 1 to \(ChatConnectorToken.nameLimit) characters, e.g. \"whatsapp-web.js on my laptop\".")
+        case .invalidConnectorToken:
+            APIError.unauthorized(
+                "invalid_connector_token", "This connector token is not valid (revoked, or never issued). Create one at /api/v1/chats/connector-tokens.")
+        case .accountDisabled: APIError(.forbidden, code: "account_disabled", message: "This account is disabled. Ask the server's operator.")
+        }
+    }
+}
+
+/// A chat error in the API's error shape, with what the client needs to try again: the line of
+/// the export that is wrong, or the participants to choose `me` from.
+package struct ChatAPIError: Error, HTTPResponseError, Sendable {
+    package var status: HTTPResponse.Status
+    package var code: String
+    package var message: String
+    package var line: Int?
+    package var participants: [String]?
+    /// Every problem of a refused connector batch, so its author fixes them in one round.
+    package var problems: [BatchProblem]?
+
+    package struct BatchProblem: Encodable, Sendable {
+        package let path: String?
+        package let message: String
+    }
+
+    package var headers: HTTPFields { [:] }
+
+    package init(_ problem: ChatImportProblem) {
+        participants = problem.participants
+        code = problem.code
+        message = problem.sentence
+        line = problem.line
+        status = problem.isTooLarge ? .contentTooLarge : problem.isWhoIsMe ? .conflict : .unprocessableContent
+    }
+
+    /// A description as a sentence: capitalised, with a full stop.
+    package static func sentence(_ description: String) -> String { description.asSentence }
+
+    package init(_ error: ConnectorBatchError) {
+        status = .badRequest
+        code = "invalid_batch"
+        message = Self.sentence(error.description)
+        problems = error.problems.map { BatchProblem(path: $0.path, message: $0.description) }
+    }
+
+    /// The server's chat key cannot read the stored messages: an operator's problem, said plainly.
+    package init(_ problem: MessageCipher.Problem) {
+        status = .internalServerError
+        code = "chat_key_mismatch"
+        message = "The server cannot read its stored chat messages: \(problem). Ask the server's operator."
+    }
+
+    private struct Envelope: Encodable {
+        package struct Body: Encodable {
+            package let code: String
+            package let message: String
+            package let line: Int?
+            package let participants: [String]?
+            package let problems: [BatchProblem]?
+        }
+        package let error: Body
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONEncoder().encode(Envelope(error: .init(code: code, message: message, line: line, participants: participants, problems: problems)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -45,7 +45,9 @@ export JADWAL_TEST_DATABASE_URL
 echo "$JADWAL_TEST_DATABASE_URL"
 
 step "build (swift build --build-tests, $build_path)"
-swift build --build-tests --scratch-path "$build_path"
+# A target may import only what Package.swift says it depends on: the web app never the API, the
+# API never the web app (docs/architecture.md). The check makes that a build error.
+swift build --build-tests --scratch-path "$build_path" --explicit-target-dependency-import-check error
 
 export JADWAL_BINARY="$build_path/debug/jadwal"
 if [[ $# -eq 0 ]]; then

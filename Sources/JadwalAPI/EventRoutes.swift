@@ -9,11 +9,14 @@ import JadwalHTTP
 /// synced devices see the change on their next sync.
 package struct EventRoutes: Sendable {
     package let clock: Clock
+    /// Where new items' ids come from (`ObjectIdentity`).
+    package let random: RandomSource
     package let writes: CalendarWrites
     package let calendars: Calendars
 
-    package init(clock: Clock, writes: CalendarWrites, calendars: Calendars) {
+    package init(clock: Clock, random: RandomSource, writes: CalendarWrites, calendars: Calendars) {
         self.clock = clock
+        self.random = random
         self.writes = writes
         self.calendars = calendars
     }
@@ -30,8 +33,8 @@ package struct EventRoutes: Sendable {
             let account = try context.requireIdentity().account
             let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
             let draft = try await request.decodeJSON(as: EventDraft.self)
-            let uid = UUID().uuidString.lowercased() + "@jadwal"
-            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            let identity = ObjectIdentity.new(random: random)
+            let (uid, name) = (identity.uid, identity.name)
             let text = try Self.validated { () throws(EventDraft.Problem) in
                 try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: clock.now)
             }

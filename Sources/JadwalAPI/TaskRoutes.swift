@@ -11,14 +11,17 @@ import Scheduling
 package struct TaskRoutes: Sendable {
     package let store: any Store
     package let clock: Clock
+    /// Where new items' ids come from (`ObjectIdentity`).
+    package let random: RandomSource
     package let writes: CalendarWrites
     package let calendars: Calendars
     package let planner: TaskPlanner
     package let tasks: Tasks
 
-    package init(store: any Store, clock: Clock, writes: CalendarWrites, calendars: Calendars, planner: TaskPlanner, tasks: Tasks) {
+    package init(store: any Store, clock: Clock, random: RandomSource, writes: CalendarWrites, calendars: Calendars, planner: TaskPlanner, tasks: Tasks) {
         self.store = store
         self.clock = clock
+        self.random = random
         self.writes = writes
         self.calendars = calendars
         self.planner = planner
@@ -120,8 +123,8 @@ package struct TaskRoutes: Sendable {
             let draft = try await request.decodeJSON(as: TaskDraft.self)
             let now = clock.now
             let list = try await taskList(account: account)
-            let uid = UUID().uuidString.lowercased() + "@jadwal"
-            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            let identity = ObjectIdentity.new(random: random)
+            let (uid, name) = (identity.uid, identity.name)
             let text = try Self.validated { () throws(TaskDraft.Problem) in
                 try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: now)
             }

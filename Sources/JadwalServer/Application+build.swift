@@ -225,10 +225,10 @@ private func assemble(
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
         .addRoutes(to: signedIn)
-    EventRoutes(clock: dependencies.clock, writes: writes, calendars: calendars).addRoutes(to: signedIn)
+    EventRoutes(clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars).addRoutes(to: signedIn)
     let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
-    let planner = TaskPlanner(store: store, clock: dependencies.clock, busyTime: busyTime)
-    TaskRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, planner: planner, tasks: tasks)
+    let planner = TaskPlanner(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
+    TaskRoutes(store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, planner: planner, tasks: tasks)
         .addRoutes(to: signedIn)
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
@@ -242,7 +242,8 @@ private func assemble(
     let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: busyTime)
     let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
-    RoutineRoutes(routines: RoutineCalendar(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
+    let routines = RoutineCalendar(store: store, clock: dependencies.clock, random: dependencies.random)
+    RoutineRoutes(routines: routines).addRoutes(to: signedIn)
     let notifications = Notifications(store: store, clock: dependencies.clock)
     NotificationRoutes(notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
         .addRoutes(to: signedIn)
@@ -250,9 +251,9 @@ private func assemble(
         chats: chats, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
     ).addRoutes(to: api)
     WebRoutes(
-        assets: assets, browser: browser, store: store, clock: dependencies.clock, signIn: signIn, writes: writes, google: googleWeb,
+        assets: assets, browser: browser, store: store, clock: dependencies.clock, random: dependencies.random, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
-        conflictResolution: conflictResolution, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
+        conflictResolution: conflictResolution, routines: routines, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

@@ -119,8 +119,8 @@ extension WebRoutes {
             guard let calendar = calendars.first(where: { $0.id.uuidString.lowercased() == form.calendar?.lowercased() }) ?? calendars.first else {
                 throw HTTPError(.conflict, message: "You have no calendar for events.")
             }
-            let uid = UUID().uuidString.lowercased() + "@jadwal"
-            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            let identity = ObjectIdentity.new(random: random)
+            let (uid, name) = (identity.uid, identity.name)
             return try await save(request, context, form: form, calendar: calendar, name: name, uid: uid, existing: nil, calendars: calendars)
         }
         group.get("events/{calendar}/{name}") { request, context -> Response in

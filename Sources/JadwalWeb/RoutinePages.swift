@@ -114,7 +114,6 @@ extension RoutinePages.Form {
 
 extension WebRoutes {
     package func addRoutinePages(to group: RouterGroup<JadwalRequestContext>) {
-        let routines = RoutineCalendar(store: store, clock: clock)
         group.get("settings/routines") { request, context -> Response in
             try await routineListPage(request, context, routines: routines)
         }

@@ -171,8 +171,8 @@ extension WebRoutes {
             let form = try context.form(TaskPages.Form.self)
             let texts = assets.texts(account.language)
             let (order, filter) = Self.listChoice(sort: form.sort, show: form.show)
-            let uid = UUID().uuidString.lowercased() + "@jadwal"
-            let name = String(uid.prefix { $0 != "@" }) + ".ics"
+            let identity = ObjectIdentity.new(random: random)
+            let (uid, name) = (identity.uid, identity.name)
             do {
                 let draft = try form.draft(shown: nil)
                 let text = try Self.taskText { () throws(TaskDraft.Problem) in

@@ -11,6 +11,8 @@ package struct WebRoutes: Sendable {
     package let browser: BrowserSession
     package let store: any Store
     package let clock: Clock
+    /// Where new items' ids come from (`ObjectIdentity`).
+    package let random: RandomSource
     package let signIn: SignIn
     package let writes: CalendarWrites
     /// Google sign-in in the browser, when an OAuth client ID is configured.
@@ -27,6 +29,7 @@ package struct WebRoutes: Sendable {
     package let planner: TaskPlanner
     package let conflicts: Conflicts
     package let conflictResolution: ConflictResolution
+    package let routines: RoutineCalendar
     /// Every event calendar as one, for the calendar views (the API's `GET /api/v1/events` reads the same).
     package let integrated: IntegratedCalendar
     package let calendars: Calendars
@@ -35,11 +38,12 @@ package struct WebRoutes: Sendable {
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
     package let whatsAppWebhookConfigured: Bool
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, integrated: IntegratedCalendar, calendars: Calendars, publicURL: String, whatsAppWebhookConfigured: Bool) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, integrated: IntegratedCalendar, calendars: Calendars, publicURL: String, whatsAppWebhookConfigured: Bool) {
         self.assets = assets
         self.browser = browser
         self.store = store
         self.clock = clock
+        self.random = random
         self.signIn = signIn
         self.writes = writes
         self.google = google
@@ -54,6 +58,7 @@ package struct WebRoutes: Sendable {
         self.planner = planner
         self.conflicts = conflicts
         self.conflictResolution = conflictResolution
+        self.routines = routines
         self.integrated = integrated
         self.calendars = calendars
         self.publicURL = publicURL

@@ -496,7 +496,7 @@ public struct ChatInbox: Sendable {
             switch action {
             case .create(let plan):
                 let uid = Self.eventUID(conversation, plan)
-                let name = String(uid.prefix { $0 != "@" }) + ".ics"
+                let name = ObjectIdentity.name(forUID: uid)
                 guard let calendar = try await chatCalendar(for: account, now: now, tx: tx),
                       let text = document.created(uid: uid, plan: plan, partner: conversation.partnerName, conversationID: conversation.id, link: link),
                       try await write(text, name: name, in: calendar, tx: tx)

@@ -128,7 +128,7 @@ public struct PrayerCollection: Sendable {
 
     /// `2026-11-21-fajr@prayer.jadwal` → `2026-11-21-fajr.ics`.
     static func name(uid: String) -> String {
-        String(uid.prefix { $0 != "@" }) + ".ics"
+        ObjectIdentity.name(forUID: uid)
     }
 
     /// What changed since a revision this collection issued, or nil for one it cannot read

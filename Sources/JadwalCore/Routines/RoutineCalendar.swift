@@ -33,10 +33,12 @@ public struct RoutineCalendar: Sendable {
     let store: any Store
     let clock: Clock
     let writes: CalendarWrites
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource = .system) {
         self.store = store
         self.clock = clock
+        self.random = random
         writes = CalendarWrites(store: store, clock: clock)
     }
 
@@ -87,13 +89,14 @@ public struct RoutineCalendar: Sendable {
 
     public func create(_ draft: RoutineDraft, account: Account) async throws -> StoredRoutine {
         let now = clock.now
-        let stem = UUID().uuidString.lowercased()
+        let identity = ObjectIdentity.new(random: random)
+        let stem = String(identity.name.dropLast(4))
         let fields = try Self.checked(draft, id: stem, zone: account.timeZone)
-        let text = RoutineEvent.icalendar(fields, uid: stem + "@jadwal", existing: nil, now: now)
+        let text = RoutineEvent.icalendar(fields, uid: identity.uid, existing: nil, now: now)
         return try await store.transaction { tx in
             let calendar = try await tx.eventCalendar(DefaultCalendars.routines(for: account, now: now))
             let saved = try await writes.put(
-                try CalendarObjectContent(text: text), name: stem + ".ics", in: calendar, ifNoneMatch: true, source: .routine, transaction: tx).object
+                try CalendarObjectContent(text: text), name: identity.name, in: calendar, ifNoneMatch: true, source: .routine, transaction: tx).object
             return StoredRoutine(fields: fields, id: stem, objectName: saved.name, uid: saved.uid, etag: saved.etag)
         }
     }

@@ -46,10 +46,15 @@ public struct TaskPlanner: Sendable {
     let writes: CalendarWrites
     let busyTime: AccountBusyTime
     let options: TaskPlan.Options
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime = AccountBusyTime(), options: TaskPlan.Options = .standard) {
+    public init(
+        store: any Store, clock: Clock, random: RandomSource = .system, busyTime: AccountBusyTime = AccountBusyTime(),
+        options: TaskPlan.Options = .standard
+    ) {
         self.store = store
         self.clock = clock
+        self.random = random
         writes = CalendarWrites(store: store, clock: clock)
         self.busyTime = busyTime
         self.options = options
@@ -143,15 +148,15 @@ public struct TaskPlanner: Sendable {
                     calendar = try await tx.eventCalendar(DefaultCalendars.plannedTasks(for: account, now: now))
                 }
                 for block in placing {
-                    let id = UUID().uuidString.lowercased()
-                    let text = Self.eventText(for: block, uid: id + "@jadwal", timeZone: account.timeZone, now: now)
+                    let identity = ObjectIdentity.new(random: random)
+                    let text = Self.eventText(for: block, uid: identity.uid, timeZone: account.timeZone, now: now)
                     let content: CalendarObjectContent
                     do {
                         content = try CalendarObjectContent(text: text)
                     } catch {
                         throw PlanningFailure(description: "the event for task \(block.taskID) could not be written: \(error)")
                     }
-                    let name = id + ".ics"
+                    let name = identity.name
                     _ = try await writes.put(content, name: name, in: calendar, ifNoneMatch: true, source: .taskPlan, transaction: tx)
                     placed.append(Block(block, name: name))
                 }

@@ -176,13 +176,8 @@ extension WebRoutes {
     private func shownInZone(_ draft: EventDraft, account: Account) -> EventDraft {
         guard draft.start.hasSuffix("Z") else { return draft }
         var shown = draft
-        let formatter = ISO8601DateFormatter()
-        let wall = DateFormatter()
-        wall.locale = Locale(identifier: "en_US_POSIX")
-        wall.timeZone = TimeZone(identifier: account.timeZone) ?? .gmt
-        wall.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        shown.start = formatter.date(from: draft.start).map(wall.string(from:)) ?? draft.start
-        shown.end = draft.end.flatMap(formatter.date(from:)).map(wall.string(from:)) ?? draft.end
+        shown.start = WebFormats.wallClock(utc: draft.start, zone: account.timeZone) ?? draft.start
+        shown.end = draft.end.map { WebFormats.wallClock(utc: $0, zone: account.timeZone) ?? $0 }
         return shown
     }
 

@@ -69,13 +69,8 @@ package enum TaskPages {
         var date = "", time = "", zone = draft.timeZone ?? accountZone
         if let due = draft.due {
             date = String(due.prefix(10))
-            if due.hasSuffix("Z"), let instant = ISO8601DateFormatter().date(from: due) {
+            if let text = WebFormats.wallClock(utc: due, zone: accountZone) {
                 zone = accountZone
-                let wall = DateFormatter()
-                wall.locale = Locale(identifier: "en_US_POSIX")
-                wall.timeZone = TimeZone(identifier: accountZone) ?? .gmt
-                wall.dateFormat = "yyyy-MM-dd'T'HH:mm"
-                let text = wall.string(from: instant)
                 (date, time) = (String(text.prefix(10)), String(text.suffix(5)))
             } else if due.count >= 16 {
                 time = String(due.dropFirst(11).prefix(5))

@@ -96,3 +96,16 @@ package struct WebFormats: Sendable {
             ?? Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400 + 43_200)
     }
 }
+
+extension WebFormats {
+    /// A UTC date-time as stored (`2026-11-25T15:30:00Z`) on the person's wall clock, as a form's
+    /// `datetime-local` value (`2026-11-25T18:30`); nil for text that is not a UTC date-time.
+    package static func wallClock(utc text: String, zone: String) -> String? {
+        guard text.hasSuffix("Z"), let instant = ISO8601DateFormatter().date(from: text) else { return nil }
+        let wall = DateFormatter()
+        wall.locale = Locale(identifier: "en_US_POSIX")
+        wall.timeZone = TimeZone(identifier: zone) ?? .gmt
+        wall.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return wall.string(from: instant)
+    }
+}

@@ -6,13 +6,9 @@ import JadwalHTTP
 /// `/api/v1/app-passwords`: passwords for CalDAV clients, one per device.
 package struct AppPasswordRoutes: Sendable {
     package let appPasswords: AppPasswords
-    package let store: any Store
-    package let clock: Clock
 
-    package init(appPasswords: AppPasswords, store: any Store, clock: Clock) {
+    package init(appPasswords: AppPasswords) {
         self.appPasswords = appPasswords
-        self.store = store
-        self.clock = clock
     }
 
     package struct CreateRequest: Decodable { let name: String }
@@ -47,7 +43,7 @@ package struct AppPasswordRoutes: Sendable {
         }
         group.get("app-passwords") { _, context in
             let accountID = try context.requireIdentity().account.id
-            let passwords = try await store.read { tx in try await tx.appPasswords(accountID: accountID) }
+            let passwords = try await appPasswords.active(accountID: accountID)
             return JSONResponse(AppPasswordList(appPasswords: passwords.map {
                 AppPasswordView(id: $0.id.uuidString, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, password: nil, username: nil)
             }))
@@ -55,8 +51,7 @@ package struct AppPasswordRoutes: Sendable {
         group.delete("app-passwords/{id}") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("No app password with that ID.") }
-            let now = clock.now
-            guard try await store.transaction({ tx in try await tx.revokeAppPassword(id: id, accountID: accountID, at: now) }) else {
+            guard try await appPasswords.revoke(id: id, accountID: accountID) else {
                 throw APIError.notFound("No app password with that ID.")
             }
             return Response(status: .noContent)

@@ -181,7 +181,7 @@ private func assemble(
     router.add(middleware: LogRequestsMiddleware(.debug))
     if configuration.trustForwardedFor { router.add(middleware: ForwardedClientMiddleware()) }
 
-    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random)
+    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random, hashing: .bcrypt())
     let sessions = AccessSessions(accessTokens: accessTokens, signIn: signIn)
     let browser = BrowserSession(
         sessions: sessions, secret: secret,
@@ -220,7 +220,7 @@ private func assemble(
     let signedIn = router.group("api/v1").add(middleware: sessionMiddleware).add(middleware: CoreRefusals())
     let profiles = Profiles(store: store, clock: dependencies.clock)
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
-    AppPasswordRoutes(appPasswords: appPasswords, store: store, clock: dependencies.clock).addRoutes(to: signedIn)
+    AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)

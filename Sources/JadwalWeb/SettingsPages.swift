@@ -131,9 +131,8 @@ extension WebRoutes {
         }
         group.post("settings/app-passwords/{id}/revoke") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            let now = clock.now
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                  try await store.transaction({ tx in try await tx.revokeAppPassword(id: id, accountID: accountID, at: now) })
+                  try await appPasswords.revoke(id: id, accountID: accountID)
             else { throw HTTPError(.notFound, message: "No such app password.") }
             return WebPage.redirect("/settings?saved=revoked#app-passwords")
         }
@@ -185,10 +184,8 @@ extension WebRoutes {
         let account = identity.account
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
-        let now = clock.now
-        let (passwords, sessions) = try await store.read { tx in
-            (try await tx.appPasswords(accountID: account.id), try await tx.activeSessions(accountID: account.id, at: now))
-        }
+        let passwords = try await appPasswords.active(accountID: account.id)
+        let sessions = try await profiles.activeSessions(accountID: account.id)
         let devices = try await self.notifications.devices(accountID: account.id)
         let notifications = try await self.notifications.settings(accountID: account.id)
         let when = SettingsDates(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
@@ -209,7 +206,7 @@ extension WebRoutes {
             "sections": SettingsPages.sections.map { ["href": $0.href, "label": texts.text($0.key)] },
             "name": profile?.name ?? account.name, "email": account.email.value, "zones": zones, "languages": languages,
             "showHijri": profile.map { $0.showHijri == "on" } ?? account.showHijri,
-            "hijriExample": hijri.hijri(hijri.localDay(now)) ?? "",
+            "hijriExample": hijri.hijri(hijri.localDay(clock.now)) ?? "",
             "errors": errors, "hasErrors": !errors.isEmpty,
             "passwordName": extras.passwordName ?? "",
             "passwords": passwords.map { password -> [String: Any] in

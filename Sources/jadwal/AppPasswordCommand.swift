@@ -12,6 +12,11 @@ struct AppPasswordCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
+    /// The same service the server runs, with bcrypt as the server hashes.
+    static func appPasswords(_ store: any Store) -> AppPasswords {
+        AppPasswords(store: store, clock: .system, random: .system, hashing: .bcrypt())
+    }
+
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a new app password and print it (it is shown only once).")
         @OptionGroup var storage: StorageOptions
@@ -24,11 +29,9 @@ struct AppPasswordCommand: AsyncParsableCommand {
             }
             let address = try parsedEmail(email)
             let printed = try await storage.withStore { store -> String in
-                guard let account = try await store.read({ tx in try await tx.account(email: address) }) else {
-                    throw OperatorError("no account for \(address)")
-                }
-                let (_, password) = try await AppPasswordMaker.create(store: store, accountID: account.id, name: deviceName)
-                return password
+                let appPasswords = AppPasswordCommand.appPasswords(store)
+                let account = try await appPasswords.account(email: address)
+                return try await appPasswords.create(accountID: account.id, name: deviceName).1
             }
             print("user name: \(address)\npassword:  \(printed)")
         }
@@ -42,10 +45,8 @@ struct AppPasswordCommand: AsyncParsableCommand {
         func run() async throws {
             let address = try parsedEmail(email)
             let passwords = try await storage.withStore { store in
-                try await store.read { tx -> [AppPassword] in
-                    guard let account = try await tx.account(email: address) else { throw OperatorError("no account for \(address)") }
-                    return try await tx.appPasswords(accountID: account.id)
-                }
+                let appPasswords = AppPasswordCommand.appPasswords(store)
+                return try await appPasswords.active(accountID: try await appPasswords.account(email: address).id)
             }
             let formatter = ISO8601DateFormatter()
             for password in passwords {
@@ -65,10 +66,8 @@ struct AppPasswordCommand: AsyncParsableCommand {
             let address = try parsedEmail(email)
             guard let passwordID = UUID(uuidString: id) else { throw OperatorError("'\(id)' is not an app password ID") }
             let revoked = try await storage.withStore { store in
-                try await store.transaction { tx -> Bool in
-                    guard let account = try await tx.account(email: address) else { throw OperatorError("no account for \(address)") }
-                    return try await tx.revokeAppPassword(id: passwordID, accountID: account.id, at: Date())
-                }
+                let appPasswords = AppPasswordCommand.appPasswords(store)
+                return try await appPasswords.revoke(id: passwordID, accountID: try await appPasswords.account(email: address).id)
             }
             guard revoked else { throw OperatorError("no active app password \(id) for \(address)") }
             print("revoked \(id)")

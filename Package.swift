@@ -112,7 +112,6 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + io),

@@ -63,24 +63,35 @@ struct StatusFeatures {
         buckets = unique
     }
 
+    private static let actNames = [
+        "accepts", "denies", "tentative", "conditional", "cancels", "asksTime", "asksWhen", "invites", "question", "othersOnly",
+        "asksKnows", "requestAside", "forwarded", "noTimeFrame", "excuseDay", "day", "time", "vague", "short",
+    ]
+
     private mutating func add(acts reading: MessageReading, prefix: String) {
-        let flags: [(Bool, String)] = [
-            (reading.accepts, "accepts"), (reading.denies, "denies"), (reading.isTentative, "tentative"),
-            (reading.isConditional, "conditional"), (reading.cancels, "cancels"), (reading.asksTime, "asksTime"),
-            (reading.asksWhen, "asksWhen"), (reading.invites, "invites"), (reading.isQuestion, "question"),
-            (reading.isAboutOthersOnly, "othersOnly"), (reading.asksWhatOtherKnows, "asksKnows"),
-            (reading.requestsAside, "requestAside"), (reading.isForwarded, "forwarded"), (reading.hasNoTimeFrame, "noTimeFrame"),
-            (!reading.excuseDays.isEmpty, "excuseDay"), (reading.fragments.contains(where: \.hasDay), "day"),
-            (reading.fragments.contains(where: \.hasTime), "time"), (reading.fragments.contains(where: \.isVague), "vague"),
-            (reading.wordCount <= 3, "short"),
+        let flags = [
+            reading.accepts, reading.denies, reading.isTentative, reading.isConditional, reading.cancels, reading.asksTime,
+            reading.asksWhen, reading.invites, reading.isQuestion, reading.isAboutOthersOnly, reading.asksWhatOtherKnows,
+            reading.requestsAside, reading.isForwarded, reading.hasNoTimeFrame, !reading.excuseDays.isEmpty,
+            reading.fragments.contains(where: \.hasDay), reading.fragments.contains(where: \.hasTime),
+            reading.fragments.contains(where: \.isVague), reading.wordCount <= 3,
         ]
-        for (isSet, name) in flags where isSet { add(prefix + name) }
+        // The hash of prefix + name, with the prefix hashed once.
+        let seed = Self.hash(prefix, from: Self.offsetBasis)
+        for (index, isSet) in flags.enumerated() where isSet { insert(Self.hash(Self.actNames[index], from: seed)) }
+    }
+
+    private static let offsetBasis: UInt32 = 2_166_136_261
+
+    /// FNV-1a over the name's UTF-8, continuing from `hash`.
+    private static func hash(_ name: String, from hash: UInt32) -> UInt32 {
+        var hash = hash
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return hash
     }
 
     private mutating func add(_ name: String) {
-        var hash: UInt32 = 2_166_136_261
-        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        insert(hash)
+        insert(Self.hash(name, from: Self.offsetBasis))
     }
 
     private mutating func insert(_ hash: UInt32) {
@@ -92,20 +103,34 @@ struct StatusFeatures {
         buckets.append(Int32(value & UInt32(Self.bucketCount - 1)))
     }
 
+    /// What a character counts as in the n-grams: "0" for a digit, itself for a letter, "?" or an
+    /// emoji, else a space; nil for a character with no scalar.
+    private static func unit(of char: Character) -> UInt32? {
+        guard let scalar = char.unicodeScalars.first else { return nil }
+        if char.isNumber { return 48 }
+        if char.isLetter || char == "?" || scalar.properties.isEmojiPresentation || scalar.value >= 0x1F300 { return scalar.value }
+        return 32
+    }
+
+    /// `unit(of:)` for every scalar below U+0800, worked out once.
+    private static let shortUnits: [UInt32] = (0..<0x800).map { value in
+        Unicode.Scalar(UInt32(value)).flatMap { unit(of: Character($0)) } ?? 32
+    }
+
     /// Character 3- and 4-grams of the folded text: letters kept, digits as "0", "?" kept,
     /// anything else a space (runs of spaces as one), padded with a space at both ends.
     private mutating func add(letters: [Character], group: UInt32) {
         var units: [UInt32] = [32]
         units.reserveCapacity(letters.count + 2)
         for char in letters {
-            guard let scalar = char.unicodeScalars.first else { continue }
+            // One scalar below U+0800 (one or two UTF-8 bytes): Latin and Arabic, from the table.
             let unit: UInt32
-            if char.isNumber {
-                unit = 48
-            } else if char.isLetter || char == "?" || scalar.properties.isEmojiPresentation || scalar.value >= 0x1F300 {
-                unit = scalar.value
+            if char.utf8.count <= 2, let scalar = char.unicodeScalars.first {
+                unit = Self.shortUnits[Int(scalar.value)]
+            } else if let found = Self.unit(of: char) {
+                unit = found
             } else {
-                unit = 32
+                continue
             }
             if unit == 32, units.last == 32 { continue }
             units.append(unit)

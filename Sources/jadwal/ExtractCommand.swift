@@ -35,11 +35,32 @@ struct ExtractCommand: AsyncParsableCommand {
     @Option(name: .customLong("llm-timeout-seconds"), help: "How long one conversation may wait for the model (default 30).")
     var llmTimeoutSeconds: String?
 
+    // For scripts/chats/train_status_model.py: the status model's input, and other weights than the shipped ones.
+    @Flag(name: .customLong("status-features"), help: ArgumentHelp(visibility: .hidden))
+    var statusFeatures = false
+
+    @Option(name: .customLong("status-weights"), help: ArgumentHelp(visibility: .hidden))
+    var statusWeights: String?
+
     func run() async throws {
         guard jsonl else {
             throw ValidationError("Only the JSON Lines contract is available: pass --jsonl and conversations on stdin.")
         }
-        let contract = ExtractionJSONLines(isRamadan: Self.isRamadan)
+        var rules = RuleExtractor()
+        if statusWeights == "none" {
+            rules.statusModel = nil  // the rules decide the state alone
+        } else if let statusWeights {
+            guard let model = StatusModel(contentsOfFile: statusWeights) else { throw ValidationError("Cannot read the status weights \(statusWeights).") }
+            rules.statusModel = model
+        }
+        let contract = ExtractionJSONLines(extractor: rules, isRamadan: Self.isRamadan)
+        if statusFeatures {
+            while let line = readLine(strippingNewline: true) {
+                guard !line.allSatisfy(\.isWhitespace) else { continue }
+                print(contract.statusFeatures(line: line) ?? #"{"error":"unreadable"}"#)
+            }
+            return
+        }
         let llm: LLMConfiguration?
         do {
             // Flags only: the scored, offline reading must not change with the server's environment.

@@ -5,7 +5,16 @@ import Synchronization
 /// The built-in extractor: offline and deterministic rules for English, Arabic (MSA and Gulf,
 /// Levantine, Egyptian everyday forms) and Arabizi. Same input, same answer.
 public struct RuleExtractor: ConversationExtractor {
-    public init() {}
+    /// Decides the conversation's state from the rules' reading and the messages' letters; nil:
+    /// the rules decide alone.
+    public var statusModel: StatusModel?
+    /// How much more the model must favour its state than the rules' state to overrule them.
+    public var statusMargin: Float
+
+    public init(statusModel: StatusModel? = StatusModel.shipped, statusMargin: Float = 0) {
+        self.statusModel = statusModel
+        self.statusMargin = statusMargin
+    }
 
     public func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
         outcomeNow(of: messages, context: context)
@@ -20,11 +29,36 @@ public struct RuleExtractor: ConversationExtractor {
             isRamadan: { prayerTimes.isRamadan($0) }
         )
         var tracker = ConversationTracker()
+        var taken: [(sender: String, reading: MessageReading)] = []
         for (message, reading) in zip(messages, Self.readings(of: messages, by: reader, in: context.timeZone)) {
             guard let reading else { continue }
             tracker.take(reading, from: message.sender ?? "")
+            if statusModel != nil { taken.append((message.sender ?? "", reading)) }
         }
-        return PlanOutcome(plans: tracker.plans, prayerTimes: context.prayerTimes).outcome
+        let plans = PlanOutcome(plans: tracker.plans, prayerTimes: context.prayerTimes)
+        let ruled = plans.outcome
+        guard let statusModel else { return ruled }
+        let scores = statusModel.scores(StatusFeatures(readings: taken, plans: tracker.plans, ruleState: ruled.state))
+        return plans.outcome(as: StatusModel.decide(scores, rules: ruled.state, margin: statusMargin), ruled: ruled)
+    }
+
+    /// The status model's input for a conversation, and the rules' state (for the training script).
+    func statusFeatures(of messages: [ChatMessage], context: ExtractionContext) -> (rules: ConversationState, features: StatusFeatures) {
+        let identifier = context.timeZone.identifier
+        let prayerTimes = context.prayerTimes
+        let reader = MessageReader(
+            monthFirst: identifier.hasPrefix("America/") || identifier.hasPrefix("US/"),
+            isRamadan: { prayerTimes.isRamadan($0) }
+        )
+        var tracker = ConversationTracker()
+        var taken: [(sender: String, reading: MessageReading)] = []
+        for (message, reading) in zip(messages, Self.readings(of: messages, by: reader, in: context.timeZone)) {
+            guard let reading else { continue }
+            tracker.take(reading, from: message.sender ?? "")
+            taken.append((message.sender ?? "", reading))
+        }
+        let ruled = PlanOutcome(plans: tracker.plans, prayerTimes: context.prayerTimes).outcome
+        return (ruled.state, StatusFeatures(readings: taken, plans: tracker.plans, ruleState: ruled.state))
     }
 
     /// Conversations at least this long are read on every core.
@@ -68,6 +102,22 @@ struct PlanOutcome {
         guard let latest = plans.max(by: { $0.touched < $1.touched }) else { return ConversationOutcome(state: .noEvent) }
         let state: ConversationState = latest.status == .open ? .proposed : .denied
         return ConversationOutcome(state: state, event: event(of: latest))
+    }
+
+    /// The outcome when the state is decided elsewhere (by the status model): the rules' events
+    /// where they fit it, else the latest plan. An agreed state needs a plan with a start.
+    func outcome(as state: ConversationState, ruled: ConversationOutcome) -> ConversationOutcome {
+        guard state != ruled.state else { return ruled }
+        let latest = plans.max(by: { $0.touched < $1.touched }).map(event(of:))
+        switch state {
+        case .noEvent:
+            return ConversationOutcome(state: .noEvent)
+        case .agreed:
+            guard let event = latest, event.start != nil else { return ruled }
+            return ConversationOutcome(state: .agreed, event: event)
+        case .proposed, .denied:
+            return ConversationOutcome(state: state, event: ruled.state == .noEvent ? nil : latest)
+        }
     }
 
     func event(of plan: ConversationTracker.Plan) -> ExtractedEvent {

@@ -45,6 +45,7 @@ struct MessageReader: Sendable {
     func read(_ raw: String, sentAt: LocalDateTime) -> MessageReading {
         let text = ChatText(raw)
         var reading = MessageReading(sentAt: sentAt)
+        reading.folded = text.folded
         let allItems = Self.items(of: text)
         readActs(allItems, into: &reading)
         reading.opensWithContrast = allItems.first?.has(.contrast) == true

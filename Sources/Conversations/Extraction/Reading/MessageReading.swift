@@ -94,6 +94,8 @@ struct MessageReading: Sendable {
     var isArabic = false
     /// The message's own local time: relative days were resolved against it.
     var sentAt: LocalDateTime
+    /// The folded text (lower case, Arabic variants folded): the status model reads its letters.
+    var folded: [Character] = []
 
     init(sentAt: LocalDateTime) {
         self.sentAt = sentAt

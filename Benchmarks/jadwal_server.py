@@ -49,22 +49,24 @@ class Connection:
 class JadwalServer:
     """`with JadwalServer(binary) as server:` — server.api (Bearer), server.basic (CalDAV), server.home."""
 
-    def __init__(self, binary: str, extra_args: list[str] | None = None):
+    def __init__(self, binary: str, extra_args: list[str] | None = None, database_url: str | None = None):
         self.binary = str(Path(binary).resolve())
         self.extra_args = extra_args or []
+        # An empty PostgreSQL database instead of SQLite in the data folder, when given.
+        self.storage_args = ["--database-url", database_url] if database_url else []
 
     def __enter__(self) -> "JadwalServer":
         self.folder = tempfile.TemporaryDirectory(prefix="jadwal-bench-")
         data = Path(self.folder.name) / "data"
-        run([self.binary, "user", "create", EMAIL, "--name", "Bench", "--time-zone", "Asia/Riyadh", "--data-dir", str(data)])
-        created = run([self.binary, "app-password", "create", EMAIL, "--name", "bench", "--data-dir", str(data)])
+        run([self.binary, "user", "create", EMAIL, "--name", "Bench", "--time-zone", "Asia/Riyadh", "--data-dir", str(data)] + self.storage_args)
+        created = run([self.binary, "app-password", "create", EMAIL, "--name", "bench", "--data-dir", str(data)] + self.storage_args)
         password = next(line.split(":", 1)[1].strip() for line in created.splitlines() if line.lower().startswith("password:"))
         self.port = free_port()
         self.log_path = Path(self.folder.name) / "server.log"
         with self.log_path.open("w") as log:
             self.process = subprocess.Popen(
                 [self.binary, "serve", "--hostname", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data), "--log-level", "notice"]
-                + self.extra_args, stdout=log, stderr=subprocess.STDOUT)
+                + self.storage_args + self.extra_args, stdout=log, stderr=subprocess.STDOUT)
         try:
             self._sign_in(password)
         except BaseException:

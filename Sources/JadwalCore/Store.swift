@@ -56,6 +56,11 @@ public protocol JobStore: Sendable {
     /// counting an attempt. Two workers never get the same job.
     func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job?
     func completeJob(id: UUID, at: Date) async throws
+    /// Takes the queued, due jobs of `kind` about `subject` (oldest first, at most `limit`) and
+    /// marks them done at `now`, counting an attempt: for a caller that does their work in this
+    /// same transaction, so the work and the jobs' completion commit (or roll back) together.
+    /// Jobs another transaction holds are skipped, and jobs queued later stay queued.
+    func takeQueuedJobs(kind: JobKind, subject: String, now: Date, limit: Int) async throws -> [Job]
     /// Records a failure: back to `queued` at `retryAt`, or `dead` when `retryAt` is nil.
     func failJob(id: UUID, error: String, retryAt: Date?, at: Date) async throws
     func job(id: UUID) async throws -> Job?

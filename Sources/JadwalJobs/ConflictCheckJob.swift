@@ -15,11 +15,11 @@ package enum ConflictCheckJob {
             } catch {
                 throw PermanentJobFailure(description: "conflict check payload cannot be read: \(error)")
             }
-            let outcome = try await check.run(request)
+            let outcome = try await check.runCoalesced(request)
             if outcome.found.contains(where: \.notify) { hub.wake(request.accountID) }
             if !outcome.found.isEmpty {
                 logger.info("conflicts found", metadata: [
-                    "object": "\(request.objectName)", "conflicts": "\(outcome.found.count)", "source": "\(request.source.rawValue)",
+                    "object": "\(request.objectName)", "checked": "\(outcome.checked)", "conflicts": "\(outcome.found.count)", "source": "\(request.source.rawValue)",
                 ])
             }
         }

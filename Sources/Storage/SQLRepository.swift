@@ -251,6 +251,24 @@ extension SQLRepository: JobStore {
             """).first().map(Self.job(from:))
     }
 
+    func takeQueuedJobs(kind: JobKind, subject: String, now: Date, limit: Int) async throws -> [Job] {
+        guard limit > 0 else { return [] }
+        let nowMs = now.unixMilliseconds
+        // As in claimNextJob: on PostgreSQL rows another pass holds are skipped, not waited for.
+        let lock = engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+        let taken = try await db.raw("""
+            UPDATE jobs SET state = 'done', attempts = attempts + 1, finished_at = \(bind: nowMs), locked_by = NULL, locked_until = NULL
+            WHERE id IN (
+                SELECT id FROM jobs
+                WHERE subject = \(bind: subject) AND kind = \(bind: kind.rawValue) AND state = 'queued' AND run_at <= \(bind: nowMs)
+                ORDER BY run_at, created_at, id LIMIT \(bind: limit) \(unsafeRaw: lock)
+            )
+            RETURNING \(unsafeRaw: Self.jobColumns)
+            """).all().map(Self.job(from:))
+        // RETURNING keeps no order: put them back in queue order.
+        return taken.sorted { ($0.runAt, $0.createdAt, $0.id.uuidString) < ($1.runAt, $1.createdAt, $1.id.uuidString) }
+    }
+
     func completeJob(id: UUID, at: Date) async throws {
         try await db.raw("""
             UPDATE jobs SET state = 'done', finished_at = \(bind: at.unixMilliseconds), locked_by = NULL, locked_until = NULL

@@ -14,6 +14,31 @@ import Testing
         ] + marchPrayers(on: "2026-03-10"))
     }
 
+    @Test("a batch checked in one sweep gets the same conflicts as each block checked alone")
+    func batchSweepMatchesOneByOne() throws {
+        // A fixed pseudo-random week: short and day-long blocks, repeated references (an event
+        // never runs into itself), touching ends, and the batch's own blocks among the busy ones.
+        var seed: UInt64 = 2026
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let monday = Date(timeIntervalSince1970: 1_773_000_000)
+        func block(_ id: Int) throws -> BusyBlock {
+            let start = monday.addingTimeInterval(TimeInterval(next(7 * 96) * 900))
+            let minutes = next(10) == 0 ? 24 * 60 : 15 * (1 + next(8))
+            let range = try TimeRange(start: start, duration: TimeInterval(minutes * 60))
+            return next(12) == 0 ? BusyBlock(range, .prayer(.asr)) : BusyBlock(range, .event(id: "e\(id % 150)", title: "Event \(id)"))
+        }
+        let busyBlocks = try (0..<400).map(block)
+        let batch = try (0..<200).map { try block(1000 + $0) } + busyBlocks.prefix(50)
+        let busy = BusyTime(busyBlocks)
+        let swept = busy.conflicts(for: batch)
+        #expect(swept == batch.map { busy.conflict(for: $0) })
+        #expect(swept.compactMap { $0 }.count > 50, "the week is dense enough to test something")
+        #expect(busy.conflicts(for: []).isEmpty)
+    }
+
     @Test func touchingIsNotAConflict() throws {
         #expect(busy.conflict(for: try event("new", "2026-03-10 09:30", "2026-03-10 11:00")) == nil)
         #expect(busy.conflict(for: try event("new", "2026-03-10 08:00", "2026-03-10 09:00")) == nil)

@@ -70,23 +70,53 @@ public struct AccountBusyTime: Sendable {
     /// busy policy (from the person's settings; pass them when already read).
     public func blocks(account: Account, in window: TimeRange, settings known: ConflictSettings? = nil, tx: any StoreTransaction) async throws
         -> [BusyBlock] {
+        try await snapshot(account: account, in: window, settings: known, keepingObjects: false, tx: tx).blocks
+    }
+
+    /// An account's busy time over a window as a batch of conflict checks reads it once: the
+    /// blocks, and what each check would otherwise look up one by one.
+    public struct Snapshot: Sendable {
+        public var blocks: [BusyBlock] = []
+        /// The objects the event blocks come from, by reference (to tell which was written later).
+        public var objects: [String: CalendarObject] = [:]
+        /// The person's prayer settings, and the local day each prayer block belongs to, by its start.
+        public var prayerSettings: PrayerSettings?
+        public var prayerDays: [Date: LocalDate] = [:]
+        /// True when some object has more instances in the window than are expanded (`instanceLimit`):
+        /// a narrower window would see other instances of it, so the snapshot is not exact for one.
+        public var truncated = false
+    }
+
+    /// The expansion limit per object in `blocks` and `snapshot`.
+    public static let instanceLimit = 1000
+
+    /// The busy time of `window` with, when `keepingObjects`, the objects and prayer days.
+    public func snapshot(account: Account, in window: TimeRange, settings known: ConflictSettings? = nil, keepingObjects: Bool = true,
+                         tx: any StoreTransaction) async throws -> Snapshot {
         let settings: ConflictSettings
         if let known { settings = known } else { settings = try await tx.conflictSettings(accountID: account.id) }
-        var blocks: [BusyBlock] = []
+        var snapshot = Snapshot()
         for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
             let policy = settings.busyPolicy(calendarID: calendar.id)
             for object in try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end) {
-                for occurrence in occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window) {
-                    if policy.isBusy(occurrence.traits) {
-                        blocks.append(BusyBlock(occurrence.range, Self.kind(of: occurrence, in: calendar)))
-                    }
+                let found = occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window, limit: Self.instanceLimit)
+                if found.count >= Self.instanceLimit { snapshot.truncated = true }
+                for occurrence in found where policy.isBusy(occurrence.traits) {
+                    snapshot.blocks.append(BusyBlock(occurrence.range, Self.kind(of: occurrence, in: calendar)))
+                }
+                if keepingObjects, !found.isEmpty {
+                    snapshot.objects[EventOccurrence.reference(calendarID: calendar.id, objectName: object.name)] = object
                 }
             }
         }
         if let settings = try await tx.prayerSettings(accountID: account.id) {
-            blocks += Self.prayerBlocks(settings: settings, language: account.language, in: window)
+            snapshot.prayerSettings = settings
+            for (day, block) in Self.prayerBlocksByDay(settings: settings, language: account.language, in: window) {
+                snapshot.blocks.append(block)
+                if keepingObjects { snapshot.prayerDays[block.range.start] = day }
+            }
         }
-        return blocks
+        return snapshot
     }
 
     /// What holds the time: a routine's occurrence, time planned for a to-do, or an event. Each is
@@ -102,6 +132,11 @@ public struct AccountBusyTime: Sendable {
 
     /// The prayer blocks overlapping `window`, on the local days of the place it covers.
     static func prayerBlocks(settings: PrayerSettings, language: Language, in window: TimeRange) -> [BusyBlock] {
+        prayerBlocksByDay(settings: settings, language: language, in: window).map(\.block)
+    }
+
+    /// The local days of the prayer place that `window` covers, first and last.
+    static func prayerDays(settings: PrayerSettings, of window: TimeRange) -> ClosedRange<LocalDate>? {
         var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: settings.timeZone) ?? .gmt
         func day(_ date: Date) -> LocalDate? {
@@ -109,12 +144,18 @@ public struct AccountBusyTime: Sendable {
             guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
             return try? LocalDate(year: year, month: month, day: day)
         }
-        guard let first = day(window.start), let last = day(window.end),
-              let prayers = try? PrayerCalendar(settings: settings, language: language).blocks(from: first, through: last)
+        guard let first = day(window.start), let last = day(window.end), first <= last else { return nil }
+        return first...last
+    }
+
+    /// The prayer blocks overlapping `window`, each with the local day it belongs to.
+    static func prayerBlocksByDay(settings: PrayerSettings, language: Language, in window: TimeRange) -> [(day: LocalDate, block: BusyBlock)] {
+        guard let days = prayerDays(settings: settings, of: window),
+              let prayers = try? PrayerCalendar(settings: settings, language: language).blocks(from: days.lowerBound, through: days.upperBound)
         else { return [] }
         return prayers.compactMap { prayer in
             guard let range = try? TimeRange(start: prayer.start, end: prayer.end), range.overlaps(window) else { return nil }
-            return BusyBlock(range, .prayer(prayer.isJumuah ? .jumuah : PrayerName(prayer.prayer)))
+            return (prayer.date, BusyBlock(range, .prayer(prayer.isJumuah ? .jumuah : PrayerName(prayer.prayer))))
         }
     }
 

@@ -24,11 +24,15 @@ public struct ConflictCheck: Sendable {
             self.recheckOthers = recheckOthers
         }
 
-        /// The job that checks this write, to enqueue in the write's transaction.
+        /// The job that checks this write, to enqueue in the write's transaction. Its subject is
+        /// the account, so one pass can take every check of the account queued behind it.
         public func job(now: Date) -> Job {
             let payload = (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return Job.new(ConflictCheck.jobKind, payload: payload, maxAttempts: 5, runAt: now, now: now)
+            return Job.new(ConflictCheck.jobKind, payload: payload, maxAttempts: 5, runAt: now, now: now, subject: Self.subject(accountID: accountID))
         }
+
+        /// The subject of an account's check jobs.
+        public static func subject(accountID: UUID) -> String { "account:" + accountID.uuidString.lowercased() }
     }
 
     /// How far ahead a recurring event's instances are checked, and how many of them at most.
@@ -55,6 +59,16 @@ public struct ConflictCheck: Sendable {
         public var retired = 0
         /// Other events whose open conflicts named this one: queued to be checked again.
         public var recheck: [Request] = []
+        /// How many objects were checked (more than one when checks were coalesced).
+        public var checked = 0
+
+        mutating func add(_ other: Outcome) {
+            found += other.found
+            standing += other.standing
+            retired += other.retired
+            for request in other.recheck where !recheck.contains(request) { recheck.append(request) }
+            checked += other.checked
+        }
     }
 
     /// Checks the object the request names and records what it finds: new conflicts open,
@@ -69,8 +83,18 @@ public struct ConflictCheck: Sendable {
 
     func check(_ request: Request, now: Date, tx: any StoreTransaction) async throws -> Outcome {
         var outcome = Outcome()
+        try await record(try await conflicts(request, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
+        if request.recheckOthers {
+            try await recheckOthers(naming: [request], skipping: [], now: now, tx: tx, into: &outcome)
+        }
+        return outcome
+    }
+
+    /// Records what one check found for its object: new conflicts open (and are notified), the
+    /// same ones are kept as they were (an acknowledged one is not raised again), the others retire.
+    func record(_ found: [EventConflict], of request: Request, now: Date, tx: any StoreTransaction, into outcome: inout Outcome) async throws {
+        outcome.checked += 1
         let previous = try await tx.conflicts(calendarID: request.calendarID, objectName: request.objectName)
-        let found = try await conflicts(request, now: now, tx: tx)
         let known = Dictionary(previous.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
         var kept: Set<UUID> = []
         for conflict in found {
@@ -97,18 +121,41 @@ public struct ConflictCheck: Sendable {
             try await tx.updateConflict(retired)
             outcome.retired += 1
         }
-        // Conflicts of other events that named this one may have ended with this change.
-        guard request.recheckOthers else { return outcome }
-        for other in try await tx.conflicts(accountID: request.accountID, includeResolved: false)
-        where other.overlaps.contains(where: { $0.calendarID == request.calendarID && $0.objectName == request.objectName }) {
+    }
+
+    /// Queues a second check of each other event whose open conflicts name one of `written`:
+    /// those conflicts may have ended with the change. Events in `checked` are left out, as they
+    /// were just checked against the same state.
+    func recheckOthers(naming written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any StoreTransaction,
+                       into outcome: inout Outcome) async throws {
+        guard let accountID = written.first?.accountID else { return }
+        let names = Set(written.map(ObjectKey.init))
+        for other in try await tx.conflicts(accountID: accountID, includeResolved: false)
+        where !checked.contains(ObjectKey(other.event.calendarID, other.event.objectName))
+            && other.overlaps.contains(where: { overlap in
+                guard let calendarID = overlap.calendarID, let name = overlap.objectName else { return false }
+                return names.contains(ObjectKey(calendarID, name))
+            }) {
             let again = Request(
-                accountID: request.accountID, calendarID: other.event.calendarID, objectName: other.event.objectName, source: other.source,
+                accountID: accountID, calendarID: other.event.calendarID, objectName: other.event.objectName, source: other.source,
                 recheckOthers: false)
             guard !outcome.recheck.contains(again) else { continue }
             outcome.recheck.append(again)
             try await tx.enqueue(again.job(now: now))
         }
-        return outcome
+    }
+
+    /// A calendar object, as checks and conflicts name it.
+    struct ObjectKey: Hashable {
+        var calendarID: UUID
+        var objectName: String
+
+        init(_ calendarID: UUID, _ objectName: String) {
+            self.calendarID = calendarID
+            self.objectName = objectName
+        }
+
+        init(_ request: Request) { self.init(request.calendarID, request.objectName) }
     }
 
     /// Tells the person about a new conflict they asked to hear about (in the check's transaction,
@@ -135,18 +182,55 @@ public struct ConflictCheck: Sendable {
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
         else { return [] }
         let settings = try await tx.conflictSettings(accountID: account.id)
-        let policy = settings.busyPolicy(calendarID: calendar.id)
-        let occurrences = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: ahead, limit: Self.instanceLimit)
-            .filter { policy.isBusy($0.traits) }
-        guard let first = occurrences.map(\.range.start).min(), let last = occurrences.map(\.range.end).max(),
-              let window = try? TimeRange(start: first, end: last)
-        else { return [] }
+        let written = Written(
+            request: request, calendar: calendar, object: object,
+            occurrences: busyOccurrences(of: object, calendar: calendar, account: account, settings: settings, ahead: ahead))
+        guard let window = written.window else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, settings: settings, tx: tx), window: window)
+        let found = written.occurrences.map { busy.conflict(for: written.block($0)) }
+        return try await eventConflicts(written, found: found, account: account, settings: settings, now: now) { calendarID, name in
+            try await tx.calendarObject(calendarID: calendarID, name: name)
+        }
+    }
+
+    /// A written object about to be checked, with its busy instances ahead.
+    struct Written: Sendable {
+        var request: Request
+        var calendar: CalendarCollection
+        var object: CalendarObject
+        var occurrences: [EventOccurrence]
+
+        /// From its first instance's start to its last one's end; nil when it takes no time.
+        var window: TimeRange? {
+            guard let first = occurrences.map(\.range.start).min(), let last = occurrences.map(\.range.end).max() else { return nil }
+            return try? TimeRange(start: first, end: last)
+        }
+
+        func block(_ occurrence: EventOccurrence) -> BusyBlock {
+            BusyBlock(occurrence.range, AccountBusyTime.kind(of: occurrence, in: calendar))
+        }
+    }
+
+    /// The instances of `object` a check looks at: those ahead (at most `instanceLimit`) that
+    /// its calendar's policy counts as busy.
+    func busyOccurrences(of object: CalendarObject, calendar: CalendarCollection, account: Account, settings: ConflictSettings, ahead: TimeRange)
+        -> [EventOccurrence] {
+        let policy = settings.busyPolicy(calendarID: calendar.id)
+        return busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: ahead, limit: Self.instanceLimit)
+            .filter { policy.isBusy($0.traits) }
+    }
+
+    /// The conflicts of a written object from what each of its instances runs into (`found`, one
+    /// per occurrence). `object` finds another object, to tell which of two was written later.
+    func eventConflicts(
+        _ written: Written, found: [Conflict?], account: Account, settings: ConflictSettings, now: Date,
+        object lookUp: (UUID, String) async throws -> CalendarObject?
+    ) async throws -> [EventConflict] {
+        let (request, calendar, object) = (written.request, written.calendar, written.object)
         var conflicts: [EventConflict] = []
         var writtenLater: [String: Bool] = [:]
-        for occurrence in occurrences {
-            let block = BusyBlock(occurrence.range, AccountBusyTime.kind(of: occurrence, in: calendar))
-            guard let conflict = busy.conflict(for: block) else { continue }
+        for (occurrence, conflict) in zip(written.occurrences, found) {
+            guard let conflict else { continue }
             // One overlap of two events is one conflict, the newer event's: it is what was just
             // put somewhere taken. The older one's check leaves it to the newer one's, which
             // sees it too (whichever job runs first).
@@ -158,7 +242,7 @@ public struct ConflictCheck: Sendable {
                 }
                 let key = otherCalendar.uuidString + "/" + otherName
                 if writtenLater[key] == nil {
-                    let other = try await tx.calendarObject(calendarID: otherCalendar, name: otherName)
+                    let other = try await lookUp(otherCalendar, otherName)
                     writtenLater[key] = other.map { Self.isNewer($0, than: object) } ?? false
                 }
                 if writtenLater[key] == false { overlaps.append(overlap) }

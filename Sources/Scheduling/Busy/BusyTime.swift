@@ -84,6 +84,31 @@ public struct BusyTime: Sendable {
         }
     }
 
+    /// The overlaps of many ranges at once, each as ``overlaps(with:excluding:)`` gives it, in
+    /// the order given. One sweep: the ranges are visited by start, so the first block that can
+    /// reach a range only moves forward, and a batch of events is checked without a search each.
+    public func overlaps(with ranges: [(range: TimeRange, excluding: String?)]) -> [[BusyOverlap]] {
+        var order = ranges.indices.map { (start: ranges[$0].range.start, index: $0) }
+        order.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
+        var found = [[BusyOverlap]](repeating: [], count: ranges.count)
+        var lower = 0
+        for (start, index) in order {
+            let (range, excluding) = ranges[index]
+            while lower < latestEnd.count, latestEnd[lower] <= start { lower += 1 }
+            var shared: [BusyOverlap] = []
+            var next = lower
+            while next < blocks.count, blocks[next].range.start < range.end {
+                let block = blocks[next]
+                next += 1
+                guard block.range.end > start else { continue }
+                if let excluding, block.referenceID == excluding { continue }
+                if let overlap = block.range.intersection(range) { shared.append(BusyOverlap(block: block, overlap: overlap)) }
+            }
+            found[index] = shared
+        }
+        return found
+    }
+
     /// True when no block (other than those with `excluding` as reference) shares time with `range`.
     public func isFree(_ range: TimeRange, excluding referenceID: String? = nil) -> Bool {
         if referenceID != nil { return blocks(overlapping: range, excluding: referenceID).isEmpty }

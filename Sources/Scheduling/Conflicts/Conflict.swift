@@ -22,6 +22,11 @@ public struct Conflict: Sendable, Hashable {
     /// Every block it runs into, in order of start, with the exact overlap; never empty.
     public let overlaps: [BusyOverlap]
 
+    public init(block: BusyBlock, overlaps: [BusyOverlap]) {
+        self.block = block
+        self.overlaps = overlaps
+    }
+
     /// The overlaps with prayer blocks.
     public var prayerOverlaps: [BusyOverlap] { overlaps.filter(\.isPrayer) }
 
@@ -51,5 +56,12 @@ extension BusyTime {
     public func conflict(for block: BusyBlock) -> Conflict? {
         let overlaps = overlaps(with: block.range, excluding: block.referenceID)
         return overlaps.isEmpty ? nil : Conflict(block: block, overlaps: overlaps)
+    }
+
+    /// The conflict each of `blocks` would cause (nil where one fits), in the order given: the
+    /// same answers as ``conflict(for:)`` one by one, found in one sweep over the batch.
+    public func conflicts(for blocks: [BusyBlock]) -> [Conflict?] {
+        let overlaps = overlaps(with: blocks.map { (range: $0.range, excluding: $0.referenceID) })
+        return zip(blocks, overlaps).map { block, overlaps in overlaps.isEmpty ? nil : Conflict(block: block, overlaps: overlaps) }
     }
 }

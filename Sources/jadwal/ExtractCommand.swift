@@ -48,7 +48,9 @@ struct ExtractCommand: AsyncParsableCommand {
         }
         var rules = RuleExtractor()
         if statusWeights == "none" {
-            rules.statusModel = nil  // the rules decide the state alone
+            rules.statusModel = nil  // the rules decide the state alone (the default)
+        } else if statusWeights == "shipped" {
+            rules.statusModel = StatusModel.shipped  // reader D: the weights in the source
         } else if let statusWeights {
             guard let model = StatusModel(contentsOfFile: statusWeights) else { throw ValidationError("Cannot read the status weights \(statusWeights).") }
             rules.statusModel = model

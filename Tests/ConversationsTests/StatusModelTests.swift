@@ -23,12 +23,12 @@ import Testing
     @Test func theSameChatGivesTheSameFeaturesAndAnswer() {
         let messages = Self.messages(Self.chat)
         let context = ExtractionContext(timeZone: ExtractionTests.zone, now: messages.last!.timestamp, prayerTimes: ExtractionTests.riyadhTimes)
-        let first = RuleExtractor().statusFeatures(of: messages, context: context)
-        let second = RuleExtractor().statusFeatures(of: messages, context: context)
+        let first = RuleExtractor(statusModel: .shipped).statusFeatures(of: messages, context: context)
+        let second = RuleExtractor(statusModel: .shipped).statusFeatures(of: messages, context: context)
         #expect(first.features.buckets == second.features.buckets)
         #expect(first.features.buckets == first.features.buckets.sorted())
-        #expect(RuleExtractor().outcomeNow(of: messages, context: context) == RuleExtractor().outcomeNow(of: messages, context: context))
-        let outcome = RuleExtractor().outcomeNow(of: messages, context: context)
+        #expect(RuleExtractor(statusModel: .shipped).outcomeNow(of: messages, context: context) == RuleExtractor(statusModel: .shipped).outcomeNow(of: messages, context: context))
+        let outcome = RuleExtractor(statusModel: .shipped).outcomeNow(of: messages, context: context)
         #expect(outcome.state == .agreed)
         #expect(ExtractionTests.start(outcome) == "2026-12-10T20:00")
     }

@@ -6,12 +6,14 @@ import Synchronization
 /// Levantine, Egyptian everyday forms) and Arabizi. Same input, same answer.
 public struct RuleExtractor: ConversationExtractor {
     /// Decides the conversation's state from the rules' reading and the messages' letters; nil:
-    /// the rules decide alone.
+    /// the rules decide alone. Off by default: the inbox reads a chat beside a standing event with
+    /// its agreement retold, and the model, trained on whole chats, reads that as a new proposal
+    /// (`ChatInboxTests.secondPlan`). `jadwal extract --status-weights shipped` runs it.
     public var statusModel: StatusModel?
     /// How much more the model must favour its state than the rules' state to overrule them.
     public var statusMargin: Float
 
-    public init(statusModel: StatusModel? = StatusModel.shipped, statusMargin: Float = 0) {
+    public init(statusModel: StatusModel? = nil, statusMargin: Float = 0) {
         self.statusModel = statusModel
         self.statusMargin = statusMargin
     }

@@ -129,7 +129,7 @@ extension APIError {
                 message: "That time runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")); choose another slot (see the suggestions).",
                 details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
         case .cannotMove(let reason):
-            self.init(.unprocessableContent, code: "cannot_move", message: reason.prefix(1).uppercased() + reason.dropFirst() + ".")
+            self.init(.unprocessableContent, code: "cannot_move", message: reason.asSentence)
         }
     }
 }
@@ -171,7 +171,7 @@ extension APIError {
         self = switch problem {
         case .invalidSetting(let setting): APIError.badRequest("invalid_field", "Field \(setting.description).")
         case .phoneNumberTaken:
-            APIError(.conflict, code: "phone_number_id_taken", message: ChatAPIError.sentence(problem.description))
+            APIError(.conflict, code: "phone_number_id_taken", message: problem.description.asSentence)
         case .noConversation: APIError.notFound("No conversation with that ID.")
         case .noConnectorToken: APIError.notFound("No connector token with that ID.")
         case .invalidTokenName:
@@ -211,13 +211,10 @@ package struct ChatAPIError: Error, HTTPResponseError, Sendable {
         status = problem.isTooLarge ? .contentTooLarge : problem.isWhoIsMe ? .conflict : .unprocessableContent
     }
 
-    /// A description as a sentence: capitalised, with a full stop.
-    package static func sentence(_ description: String) -> String { description.asSentence }
-
     package init(_ error: ConnectorBatchError) {
         status = .badRequest
         code = "invalid_batch"
-        message = Self.sentence(error.description)
+        message = error.description.asSentence
         problems = error.problems.map { BatchProblem(path: $0.path, message: $0.description) }
     }
 

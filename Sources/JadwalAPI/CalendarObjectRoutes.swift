@@ -118,7 +118,7 @@ package struct CalendarObjectRoutes: Sendable {
         do {
             return try CalendarObjectContent(text: text)
         } catch {
-            throw APIError.badRequest("invalid_icalendar", "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+            throw APIError.badRequest("invalid_icalendar", error.description.asSentence)
         }
     }
 
@@ -165,7 +165,7 @@ extension CalendarWrites {
         do {
             content = try CalendarObjectContent(text: text)
         } catch {
-            throw APIError.badRequest(invalidCode, "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+            throw APIError.badRequest(invalidCode, error.description.asSentence)
         }
         do {
             return try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: create, source: .api).object

@@ -62,13 +62,13 @@ package struct CloudAPIWebhookRoutes: Sendable {
                 try CloudAPISignature(appSecret: appSecret).verify(header: request.headers[.xHubSignature256], body: raw)
             } catch {
                 logger.warning("WhatsApp webhook delivery refused: bad signature", metadata: ["reason": "\(error)"])
-                throw APIError.unauthorized("invalid_signature", ChatAPIError.sentence(error.description))
+                throw APIError.unauthorized("invalid_signature", error.description.asSentence)
             }
             let delivery: CloudAPIWebhook
             do throws(CloudAPIWebhookError) {
                 delivery = try CloudAPIWebhook(body: raw)
             } catch {
-                throw APIError.badRequest("invalid_delivery", ChatAPIError.sentence(error.description))
+                throw APIError.badRequest("invalid_delivery", error.description.asSentence)
             }
             return JSONResponse(try await receive(delivery))
         }

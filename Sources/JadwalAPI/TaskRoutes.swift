@@ -114,7 +114,7 @@ package struct TaskRoutes: Sendable {
             do {
                 return JSONResponse(Self.view(try await planner.plan(account: account)))
             } catch let taken as CalendarSlugTaken {
-                throw APIError(.conflict, code: "calendar_slug_taken", message: "\(taken.description.prefix(1).uppercased())\(taken.description.dropFirst()).")
+                throw APIError(.conflict, code: "calendar_slug_taken", message: taken.description.asSentence)
             }
         }
 
@@ -176,7 +176,7 @@ package struct TaskRoutes: Sendable {
         do {
             return try await tasks.list(account: account)
         } catch let missing as TaskList.Missing {
-            throw APIError(.conflict, code: "task_list_missing", message: "\(missing.description.prefix(1).uppercased())\(missing.description.dropFirst()).")
+            throw APIError(.conflict, code: "task_list_missing", message: missing.description.asSentence)
         }
     }
 

@@ -118,7 +118,7 @@ extension CalDAVService {
     }
 
     package static func davError(_ problem: CalendarObjectContent.Problem) -> DAVError {
-        let sentence = "\(problem.description.prefix(1).uppercased())\(problem.description.dropFirst())."
+        let sentence = problem.description.asSentence
         switch problem {
         case .tooLarge:
             return DAVError.precondition(.maxResourceSizeExceeded, sentence, status: 413)

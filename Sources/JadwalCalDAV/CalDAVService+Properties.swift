@@ -210,7 +210,7 @@ extension CalDAVService {
             return ok
         } catch {
             if case .timeZone = error { return failure(403, "\(error.description).", condition: .validCalendarTimezone) }
-            return failure(409, "\(error.description.prefix(1).uppercased())\(error.description.dropFirst()).")
+            return failure(409, error.description.asSentence)
         }
     }
 

@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "JadwalCore",
                 "Conversations",
+                "ICalendar",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -136,6 +137,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + io),
         .target(name: "JadwalLLM", dependencies: core + [.product(name: "AsyncHTTPClient", package: "async-http-client")] + io),
+        // Fetching the URLs people give (subscribed feeds): its own HTTP client, so every hop is
+        // checked on the address it connects to (no private addresses, no DNS rebinding).
+        .target(name: "JadwalFetch", dependencies: core + [.product(name: "NIOHTTP1", package: "swift-nio")] + io),
         // The job handlers: Core's durable jobs delivered through the adapters.
         .target(name: "JadwalJobs", dependencies: core + ["JadwalHTTP", "JadwalMail", "JadwalPush",
                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + io),
@@ -143,7 +147,7 @@ let package = Package(
         .target(
             name: "JadwalServer",
             dependencies: core + [
-                "Storage", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
+                "Storage", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs", "JadwalFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -198,6 +202,7 @@ let package = Package(
             name: "JadwalServerTests",
             dependencies: [
                 "JadwalServer", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
+                "JadwalFetch", "ICalendar",
                 "JadwalCore",
                 "Conversations",
                 "DAV",

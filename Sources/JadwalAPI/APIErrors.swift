@@ -42,6 +42,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as PrayerSettingsChange.Problem: APIError(problem)
         case let problem as ProfileChange.Problem: APIError(problem)
         case let failure as SignIn.Failure: APIError(failure)
+        case let problem as CalendarSubscriptions.Problem: APIError(problem)
         default: nil
         }
     }
@@ -102,6 +103,8 @@ extension APIError {
             self.init(.badRequest, code: "invalid_name", message: "The object name must be 1 to 255 characters without '/' or control characters.")
         case .notFound:
             self.init(.notFound, code: "not_found", message: "No object '\(name)' in this calendar.")
+        case .readOnly:
+            self.init(.forbidden, code: "read_only", message: "This calendar is a subscription: its events come from the feed and cannot be changed here.")
         }
     }
 }
@@ -150,6 +153,14 @@ extension APIError {
 }
 
 extension APIError {
+    package init(_ problem: CalendarSubscriptions.Problem) {
+        self = switch problem {
+        case .tooMany: APIError(.conflict, code: "too_many_subscriptions", message: problem.description.asSentence)
+        case .invalidURL, .refreshInterval, .invalidProperty: APIError.badRequest("invalid_field", "Field \(problem.description).")
+        case .refusedAddress: APIError(.unprocessableContent, code: "address_not_allowed", message: "Field \(problem.description).")
+        }
+    }
+
     package init(_ problem: Calendars.Problem) {
         self = switch problem {
         case .slugTaken(let slug):

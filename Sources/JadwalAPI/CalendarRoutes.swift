@@ -43,6 +43,9 @@ package struct CalendarRoutes: Sendable {
         /// Changes whenever the calendar or anything in it changes (CalDAV's getctag).
         package let revision: Int64
         package let createdAt: Date
+        /// The external calendar that fills it (`/api/v1/external-calendars/{id}`); its events are read-only.
+        package let subscriptionId: String?
+        package let readOnly: Bool
 
         package init(_ calendar: CalendarCollection) {
             id = calendar.id.uuidString
@@ -55,6 +58,8 @@ package struct CalendarRoutes: Sendable {
             components = calendar.components.sorted().map(\.rawValue)
             revision = calendar.revision
             createdAt = calendar.createdAt
+            subscriptionId = calendar.subscriptionID?.uuidString.lowercased()
+            readOnly = calendar.isComputed || calendar.isSubscribed
         }
     }
 

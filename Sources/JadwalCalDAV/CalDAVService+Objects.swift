@@ -85,7 +85,7 @@ extension CalDAVService {
             throw DAVError.status(405, "PUT creates calendar objects inside a calendar, such as \(DAVHref.calendar(call.account.id, "personal"))event.ics.")
         }
         let calendar = try await calendar(for: call)
-        try Self.requireWritable(calendar)
+        try Self.requireWritableContent(calendar)
         if let type = call.request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
             throw DAVError.precondition(.supportedCalendarData, "Calendar objects must be sent as text/calendar (iCalendar 2.0), not \(type).")
         }
@@ -148,7 +148,7 @@ extension CalDAVService {
         switch call.target {
         case .object(let owner, let slug, let name):
             let calendar = try await calendar(for: call)
-            try Self.requireWritable(calendar)
+            try Self.requireWritableContent(calendar)
             let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
             do {
                 try await writes.delete(name: name, in: calendar, ifMatch: ifMatch, source: .caldav)
@@ -176,7 +176,7 @@ extension CalDAVService {
             throw DAVError.status(403, "Only calendar objects can be moved; to rename a calendar, change its displayname.")
         }
         let source = try await calendar(for: call)
-        try Self.requireWritable(source)
+        try Self.requireWritableContent(source)
         guard let destinationHeader = call.request.headers[DAVResponse.destinationHeader] else {
             throw DAVError.status(400, "MOVE needs a Destination header naming the new location.")
         }
@@ -187,7 +187,7 @@ extension CalDAVService {
         }
         let destinationCall = DAVCall(request: call.request, target: .object(owner, slug: destinationSlug, name: newName), account: call.account)
         let destination = try await calendar(for: destinationCall)
-        try Self.requireWritable(destination)
+        try Self.requireWritableContent(destination)
         if destination.id == source.id, newName == name {
             throw DAVError.status(403, "The source and destination are the same resource.")
         }

@@ -177,11 +177,27 @@ package struct CalDAVService: Sendable {
         return try await store.read { tx in try await tx.calendarObjects(calendarID: calendar.id) }
     }
 
-    /// Refuses writes to calendars Jadwal computes.
+    /// Refuses changes to calendars Jadwal computes (their properties included).
     package static func requireWritable(_ calendar: CalendarCollection) throws {
         guard !calendar.isComputed else {
             throw DAVError.precondition(.needPrivileges, "\(calendar.displayName) is computed from your prayer settings and is read-only.")
         }
+    }
+
+    /// Refuses writes to what a calendar holds when Jadwal computes it or a subscription fills it.
+    package static func requireWritableContent(_ calendar: CalendarCollection) throws {
+        try requireWritable(calendar)
+        guard !calendar.isSubscribed else {
+            throw DAVError.precondition(.needPrivileges, "\(calendar.displayName) is a subscription: its events come from the feed and are read-only here.")
+        }
+    }
+
+    /// What the signed-in owner may do with a calendar (`current-user-privilege-set`): a
+    /// subscription's name and colour are theirs to change, not its content.
+    package static func privileges(of calendar: CalendarCollection) -> [QualifiedName] {
+        if calendar.isComputed { return DAVPropertySheet.readPrivileges }
+        if calendar.isSubscribed { return DAVPropertySheet.readPrivileges + [.writeProperties] }
+        return DAVPropertySheet.readPrivileges + DAVPropertySheet.writePrivileges
     }
 
     // MARK: - Bodies
@@ -221,6 +237,8 @@ package struct CalDAVService: Sendable {
             return .status(400, "A resource name must be 1 to 255 characters without '/' or control characters.")
         case .notFound:
             return .notFound(href ?? "that path")
+        case .readOnly:
+            return DAVError.precondition(.needPrivileges, "This calendar is a subscription: its events come from the feed and are read-only here.")
         }
     }
 }

@@ -110,7 +110,7 @@ package struct DAVPropertySheet: Sendable {
             case .scheduleTag: return scheduleTag(of: object, in: calendar).map { PropertyValue.text(.scheduleTag, $0) }
             case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
             case .currentUserPrivilegeSet:
-                return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + (calendar.isComputed ? [] : Self.writePrivileges))
+                return PropertyValue.currentUserPrivilegeSet(CalDAVService.privileges(of: calendar))
             default: return nil
             }
         }
@@ -175,7 +175,7 @@ package struct DAVPropertySheet: Sendable {
         case .creationDate: return PropertyValue.text(.creationDate, DAVDate.iso8601(calendar.createdAt))
         case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
         case .currentUserPrivilegeSet:
-            return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + (calendar.isComputed ? [] : Self.writePrivileges))
+            return PropertyValue.currentUserPrivilegeSet(CalDAVService.privileges(of: calendar))
         default:
             if let xml = calendar.deadProperties[name.description] { return try? XMLReader().read(Data(xml.utf8)) }
             // Apple's clients read this to decide whether events count as busy (RFC 6638 §9.1);

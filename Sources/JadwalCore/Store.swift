@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -237,4 +237,13 @@ public protocol NotificationStore: Sendable {
     func deletePushDevice(id: UUID, accountID: UUID) async throws -> Bool
     /// Drops a token APNs no longer accepts; true when there was one.
     func deletePushDevice(token: String) async throws -> Bool
+}
+
+public protocol CalendarSubscriptionStore: Sendable {
+    func insertCalendarSubscription(_ subscription: CalendarSubscription) async throws
+    func calendarSubscription(id: UUID) async throws -> CalendarSubscription?
+    /// The account's subscriptions, oldest first.
+    func calendarSubscriptions(accountID: UUID) async throws -> [CalendarSubscription]
+    /// Saves everything but the ids and creation time.
+    func updateCalendarSubscription(_ subscription: CalendarSubscription) async throws
 }

@@ -7,6 +7,7 @@ import HummingbirdTLS
 import JadwalAPI
 import JadwalCalDAV
 import JadwalCore
+import JadwalFetch
 import JadwalHTTP
 import JadwalJobs
 import JadwalLLM
@@ -171,6 +172,22 @@ private func assemble(
         let changed = try await chatEventLengths.run()
         logger.notice("events agreed in chats before they had a length now have one", metadata: ["events": "\(changed)"])
     }
+    var fetchRanges: [IPRange] = []
+    for text in configuration.fetchAllowList {
+        guard let range = IPRange(text) else {
+            throw ServerStartupError.configuration("JADWAL_FETCH_ALLOW: \"\(text)\" is not an address range such as 10.0.5.0/24 or fd00::/8")
+        }
+        fetchRanges.append(range)
+    }
+    let subscriptions = CalendarSubscriptions(
+        store: store, clock: dependencies.clock, random: dependencies.random,
+        fetcher: FeedFetcher(policy: FetchPolicy(allowPrivate: configuration.allowPrivateFetch, allowed: fetchRanges)))
+    handlers.register(CalendarSubscriptions.refreshJob) { job in
+        let refresh = try await subscriptions.refresh(jobPayload: job.payload)
+        if case .failed(_, let reason) = refresh.result {
+            logger.info("subscription refresh failed", metadata: ["subscription": "\(job.payload)", "reason": "\(reason)"])
+        }
+    }
     let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
 
     _ = PrometheusMetrics.registry
@@ -222,6 +239,7 @@ private func assemble(
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
     AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
+    SubscriptionRoutes(subscriptions: subscriptions).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
         .addRoutes(to: signedIn)

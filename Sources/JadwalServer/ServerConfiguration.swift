@@ -59,6 +59,11 @@ public struct ServerConfiguration: Sendable {
     public var streamKeepAlive: Duration = .seconds(15)
     /// Push to Apple devices through APNs; nil leaves push off.
     public var apns: APNsConfiguration?
+    /// Let subscriptions fetch from loopback, private and other non-public addresses (a
+    /// calendar server on the same network); off, only public addresses are fetched.
+    public var allowPrivateFetch = false
+    /// Address ranges (CIDR) subscriptions may fetch from even though they are not public.
+    public var fetchAllowList: [String] = []
 
     public init() {}
 

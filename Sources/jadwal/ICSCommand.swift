@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ICalendar
+import JadwalCore
 
 /// `jadwal ics …`: tools for people debugging calendars and for checking Jadwal's
 /// iCalendar engine against other engines.
@@ -8,8 +9,47 @@ struct ICSCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ics",
         abstract: "Validate and expand iCalendar files.",
-        subcommands: [Validate.self, Expand.self]
+        subcommands: [Validate.self, Expand.self, Feed.self]
     )
+
+    struct Feed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read files as a subscription reads a feed; print one JSON line per file.",
+            discussion: """
+            Each line is {"file", "components", "objects", "skipped", "mended", "error"}: how many VEVENT, VTODO \
+            and VJOURNAL components the file holds, how many calendar objects (one per UID) Jadwal would store, \
+            how many components it left out and how many it mended, or why the file is not a calendar at all.
+            """
+        )
+
+        @Argument(help: "The .ics files to read.")
+        var files: [String]
+
+        func run() async throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            struct Line: Encodable {
+                var file: String
+                var components = 0, objects = 0, skipped = 0, mended = 0
+                var error: String?
+            }
+            for file in files {
+                var line = Line(file: file)
+                do {
+                    let feed = try ICalendarFeed(bytes: try ICSCommand.read(file))
+                    line.components = feed.componentCount
+                    line.skipped = feed.problems.filter(\.skipped).count
+                    line.mended = feed.problems.count - line.skipped
+                    for item in feed.items {
+                        if (try? CalendarObjectContent(text: item.text)) != nil { line.objects += 1 } else { line.skipped += 1 }
+                    }
+                } catch {
+                    line.error = "\(error)"
+                }
+                print(String(decoding: try encoder.encode(line), as: UTF8.self))
+            }
+        }
+    }
 
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

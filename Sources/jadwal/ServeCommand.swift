@@ -61,6 +61,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("llm-timeout-seconds"), help: "How long a chat may wait for the model before the rules answer (env JADWAL_LLM_TIMEOUT_SECONDS, default 30).")
     var llmTimeoutSeconds: String?
 
+    @Flag(name: .customLong("allow-private-fetch"), help: "Let calendar subscriptions fetch from loopback and private addresses (env JADWAL_ALLOW_PRIVATE_FETCH); off, only public addresses.")
+    var allowPrivateFetch = false
+
+    @Option(name: .customLong("fetch-allow"), help: "Comma-separated address ranges (CIDR) subscriptions may fetch from although private, e.g. 10.0.5.0/24 (env JADWAL_FETCH_ALLOW).")
+    var fetchAllow: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (env JADWAL_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -133,6 +139,11 @@ struct ServeCommand: AsyncParsableCommand {
             url: llmURL ?? env["JADWAL_LLM_URL"], model: llmModel ?? env["JADWAL_LLM_MODEL"], apiKey: env["JADWAL_LLM_API_KEY"],
             timeoutSeconds: llmTimeoutSeconds ?? env["JADWAL_LLM_TIMEOUT_SECONDS"])
         configuration.apns = try ConfigurationValue.apns(environment: env)
+        configuration.allowPrivateFetch = try allowPrivateFetch
+            || ConfigurationValue.bool(env["JADWAL_ALLOW_PRIVATE_FETCH"] ?? "", name: "JADWAL_ALLOW_PRIVATE_FETCH")
+        if let list = fetchAllow ?? env["JADWAL_FETCH_ALLOW"] {
+            configuration.fetchAllowList = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         return configuration
     }
 }

@@ -152,7 +152,7 @@ struct ConflictAPITests {
 
             // Which sources notify is the person's choice; by default only what Jadwal added itself.
             let defaults = try await client.send(.get, "/api/v1/conflicts/settings", token: token)
-            #expect(defaults.text.contains(#""notifySources":["chat"]"#) && defaults.text.contains(#""notifyPrayerOverlaps":true"#), "\(defaults.text)")
+            #expect(defaults.text.contains(#""notifySources":["chat","feed"]"#) && defaults.text.contains(#""notifyPrayerOverlaps":true"#), "\(defaults.text)")
             let wrong = try await client.send(.put, "/api/v1/conflicts/settings", json: #"{"notifySources": ["fax"]}"#, token: token)
             #expect(wrong.status == .badRequest, "\(wrong.text)")
             let phones = try await client.send(.put, "/api/v1/conflicts/settings", json: #"{"notifySources": ["caldav", "chat"]}"#, token: token)

@@ -205,7 +205,7 @@ public struct TimeZoneResolver: Sendable {
     /// Resolves a TZID; nil when neither a known name nor a VTIMEZONE defines it.
     public func rules(for tzid: String) -> ZoneRules? {
         if let known = Self.knownZone(tzid) { return known }
-        return calendarZones[tzid]
+        return calendarZones[tzid] ?? Self.offsetZone(tzid)
     }
 
     /// The IANA identifier a TZID names, if any (without consulting VTIMEZONEs).
@@ -253,5 +253,42 @@ public struct TimeZoneResolver: Sendable {
             }
         }
         return nil
+    }
+
+    /// A zone named only by its offset, when no VTIMEZONE of the calendar defines it (see
+    /// `offsetSeconds(named:)`): last, because Outlook names zones with summer time this way too
+    /// and then sends their VTIMEZONE.
+    static func offsetZone(_ tzid: String) -> ZoneRules? {
+        offsetSeconds(named: tzid.trimmingSpaces).map { .fixed(seconds: $0, identifier: tzid) }
+    }
+
+    /// A zone named by its offset, as feeds and exporters write them when they have no better
+    /// name: "GMT+03:00", "UTC+3", "GMT-0530", "(UTC+03:00) Kuwait, Riyadh". Fixed: such a name
+    /// says nothing of summer time.
+    static func offsetSeconds(named tzid: String) -> Int? {
+        var rest = Substring(tzid)
+        if rest.hasPrefix("(") { rest = rest.dropFirst() }
+        let prefix = rest.prefix(3).uppercased()
+        guard prefix == "GMT" || prefix == "UTC" else { return nil }
+        rest = rest.dropFirst(3)
+        guard let sign = rest.first, sign == "+" || sign == "-" || sign == "\u{2212}" else { return nil }
+        rest = rest.dropFirst()
+        let hourDigits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+        rest = rest.dropFirst(hourDigits.count)
+        var minuteDigits: Substring = ""
+        if hourDigits.count == 4 {
+            minuteDigits = hourDigits.suffix(2)
+        } else if rest.first == ":" || rest.first == "." {
+            minuteDigits = rest.dropFirst().prefix(while: { $0.isASCII && $0.isNumber })
+            rest = rest.dropFirst(minuteDigits.count + 1)
+        }
+        let hourText = hourDigits.count == 4 ? hourDigits.prefix(2) : hourDigits
+        guard (1...2).contains(hourText.count), let hours = Int(hourText), hours <= 14,
+              minuteDigits.isEmpty || minuteDigits.count == 2, let minutes = minuteDigits.isEmpty ? 0 : Int(minuteDigits), minutes < 60
+        else { return nil }
+        // What may follow: nothing, ")", or ") Place names".
+        guard rest.isEmpty || rest.first == ")" else { return nil }
+        let seconds = hours * 3600 + minutes * 60
+        return sign == "+" ? seconds : -seconds
     }
 }

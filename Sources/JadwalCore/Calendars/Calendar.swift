@@ -21,11 +21,14 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
     /// Properties a client set that Jadwal does not interpret (RFC 4918 "dead" properties):
     /// Clark name → the property element as XML, returned exactly as set.
     public var deadProperties: [String: String]
+    /// The subscription that fills it (an ICS feed): its events come from there, so the person
+    /// and their devices may rename or recolour it but not change what it holds.
+    public var subscriptionID: UUID?
 
     public init(
         id: UUID, accountID: UUID, slug: String, displayName: String, description: String = "", color: String? = nil,
         order: Int? = nil, timeZone: String? = nil, components: Set<ComponentKind>, revision: Int64 = 0, createdAt: Date,
-        deadProperties: [String: String] = [:]
+        deadProperties: [String: String] = [:], subscriptionID: UUID? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -39,6 +42,7 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
         self.revision = revision
         self.createdAt = createdAt
         self.deadProperties = deadProperties
+        self.subscriptionID = subscriptionID
     }
 }
 
@@ -110,4 +114,7 @@ public struct CalendarChange: Sendable, Hashable {
 extension CalendarCollection {
     /// The prayer-times calendar: computed, read-only, not stored.
     public var isComputed: Bool { slug == CalendarSlug.prayerTimes }
+
+    /// Whether what it holds comes from elsewhere (a subscription), so no one may write its objects.
+    public var isSubscribed: Bool { subscriptionID != nil }
 }

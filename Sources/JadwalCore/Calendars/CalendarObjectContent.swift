@@ -91,6 +91,8 @@ public struct CalendarWrites: Sendable {
         case unsupportedComponent(ComponentKind)
         case invalidName
         case notFound
+        /// The calendar is filled by a subscription; only its refresh writes there.
+        case readOnly
     }
 
     /// RFC 9110 §13.1.1: `*` holds when the resource exists; otherwise one of the listed ETags
@@ -115,6 +117,7 @@ public struct CalendarWrites: Sendable {
         source: WriteSource
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
+        guard !calendar.isSubscribed else { throw Refusal.readOnly }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
         return try await store.transaction { tx in
             try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
@@ -124,6 +127,16 @@ public struct CalendarWrites: Sendable {
     /// The same write inside the caller's transaction, for a change that writes other data with
     /// it (a chat's event and the conversation that caused it commit together).
     public func put(
+        _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
+        source: WriteSource, transaction tx: any StoreTransaction
+    ) async throws -> (object: CalendarObject, created: Bool) {
+        guard !calendar.isSubscribed else { throw Refusal.readOnly }
+        return try await write(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
+    }
+
+    /// The write itself, for every writer including a subscription's refresh (which alone may
+    /// write into a subscribed calendar).
+    func write(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
         source: WriteSource, transaction tx: any StoreTransaction
     ) async throws -> (object: CalendarObject, created: Bool) {
@@ -176,6 +189,7 @@ public struct CalendarWrites: Sendable {
         overwrite: Bool, ifMatch: String? = nil
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(newName) else { throw Refusal.invalidName }
+        guard !source.isSubscribed, !destination.isSubscribed else { throw Refusal.readOnly }
         let now = clock.now
         return try await store.transaction { tx in
             guard let moving = try await tx.calendarObject(calendarID: source.id, name: name) else { throw Refusal.notFound }
@@ -215,6 +229,14 @@ public struct CalendarWrites: Sendable {
 
     /// The same removal inside the caller's transaction.
     public func delete(
+        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource, transaction tx: any StoreTransaction
+    ) async throws {
+        guard !calendar.isSubscribed else { throw Refusal.readOnly }
+        try await remove(name: name, in: calendar, ifMatch: ifMatch, source: source, transaction: tx)
+    }
+
+    /// The removal itself, for every remover including a subscription's refresh.
+    func remove(
         name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource, transaction tx: any StoreTransaction
     ) async throws {
         guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }

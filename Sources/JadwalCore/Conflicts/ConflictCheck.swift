@@ -86,8 +86,44 @@ public struct ConflictCheck: Sendable {
         try await record(try await conflicts(request, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
         if request.recheckOthers {
             try await recheckOthers(naming: [request], skipping: [], now: now, tx: tx, into: &outcome)
+            try await checkOverlapped(by: [request], skipping: [ObjectKey(request)], now: now, tx: tx, into: &outcome)
         }
         return outcome
+    }
+
+    /// A subscribed calendar's event cannot be moved or cancelled here, so its conflicts are the
+    /// other side's: for each written subscribed event, the person's own events it overlaps are
+    /// queued to be checked (they see it then, and it is never the newer of the two).
+    func checkOverlapped(by written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any StoreTransaction,
+                         into outcome: inout Outcome) async throws {
+        guard let accountID = written.first?.accountID, let account = try await tx.account(id: accountID),
+              let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
+        else { return }
+        let calendars = Dictionary(try await tx.calendars(accountID: accountID).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let subscribed = written.filter { calendars[$0.calendarID]?.isSubscribed == true }
+        guard !subscribed.isEmpty else { return }
+        let settings = try await tx.conflictSettings(accountID: accountID)
+        var ranges: [TimeRange] = []
+        for request in subscribed {
+            guard let calendar = calendars[request.calendarID],
+                  let object = try await tx.calendarObject(calendarID: request.calendarID, name: request.objectName) else { continue }
+            let policy = settings.busyPolicy(calendarID: calendar.id)
+            ranges += busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: ahead, limit: Self.instanceLimit)
+                .filter { policy.isBusy($0.traits) }.map(\.range)
+        }
+        guard let first = ranges.map(\.start).min(), let last = ranges.map(\.end).max(), let window = try? TimeRange(start: first, end: last)
+        else { return }
+        let blocks = try await busyTime.blocks(account: account, in: window, settings: settings, tx: tx)
+        for block in blocks {
+            guard let reference = block.kind.referenceID, let (calendarID, name) = EventOccurrence.location(of: reference),
+                  calendars[calendarID]?.isSubscribed == false, !checked.contains(ObjectKey(calendarID, name)),
+                  ranges.contains(where: { $0.overlaps(block.range) })
+            else { continue }
+            let again = Request(accountID: accountID, calendarID: calendarID, objectName: name, source: .feed, recheckOthers: false)
+            guard !outcome.recheck.contains(again) else { continue }
+            outcome.recheck.append(again)
+            try await tx.enqueue(again.job(now: now))
+        }
     }
 
     /// Records what one check found for its object: new conflicts open (and are notified), the
@@ -178,6 +214,7 @@ public struct ConflictCheck: Sendable {
     func conflicts(_ request: Request, now: Date, tx: any StoreTransaction) async throws -> [EventConflict] {
         guard let account = try await tx.account(id: request.accountID),
               let calendar = try await tx.calendar(id: request.calendarID), calendar.accountID == account.id,
+              !calendar.isSubscribed,
               let object = try await tx.calendarObject(calendarID: request.calendarID, name: request.objectName),
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
         else { return [] }
@@ -188,7 +225,8 @@ public struct ConflictCheck: Sendable {
         guard let window = written.window else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, settings: settings, tx: tx), window: window)
         let found = written.occurrences.map { busy.conflict(for: written.block($0)) }
-        return try await eventConflicts(written, found: found, account: account, settings: settings, now: now) { calendarID, name in
+        let subscribed = Set(try await tx.calendars(accountID: account.id).filter(\.isSubscribed).map(\.id))
+        return try await eventConflicts(written, found: found, account: account, settings: settings, now: now, subscribed: subscribed) { calendarID, name in
             try await tx.calendarObject(calendarID: calendarID, name: name)
         }
     }
@@ -223,7 +261,7 @@ public struct ConflictCheck: Sendable {
     /// The conflicts of a written object from what each of its instances runs into (`found`, one
     /// per occurrence). `object` finds another object, to tell which of two was written later.
     func eventConflicts(
-        _ written: Written, found: [Conflict?], account: Account, settings: ConflictSettings, now: Date,
+        _ written: Written, found: [Conflict?], account: Account, settings: ConflictSettings, now: Date, subscribed: Set<UUID>,
         object lookUp: (UUID, String) async throws -> CalendarObject?
     ) async throws -> [EventConflict] {
         let (request, calendar, object) = (written.request, written.calendar, written.object)
@@ -242,7 +280,8 @@ public struct ConflictCheck: Sendable {
                 }
                 let key = otherCalendar.uuidString + "/" + otherName
                 if writtenLater[key] == nil {
-                    let other = try await lookUp(otherCalendar, otherName)
+                    // A subscribed event is never the newer one: the person can only move their own.
+                    let other = subscribed.contains(otherCalendar) ? nil : try await lookUp(otherCalendar, otherName)
                     writtenLater[key] = other.map { Self.isNewer($0, than: object) } ?? false
                 }
                 if writtenLater[key] == false { overlaps.append(overlap) }

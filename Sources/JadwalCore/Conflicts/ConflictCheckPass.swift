@@ -72,8 +72,9 @@ extension ConflictCheck {
         }
         var written: [Written?] = []
         for request in batch {
-            guard let calendar = calendars[request.calendarID], let object = objects[ObjectKey(request)] else {
-                written.append(nil)  // gone: its open conflicts retire
+            // Gone, or subscribed (its conflicts are the other side's): its open conflicts retire.
+            guard let calendar = calendars[request.calendarID], !calendar.isSubscribed, let object = objects[ObjectKey(request)] else {
+                written.append(nil)
                 continue
             }
             written.append(Written(
@@ -81,6 +82,7 @@ extension ConflictCheck {
                 occurrences: busyOccurrences(of: object, calendar: calendar, account: account, settings: settings, ahead: ahead)))
         }
 
+        let subscribed = Set(calendars.values.filter(\.isSubscribed).map(\.id))
         var found = [[EventConflict]](repeating: [], count: batch.count)
         let windows = written.compactMap { $0?.window }
         if let first = windows.map(\.start).min(), let last = windows.map(\.end).max(), let window = try? TimeRange(start: first, end: last) {
@@ -93,7 +95,9 @@ extension ConflictCheck {
                 guard let item, let own = item.window else { continue }
                 let mine = swept[offset..<(offset + item.occurrences.count)].map { snapshot.alone(own, $0) }
                 offset += item.occurrences.count
-                found[index] = try await eventConflicts(item, found: mine, account: account, settings: settings, now: now) { calendarID, name in
+                found[index] = try await eventConflicts(
+                    item, found: mine, account: account, settings: settings, now: now, subscribed: subscribed
+                ) { calendarID, name in
                     snapshot.objects[EventOccurrence.reference(calendarID: calendarID, objectName: name)]
                 }
             }
@@ -104,6 +108,7 @@ extension ConflictCheck {
             try await record(found[index], of: request, now: now, tx: tx, into: &outcome)
         }
         try await recheckOthers(naming: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)
+        try await checkOverlapped(by: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)
         return outcome
     }
 

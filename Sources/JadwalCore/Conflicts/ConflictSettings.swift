@@ -35,23 +35,27 @@ public struct ConflictSettings: Sendable, Hashable {
 }
 
 /// A calendar's busy rule as JSON carries it: `{"transparent": true}`; a trait not given is free.
+/// `{"free": true}` makes everything in the calendar free.
 public struct BusyPolicyDraft: Sendable, Codable, Equatable {
     public var transparent: Bool?
     public var cancelled: Bool?
     public var allDay: Bool?
+    public var free: Bool?
 
-    public init(transparent: Bool? = nil, cancelled: Bool? = nil, allDay: Bool? = nil) {
+    public init(transparent: Bool? = nil, cancelled: Bool? = nil, allDay: Bool? = nil, free: Bool? = nil) {
         self.transparent = transparent
         self.cancelled = cancelled
         self.allDay = allDay
+        self.free = free
     }
 
     public init(_ policy: BusyPolicy) {
-        self.init(transparent: policy.transparentIsBusy, cancelled: policy.cancelledIsBusy, allDay: policy.allDayIsBusy)
+        self.init(transparent: policy.transparentIsBusy, cancelled: policy.cancelledIsBusy, allDay: policy.allDayIsBusy,
+                  free: policy.allFree ? true : nil)
     }
 
     public var policy: BusyPolicy {
-        BusyPolicy(transparentIsBusy: transparent ?? false, cancelledIsBusy: cancelled ?? false, allDayIsBusy: allDay ?? false)
+        BusyPolicy(transparentIsBusy: transparent ?? false, cancelledIsBusy: cancelled ?? false, allDayIsBusy: allDay ?? false, allFree: free ?? false)
     }
 }
 

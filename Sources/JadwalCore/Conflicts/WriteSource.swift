@@ -11,7 +11,10 @@ public enum WriteSource: String, Sendable, Hashable, Codable, CaseIterable {
     case routine
     /// "Plan my tasks".
     case taskPlan = "task-plan"
+    /// A subscribed calendar's refresh: an event appeared or moved in a feed.
+    case feed
 
-    /// Jadwal added the event by itself, so the person may not know it is there.
-    public var addedByJadwal: Bool { self == .chat }
+    /// Jadwal added the event by itself (from a chat, or a feed's change), so the person may not
+    /// know it is there.
+    public var addedByJadwal: Bool { self == .chat || self == .feed }
 }

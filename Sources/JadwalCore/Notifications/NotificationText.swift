@@ -75,6 +75,13 @@ public struct NotificationText: Sendable {
         return (heading, arabic ? "\(at) — \(lead)" : "\(at) — \(lead)")
     }
 
+    /// A subscribed calendar that has failed to refresh several times in a row.
+    public func subscriptionFailed(calendar: String, failures: Int, reason: String) -> (title: String, body: String) {
+        arabic
+            ? ("تعذّر تحديث \(calendar)", "فشل تحديث الاشتراك \(failures) مرات متتالية: \(reason). سنعيد المحاولة لاحقًا.")
+            : ("\(calendar) cannot be refreshed", "The subscription failed \(failures) times in a row: \(reason). Jadwal keeps trying, less often.")
+    }
+
     /// Easy Setup finished on a device.
     public func setupDone(device: String) -> (title: String, body: String) {
         arabic

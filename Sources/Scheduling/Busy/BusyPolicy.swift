@@ -26,18 +26,24 @@ public struct BusyPolicy: Sendable, Hashable {
     public var transparentIsBusy: Bool
     public var cancelledIsBusy: Bool
     public var allDayIsBusy: Bool
+    /// Nothing in the calendar takes time (a public-holidays feed, someone else's schedule).
+    public var allFree: Bool
 
-    public init(transparentIsBusy: Bool = false, cancelledIsBusy: Bool = false, allDayIsBusy: Bool = false) {
+    public init(transparentIsBusy: Bool = false, cancelledIsBusy: Bool = false, allDayIsBusy: Bool = false, allFree: Bool = false) {
         self.transparentIsBusy = transparentIsBusy
         self.cancelledIsBusy = cancelledIsBusy
         self.allDayIsBusy = allDayIsBusy
+        self.allFree = allFree
     }
 
     /// Transparent, cancelled and all-day events are free.
     public static let standard = BusyPolicy()
+    /// Every event is free.
+    public static let free = BusyPolicy(allFree: true)
 
     public func isBusy(_ traits: EventTraits) -> Bool {
-        (!traits.isTransparent || transparentIsBusy)
+        !allFree
+            && (!traits.isTransparent || transparentIsBusy)
             && (!traits.isCancelled || cancelledIsBusy)
             && (!traits.isAllDay || allDayIsBusy)
     }

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -515,6 +515,47 @@ extension Migrations {
             SELECT '1b6c1f0e-6a51-4e0a-9d3c-16c4a7e1e016', 'chats.event-lengths', '{}', 'queued', 0, 8, 0, 0
             WHERE EXISTS (SELECT 1 FROM chat_conversations WHERE events <> '[]')
             """,
+        ]
+    }
+}
+
+extension Migrations {
+    /// Calendars filled from ICS feeds: the feed's address, what the last fetch said (validators,
+    /// the body's digest) and the refresh state. The subscription goes with its calendar.
+    static let v17CalendarSubscriptions = Migration(version: 17, name: "calendar subscriptions") { engine in
+        let no = engine == .sqlite ? "0" : "FALSE"
+        let yes = engine == .sqlite ? "1" : "TRUE"
+        return [
+            "ALTER TABLE calendars ADD COLUMN subscription_id TEXT",
+            """
+            CREATE TABLE calendar_subscriptions (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                calendar_id TEXT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+                url TEXT NOT NULL,
+                refresh_seconds BIGINT,
+                feed_refresh_seconds BIGINT,
+                follows_feed_name BOOLEAN NOT NULL DEFAULT \(yes),
+                follows_feed_color BOOLEAN NOT NULL DEFAULT \(yes),
+                etag TEXT,
+                last_modified TEXT,
+                content_digest TEXT,
+                last_attempt_at BIGINT,
+                last_success_at BIGINT,
+                next_refresh_at BIGINT NOT NULL,
+                last_error TEXT,
+                failures BIGINT NOT NULL DEFAULT 0,
+                failure_notified BOOLEAN NOT NULL DEFAULT \(no),
+                gone_since BIGINT,
+                paused_at BIGINT,
+                object_count BIGINT NOT NULL DEFAULT 0,
+                problems TEXT NOT NULL DEFAULT '[]',
+                problem_count BIGINT NOT NULL DEFAULT 0,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX calendar_subscriptions_account ON calendar_subscriptions (account_id)",
+            "CREATE UNIQUE INDEX calendar_subscriptions_calendar ON calendar_subscriptions (calendar_id)",
         ]
     }
 }

@@ -1,0 +1,329 @@
+import Foundation
+import JadwalCore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Fetches subscribed feeds: a server that fetches URLs people give it must not become their
+/// way into its own network. Each hop resolves the host itself, checks every address it may
+/// connect to against `FetchPolicy`, and connects to that checked address (so a name that
+/// resolves differently a moment later, DNS rebinding, changes nothing); redirects are followed
+/// by the same rule, at most five. The body is read up to a size cap within one deadline, and a
+/// bounded number of fetches run at once, so one slow feed holds one slot, never the server.
+public struct FeedFetcher: FeedFetching {
+    public let policy: FetchPolicy
+    let slots: FetchSlots
+    let group: any EventLoopGroup
+    let tls: NIOSSLContext?
+
+    public init(policy: FetchPolicy, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.policy = policy
+        self.group = group
+        slots = FetchSlots(limit: policy.concurrentFetches)
+        tls = try? NIOSSLContext(configuration: .makeClientConfiguration())
+    }
+
+    public func fetch(_ request: FeedRequest) async throws(FeedFetchFailure) -> FeedResponse {
+        do {
+            return try await slots.run { try await follow(request) }
+        } catch let failure as FeedFetchFailure {
+            throw failure
+        } catch {
+            throw FeedFetchFailure(.network, "the feed could not be fetched: \(error)")
+        }
+    }
+
+    public func checkAddress(_ url: String) async throws(FeedFetchFailure) {
+        do {
+            _ = try await policy.address(for: try FetchTarget(url))
+        } catch let failure as FeedFetchFailure {
+            throw failure
+        } catch {
+            throw FeedFetchFailure(.network, "\(error)")
+        }
+    }
+
+    /// Follows redirects from the request's address, each hop checked anew.
+    func follow(_ request: FeedRequest) async throws -> FeedResponse {
+        var url = request.url
+        for _ in 0...policy.maxRedirects {
+            let target = try FetchTarget(url)
+            let answer = try await exchange(target, request: request)
+            switch answer.status {
+            case 200...299:
+                return .document(body: answer.body, etag: answer.header("etag"), lastModified: answer.header("last-modified"), maxAge: answer.maxAge)
+            case 304:
+                return .notModified(maxAge: answer.maxAge)
+            case 301, 302, 303, 307, 308:
+                guard let location = answer.header("location"), let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString
+                else { throw FeedFetchFailure(.status, "the server redirected (HTTP \(answer.status)) without saying where", status: answer.status) }
+                url = next
+            case 404, 410:
+                throw FeedFetchFailure(.gone, "the server says the feed is not there (HTTP \(answer.status)); check the address", status: answer.status)
+            case 401, 403:
+                throw FeedFetchFailure(
+                    .unauthorized, "the server refused access (HTTP \(answer.status)); the feed may need a fresh secret address", status: answer.status)
+            default:
+                throw FeedFetchFailure(.status, "the server answered HTTP \(answer.status)", status: answer.status)
+            }
+        }
+        throw FeedFetchFailure(.status, "the feed redirected more than \(policy.maxRedirects) times")
+    }
+
+    struct Answer {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? { headers.first(name: name) }
+
+        /// `Cache-Control: max-age=N`, in seconds.
+        var maxAge: Int? {
+            for part in headers[canonicalForm: "cache-control"] {
+                let directive = part.lowercased()
+                if directive.hasPrefix("max-age="), let seconds = Int(directive.dropFirst("max-age=".count)), seconds > 0 { return seconds }
+            }
+            return nil
+        }
+    }
+
+    /// One request and its answer, over a connection to an address the policy allows.
+    func exchange(_ target: FetchTarget, request: FeedRequest) async throws -> Answer {
+        let address = try await policy.address(for: target)
+        let deadline = policy.timeout
+        return try await withThrowingTaskGroup(of: Answer.self) { group in
+            group.addTask { try await self.send(target, to: address, request: request) }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                throw FeedFetchFailure(.network, "the feed did not answer within \(deadline.components.seconds) seconds")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    func send(_ target: FetchTarget, to address: SocketAddress, request: FeedRequest) async throws -> Answer {
+        let tls = target.secure ? self.tls : nil
+        if target.secure, tls == nil { throw FeedFetchFailure(.tls, "TLS is not available on this server") }
+        let serverName = target.hostIsAddress ? nil : target.host
+        let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .connectTimeout(policy.connectTimeout)
+                .connect(to: address) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tls {
+                            try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverName))
+                        }
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw FeedFetchFailure(.network, "\(target.host) could not be reached: \(Self.describe(error))")
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: target.hostHeader)
+        headers.add(name: "User-Agent", value: "Jadwal (calendar subscription)")
+        headers.add(name: "Accept", value: "text/calendar, */*;q=0.5")
+        headers.add(name: "Accept-Encoding", value: "identity")
+        headers.add(name: "Connection", value: "close")
+        if let etag = request.etag { headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = request.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.pathAndQuery, headers: headers)
+        let limit = policy.maxBytes
+        do {
+            return try await channel.executeThenClose { inbound, outbound in
+                try await outbound.write(.head(head))
+                try await outbound.write(.end(nil))
+                var answer = Answer(status: 0, headers: [:], body: [])
+                for try await part in inbound {
+                    switch part {
+                    case .head(let response):
+                        answer.status = Int(response.status.code)
+                        answer.headers = response.headers
+                        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                            throw FeedFetchFailure(.tooLarge, "the feed is larger than \(limit / (1 << 20)) MiB")
+                        }
+                    case .body(let buffer):
+                        guard answer.body.count + buffer.readableBytes <= limit else {
+                            throw FeedFetchFailure(.tooLarge, "the feed is larger than \(limit / (1 << 20)) MiB")
+                        }
+                        answer.body.append(contentsOf: buffer.readableBytesView)
+                    case .end:
+                        return answer
+                    }
+                }
+                throw FeedFetchFailure(.network, "\(target.host) closed the connection before the feed was complete")
+            }
+        } catch let failure as FeedFetchFailure {
+            throw failure
+        } catch let error as NIOSSLError {
+            throw FeedFetchFailure(.tls, "the secure connection to \(target.host) failed: \(error)")
+        } catch let error as BoringSSLError {
+            throw FeedFetchFailure(.tls, "the certificate of \(target.host) was not accepted: \(error)")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw FeedFetchFailure(.network, "the connection to \(target.host) failed: \(Self.describe(error))")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return "\(first.error)" }
+        if let error = error as? ChannelError, case .connectTimeout = error { return "the connection timed out" }
+        return "\(error)"
+    }
+}
+
+/// An address to fetch, taken apart.
+struct FetchTarget: Sendable {
+    var secure: Bool
+    var host: String
+    var port: Int
+    var pathAndQuery: String
+    /// The host is an IP address literal (no name to resolve, no TLS server name).
+    var hostIsAddress: Bool
+
+    var hostHeader: String {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return port == (secure ? 443 : 80) ? shown : "\(shown):\(port)"
+    }
+
+    init(_ url: String) throws {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+            throw FeedFetchFailure(.refused, "\"\(url.prefix(80))\" is not an address")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw FeedFetchFailure(.refused, "only http:// and https:// addresses are fetched, not \(scheme):")
+        }
+        guard let host = components.host, !host.isEmpty else { throw FeedFetchFailure(.refused, "the address has no host") }
+        secure = scheme == "https"
+        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        port = components.port ?? (secure ? 443 : 80)
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        pathAndQuery = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        hostIsAddress = IPAddress(self.host) != nil
+    }
+}
+
+/// Which addresses a fetch may connect to. By default only public ones: no loopback,
+/// private, link-local, CGNAT, multicast or reserved addresses, unless the operator allows
+/// private fetches or lists the ranges that may be reached.
+public struct FetchPolicy: Sendable {
+    public var allowPrivate: Bool
+    public var allowed: [IPRange]
+    public var maxBytes: Int
+    public var maxRedirects: Int
+    public var connectTimeout: TimeAmount
+    /// For the whole exchange, body included.
+    public var timeout: Duration
+    public var concurrentFetches: Int
+
+    public init(
+        allowPrivate: Bool = false, allowed: [IPRange] = [], maxBytes: Int = 20 << 20, maxRedirects: Int = 5, connectTimeout: TimeAmount = .seconds(10),
+        timeout: Duration = .seconds(60), concurrentFetches: Int = 4
+    ) {
+        self.allowPrivate = allowPrivate
+        self.allowed = allowed
+        self.maxBytes = maxBytes
+        self.maxRedirects = maxRedirects
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.concurrentFetches = max(1, concurrentFetches)
+    }
+
+    public func permits(_ address: IPAddress) -> Bool {
+        if allowPrivate || allowed.contains(where: { $0.contains(address) }) { return true }
+        return address.isPublic
+    }
+
+    /// The first address of the host that may be connected to; refused when there is none.
+    func address(for target: FetchTarget) async throws -> SocketAddress {
+        let candidates: [IPAddress]
+        if let literal = IPAddress(target.host) {
+            candidates = [literal]
+        } else {
+            candidates = try await Self.resolve(target.host)
+        }
+        guard !candidates.isEmpty else { throw FeedFetchFailure(.network, "\(target.host) has no address (DNS)") }
+        guard let chosen = candidates.first(where: permits) else {
+            throw FeedFetchFailure(
+                .refused,
+                "\(target.host) is a private or local address (\(candidates[0])); this server does not fetch from its own network unless the operator allows it (--allow-private-fetch)")
+        }
+        do {
+            return try SocketAddress(ipAddress: chosen.description, port: target.port)
+        } catch {
+            throw FeedFetchFailure(.network, "\(chosen) is not an address to connect to")
+        }
+    }
+
+    /// The host's addresses, from the system resolver on a thread of its own (getaddrinfo blocks).
+    static func resolve(_ host: String) async throws -> [IPAddress] {
+        try await NIOThreadPool.singleton.runIfActive {
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            #else
+            hints.ai_socktype = SOCK_STREAM
+            #endif
+            var list: UnsafeMutablePointer<addrinfo>?
+            let status = getaddrinfo(host, nil, &hints, &list)
+            guard status == 0, let first = list else {
+                throw FeedFetchFailure(.network, "\(host) could not be resolved (DNS)")
+            }
+            defer { freeaddrinfo(first) }
+            var found: [IPAddress] = []
+            var cursor: UnsafeMutablePointer<addrinfo>? = first
+            while let entry = cursor {
+                if let sockaddr = entry.pointee.ai_addr {
+                    switch Int32(entry.pointee.ai_family) {
+                    case AF_INET:
+                        let v4 = sockaddr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+                        found.append(IPAddress(bytes: withUnsafeBytes(of: v4) { Array($0) }))
+                    case AF_INET6:
+                        let v6 = sockaddr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+                        found.append(IPAddress(bytes: withUnsafeBytes(of: v6) { Array($0) }))
+                    default:
+                        break
+                    }
+                }
+                cursor = entry.pointee.ai_next
+            }
+            var unique: [IPAddress] = []
+            for address in found where !unique.contains(address) { unique.append(address) }
+            return unique
+        }
+    }
+}
+
+/// At most `limit` fetches at once; the others wait their turn in order.
+actor FetchSlots {
+    let limit: Int
+    var running = 0
+    var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if running >= limit {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            running += 1
+        }
+        defer {
+            if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import JadwalCore
+@testable import JadwalServer
+@testable import JadwalHTTP
+@testable import JadwalAPI
+@testable import JadwalCalDAV
+@testable import JadwalJobs
+import JadwalTestSupport
+import NIOCore
+import Testing
+
+/// ICS feeds a person subscribes to, fetched over real HTTP from a host on loopback: the
+/// events reach the API, a phone's sync and the conflict check; refreshes write only what
+/// changed; failures are shown and told; addresses the server must not reach are refused.
+@Suite("Subscribed ICS feeds")
+struct FeedSubscriptionTests {
+    struct Subscription: Decodable {
+        struct Calendar: Decodable { let id: String; let slug: String; let name: String; let color: String?; let timeZone: String? }
+        struct Status: Decodable {
+            struct Problem: Decodable { let line: Int; let component: String; let reason: String; let skipped: Bool }
+            let state: String
+            let lastError: String?
+            let failures: Int
+            let objects: Int
+            let problemCount: Int
+            let problems: [Problem]
+        }
+        let id: String
+        let url: String
+        let calendar: Calendar
+        let busy: Bool
+        let effectiveRefreshMinutes: Int
+        let status: Status
+    }
+
+    /// A university timetable as published feeds look: its own VTIMEZONE under an Outlook name,
+    /// LF line ends, a weekly lecture with a moved instance, one event with no DTSTAMP, one broken
+    /// event, and a name and colour. Monday 21 September 2026 is the harness's today.
+    static func timetable(lectureHour: Int = 20, withSeminar: Bool = true, extraTalk: Bool = false) -> String {
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//University//Timetable//EN", "X-WR-CALNAME:KSU Timetable", "COLOR:teal",
+            "X-PUBLISHED-TTL:PT6H",
+            "BEGIN:VTIMEZONE", "TZID:Arab Standard Time", "BEGIN:STANDARD", "DTSTART:16010101T000000", "TZOFFSETFROM:+0300", "TZOFFSETTO:+0300",
+            "END:STANDARD", "END:VTIMEZONE",
+            "BEGIN:VEVENT", "UID:lecture-ai@ksu.edu.sa", "DTSTAMP:20260901T000000Z", "SUMMARY:Artificial Intelligence lecture",
+            "DTSTART;TZID=Arab Standard Time:20260922T\(lectureHour)0000", "DTEND;TZID=Arab Standard Time:20260922T\(lectureHour + 1)3000",
+            "RRULE:FREQ=WEEKLY;COUNT=10", "LOCATION:Building 31", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:lecture-ai@ksu.edu.sa", "DTSTAMP:20260901T000000Z", "RECURRENCE-ID;TZID=Arab Standard Time:20260929T\(lectureHour)0000",
+            "SUMMARY:Artificial Intelligence lecture (room change)", "DTSTART;TZID=Arab Standard Time:20260929T\(lectureHour)0000",
+            "DTEND;TZID=Arab Standard Time:20260929T\(lectureHour + 1)3000", "LOCATION:Building 6", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:broken@ksu.edu.sa", "DTSTAMP:20260901T000000Z", "SUMMARY:Broken", "DTSTART:2026-09-23 10:00", "END:VEVENT",
+        ]
+        if withSeminar {
+            lines += ["BEGIN:VEVENT", "UID:seminar@ksu.edu.sa", "SUMMARY:Research seminar", "DTSTART:20260924T090000Z", "DTEND:20260924T100000Z", "END:VEVENT"]
+        }
+        if extraTalk {
+            lines += ["BEGIN:VEVENT", "UID:talk@ksu.edu.sa", "DTSTAMP:20260901T000000Z", "SUMMARY:Guest talk", "DTSTART:20260925T090000Z",
+                      "DTEND:20260925T100000Z", "END:VEVENT"]
+        }
+        lines.append("END:VCALENDAR")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func subscribe(_ client: some TestClientProtocol, _ body: String, token: String) async throws -> TestResponse {
+        try await client.send(.post, "/api/v1/external-calendars", json: body, token: token)
+    }
+
+    static func status(_ client: some TestClientProtocol, _ id: String, token: String) async throws -> Subscription {
+        let response = try await client.send(.get, "/api/v1/external-calendars/\(id)", token: token)
+        try #require(response.status == .ok, "\(response.text)")
+        return try response.json(Subscription.self)
+    }
+
+    /// Runs the refresh (and the checks it queues) now: queued refreshes wait for their time.
+    static func refresh(_ harness: ServerHarness, _ client: some TestClientProtocol, _ id: String, token: String) async throws {
+        let asked = try await client.send(.post, "/api/v1/external-calendars/\(id)/refresh", token: token)
+        try #require(asked.status == .accepted, "\(asked.text)")
+        try await ConflictAPITests.runJobs(harness)
+    }
+
+    @Test("a feed becomes a read-only calendar; refreshes write only what changed; phones and the API see it", arguments: TestEnvironment.engines)
+    func subscribeAndRefresh(engine: TestEngine) async throws {
+        try await FeedServer.run { feeds in
+            try await ServerHarness.run(engine: engine, configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+                let (user, token) = try await ChatAPITests.omar(harness, client)
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                let created = try await Self.subscribe(client, #"{"kind": "ics", "url": "\#(feeds.url("timetable.ics"))"}"#, token: token)
+                #expect(created.status == .created, "\(created.text)")
+                let pending = try created.json(Subscription.self)
+                #expect(pending.status.state == "pending" && pending.busy)
+                try await ConflictAPITests.runJobs(harness)
+
+                // Taken leniently: the broken event is skipped and said, the one without DTSTAMP kept.
+                let first = try await Self.status(client, pending.id, token: token)
+                #expect(first.status.state == "ok" && first.status.objects == 2, "\(first)")
+                #expect(first.status.problems.contains { $0.component.contains("broken@ksu.edu.sa") && $0.skipped }, "\(first.status.problems)")
+                #expect(first.calendar.name == "KSU Timetable" && first.calendar.color == "#008080")
+                #expect(first.effectiveRefreshMinutes == 360, "X-PUBLISHED-TTL is respected")
+
+                // Phones see it through the one Jadwal account, read-only.
+                let calendar = user.calendar(first.calendar.slug)
+                let synced = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(nil)))
+                #expect(synced.hrefs.count == 2)
+                let token1 = try #require(synced.syncToken)
+                let lecture = try #require(synced.hrefs.first)
+                let body = try await client.dav(.get, lecture, as: user).text
+                let refused = try await client.putICS(calendar + "mine.ics", as: user, ICS.event(uid: "mine", summary: "Mine", start: "20260922T100000", duration: "PT1H"))
+                #expect(refused.status == .forbidden && refused.text.contains("need-privileges"), "\(refused.text)")
+                #expect(try await client.dav(.delete, lecture, as: user).status == .forbidden)
+                #expect(try await client.send(.delete, "/api/v1/calendars/\(first.calendar.id)/objects/\(lecture.split(separator: "/").last ?? "")", token: token)
+                    .errorCode == "read_only")
+                #expect(!body.isEmpty)
+
+                // The lecture is in the person's week, with its moved instance.
+                let week = try await client.send(.get, "/api/v1/events?start=2026-09-21&end=2026-10-03", token: token).text
+                #expect(week.contains("Artificial Intelligence lecture") && week.contains("room change") && week.contains("Research seminar"), "\(week)")
+
+                // Unchanged: the server answers 304 to the ETag; the calendar does not move.
+                try await Self.refresh(harness, client, first.id, token: token)
+                #expect(await feeds.host.requests.last?.ifNoneMatch != nil)
+                let quiet = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(token1)))
+                #expect(quiet.entries.isEmpty && quiet.syncToken == token1)
+
+                // The same body again from a server without validators: a hash, no writes.
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable(), etag: false))
+                try await Self.refresh(harness, client, first.id, token: token)
+                try await Self.refresh(harness, client, first.id, token: token)
+                let still = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(token1)))
+                #expect(still.entries.isEmpty, "\(still.hrefs)")
+
+                // A real change: the lecture moves, the seminar goes, a talk comes. Exactly those sync.
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable(lectureHour: 18, withSeminar: false, extraTalk: true)))
+                try await Self.refresh(harness, client, first.id, token: token)
+                let changed = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(token1)))
+                #expect(changed.hrefs.count == 3, "\(changed.hrefs)")
+                #expect(changed.entries.filter { $0.status == 404 }.count == 1)
+                #expect(try await Self.status(client, first.id, token: token).status.objects == 2)
+
+                // The person names it; later refreshes keep their name.
+                let renamed = try await client.send(.patch, "/api/v1/external-calendars/\(first.id)", json: #"{"name": "Lectures", "refreshMinutes": 30}"#, token: token)
+                #expect(renamed.status == .ok, "\(renamed.text)")
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable(lectureHour: 17)))
+                try await Self.refresh(harness, client, first.id, token: token)
+                let after = try await Self.status(client, first.id, token: token)
+                #expect(after.calendar.name == "Lectures" && after.effectiveRefreshMinutes == 30)
+
+                // Removing it removes its calendar.
+                #expect(try await client.send(.delete, "/api/v1/external-calendars/\(first.id)", token: token).status == .noContent)
+                #expect(try await client.send(.get, "/api/v1/external-calendars/\(first.id)", token: token).status == .notFound)
+                #expect(try await client.dav(.propfind, calendar, as: user, depth: "0").status == .notFound)
+            }
+        }
+    }
+
+    @Test("a dinner on top of a lecture from a feed is a conflict of the dinner's, whichever came first; a free feed clashes with nothing",
+          arguments: TestEnvironment.engines)
+    func feedEventsMeetConflicts(engine: TestEngine) async throws {
+        try await FeedServer.run { feeds in
+            try await ServerHarness.run(engine: engine, configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+                let (user, token) = try await ChatAPITests.omar(harness, client)
+                // The dinner is there first; the feed brings a lecture on top of it.
+                let dinner = ICS.event(uid: "dinner", summary: "Dinner with Sara", start: "20260922T200000", duration: "PT2H")
+                #expect(try await client.putICS(user.calendar("personal") + "dinner.ics", as: user, dinner).status == .created)
+                try await ConflictAPITests.runJobs(harness)
+                harness.clock.advance(by: 60)
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url("timetable.ics"))"}"#, token: token).json(Subscription.self)
+                try await ConflictAPITests.runJobs(harness)
+                var conflicts = try await ConflictAPITests.conflicts(client, token: token)
+                #expect(conflicts.count == 1, "\(conflicts)")
+                #expect(conflicts.first?.event.title == "Dinner with Sara" && conflicts.first?.overlaps.first?.title == "Artificial Intelligence lecture")
+                #expect(conflicts.first?.source == "feed" && conflicts.first?.notify == true)
+
+                // A plan made after the feed: its own check finds the lecture (never the lecture's conflict).
+                harness.clock.advance(by: 60)
+                let coffee = ICS.event(uid: "coffee", summary: "Coffee", start: "20260929T203000", duration: "PT1H")
+                #expect(try await client.putICS(user.calendar("personal") + "coffee.ics", as: user, coffee).status == .created)
+                try await ConflictAPITests.runJobs(harness)
+                conflicts = try await ConflictAPITests.conflicts(client, token: token)
+                #expect(Set(conflicts.map(\.event.title)) == ["Dinner with Sara", "Coffee"], "\(conflicts.map(\.event.title))")
+                #expect(conflicts.allSatisfy { $0.event.name == "dinner.ics" || $0.event.name == "coffee.ics" })
+
+                // Suggestions for the dinner avoid the lectures too.
+                let dinnerConflict = try #require(conflicts.first { $0.event.name == "dinner.ics" })
+                let suggestions = try await client.send(.get, "/api/v1/conflicts/\(dinnerConflict.id)/suggestions?count=3", token: token)
+                #expect(suggestions.status == .ok, "\(suggestions.text)")
+
+                // Set free (a holidays feed would be): the clashes retire.
+                let free = try await client.send(.patch, "/api/v1/external-calendars/\(created.id)", json: #"{"busy": false}"#, token: token)
+                #expect(free.status == .ok, "\(free.text)")
+                #expect(try free.json(Subscription.self).busy == false)
+                try await ConflictAPITests.runJobs(harness)
+                #expect(try await ConflictAPITests.conflicts(client, token: token).isEmpty)
+            }
+        }
+    }
+
+    @Test("failures are shown on the feed, told once after three, and cleared when it recovers; redirects are followed; bad bodies named",
+          arguments: [TestEngine.sqlite])
+    func failuresAndRecovery(engine: TestEngine) async throws {
+        try await FeedServer.run { feeds in
+            try await ServerHarness.run(engine: engine, configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+                let (_, token) = try await ChatAPITests.omar(harness, client)
+                await feeds.host.set("moved.ics", .redirect(feeds.url("timetable.ics")))
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url("moved.ics").replacingOccurrences(of: "http://", with: "webcal://"))"}"#, token: token)
+                #expect(created.status == .created, "\(created.text)")
+                let id = try created.json(Subscription.self).id
+                #expect(try created.json(Subscription.self).url.hasPrefix("https://"), "webcal:// is read as https://")
+                // The webcal address was read as https, which this host does not speak: a failure
+                // named on the feed. Point it at http.
+                try await ConflictAPITests.runJobs(harness)
+                #expect(try await Self.status(client, id, token: token).status.state == "failing")
+                let patched = try await client.send(.patch, "/api/v1/external-calendars/\(id)", json: #"{"url": "\#(feeds.url("moved.ics"))"}"#, token: token)
+                #expect(patched.status == .ok, "\(patched.text)")
+                try await ConflictAPITests.runJobs(harness)
+                let redirected = try await Self.status(client, id, token: token)
+                #expect(redirected.status.state == "ok" && redirected.status.objects == 2, "the redirect is followed: \(redirected)")
+
+                // Three failures in a row: the error is on the feed and the person is told once.
+                await feeds.host.set("timetable.ics", .html)
+                try await Self.refresh(harness, client, id, token: token)
+                let html = try await Self.status(client, id, token: token)
+                #expect(html.status.state == "failing" && html.status.lastError?.contains("web page") == true, "\(html.status)")
+                await feeds.host.set("timetable.ics", .status(500))
+                try await Self.refresh(harness, client, id, token: token)
+                await feeds.host.set("timetable.ics", .oversized(21 << 20))
+                try await Self.refresh(harness, client, id, token: token)
+                let big = try await Self.status(client, id, token: token)
+                #expect(big.status.failures == 3 && big.status.lastError?.contains("larger than 20 MiB") == true, "\(big.status)")
+                await feeds.host.set("timetable.ics", .status(410))
+                try await Self.refresh(harness, client, id, token: token)
+                #expect(try await Self.status(client, id, token: token).status.lastError?.contains("410") == true)
+                let told = try await NotificationAPITests.feed(client, token: token).notifications.filter { $0.kind == "feed-failed" }
+                #expect(told.count == 1, "\(told.map(\.title))")
+                // Nothing was half-applied: the last good events are still there.
+                #expect(try await Self.status(client, id, token: token).status.objects == 2)
+
+                // It recovers by itself, and the error clears.
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable(extraTalk: true)))
+                try await Self.refresh(harness, client, id, token: token)
+                let recovered = try await Self.status(client, id, token: token)
+                #expect(recovered.status.state == "ok" && recovered.status.lastError == nil && recovered.status.objects == 3, "\(recovered.status)")
+            }
+        }
+    }
+
+    @Test("a server that may not fetch from its own network refuses loopback and private addresses, and a redirect to one",
+          arguments: [TestEngine.sqlite])
+    func privateAddressesRefused(engine: TestEngine) async throws {
+        try await FeedServer.run { feeds in
+            // Only the feed host's own address is allowed (the operator's CIDR list); the rest of
+            // loopback and every private range stay closed.
+            try await ServerHarness.run(engine: engine, configure: { $0.workers = 0; $0.fetchAllowList = ["127.0.0.1/32"] }) { harness, client in
+                let (_, token) = try await ChatAPITests.omar(harness, client)
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                for url in ["http://127.0.0.2:\(feeds.port)/feeds/timetable.ics", "http://10.1.2.3/cal.ics", "http://192.168.1.1/cal.ics",
+                            "http://169.254.169.254/latest/meta-data", "http://100.64.0.1/cal.ics", "http://[::1]:\(feeds.port)/feeds/timetable.ics",
+                            "http://[fd00::1]/cal.ics", "http://[::ffff:10.0.0.1]/x.ics", "webcal://0.0.0.0/x.ics"] {
+                    let refused = try await Self.subscribe(client, #"{"url": "\#(url)"}"#, token: token)
+                    #expect(refused.status == .unprocessableContent && refused.errorCode == "address_not_allowed", "\(url): \(refused.text)")
+                    #expect(refused.text.contains("--allow-private-fetch"), "the refusal names the rule: \(refused.text)")
+                }
+                for (body, field) in [(#"{"url": "file:///etc/passwd"}"#, "url"), (#"{"url": "ftp://example.com/cal.ics"}"#, "url"),
+                                      (#"{"url": ""}"#, "url"), (#"{"url": "https://example.com/c.ics", "refreshMinutes": 1}"#, "refreshMinutes"),
+                                      (#"{"url": "https://user:secret@example.com/c.ics"}"#, "url")] {
+                    let refused = try await Self.subscribe(client, body, token: token)
+                    #expect(refused.status == .badRequest && refused.text.contains(field), "\(body): \(refused.text)")
+                }
+                #expect(await feeds.host.requests.isEmpty, "nothing was fetched")
+
+                // The allowed host redirects to a closed address: the redirect is checked like the first hop.
+                await feeds.host.set("moved.ics", .redirect("http://127.0.0.2:\(feeds.port)/feeds/timetable.ics"))
+                let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url("moved.ics"))"}"#, token: token)
+                #expect(created.status == .created, "\(created.text)")
+                try await ConflictAPITests.runJobs(harness)
+                let status = try await Self.status(client, try created.json(Subscription.self).id, token: token)
+                #expect(status.status.state == "failing" && status.status.lastError?.contains("private or local address") == true, "\(status.status)")
+                #expect(await feeds.host.requests.map(\.path) == ["moved.ics"])
+            }
+        }
+    }
+}

@@ -56,6 +56,9 @@ if [[ $# -eq 0 ]]; then
 
     step "recurrence: jadwal ics expand beside Python's icalendar + recurring-ical-events, live"
     "$JADWAL_TEST_PYTHON" scripts/ical/recurrence_cases.py compare --binary "$JADWAL_BINARY" ics
+
+    step "feeds written by others: the .ics test calendars of icalendar, vobject, recurring-ical-events and khal (PyPI sdists), read as a subscription reads them, beside Python's icalendar"
+    "$JADWAL_TEST_PYTHON" scripts/ical/feed_corpus.py --binary "$JADWAL_BINARY"
 fi
 
 if [[ $# -eq 0 ]]; then

@@ -16,9 +16,10 @@ struct ICSCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read files as a subscription reads a feed; print one JSON line per file.",
             discussion: """
-            Each line is {"file", "components", "objects", "skipped", "mended", "error"}: how many VEVENT, VTODO \
-            and VJOURNAL components the file holds, how many calendar objects (one per UID) Jadwal would store, \
-            how many components it left out and how many it mended, or why the file is not a calendar at all.
+            Each line is {"file", "components", "objects", "skipped", "mended", "problems", "error"}: how many \
+            VEVENT, VTODO and VJOURNAL components the file holds, how many calendar objects (one per UID) Jadwal \
+            would store, how many components it left out and how many it mended, and why; or why the file is not \
+            a calendar at all.
             """
         )
 
@@ -32,6 +33,8 @@ struct ICSCommand: AsyncParsableCommand {
                 var file: String
                 var components = 0, objects = 0, skipped = 0, mended = 0
                 var error: String?
+                /// What was left out or mended, the way the subscription's status lists it.
+                var problems: [String] = []
             }
             for file in files {
                 var line = Line(file: file)
@@ -40,8 +43,15 @@ struct ICSCommand: AsyncParsableCommand {
                     line.components = feed.componentCount
                     line.skipped = feed.problems.filter(\.skipped).count
                     line.mended = feed.problems.count - line.skipped
+                    line.problems = feed.problems.map(\.description)
                     for item in feed.items {
-                        if (try? CalendarObjectContent(text: item.text)) != nil { line.objects += 1 } else { line.skipped += 1 }
+                        do {
+                            _ = try CalendarObjectContent(text: item.text)
+                            line.objects += 1
+                        } catch {
+                            line.skipped += 1
+                            line.problems.append("\(item.kind) \(item.uid): \(error)")
+                        }
                     }
                 } catch {
                     line.error = "\(error)"

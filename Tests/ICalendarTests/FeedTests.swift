@@ -32,7 +32,9 @@ import Testing
         let broken = "BEGIN:VEVENT\nUID:bad@x\nDTSTART;TZID=\"unclosed:20260301T100000\nEND:VEVENT"
         let feed = try ICalendarFeed(text: Self.feed(broken + "\n" + Self.event))
         #expect(feed.items.map(\.uid) == ["a@x"])
-        #expect(feed.problems.count == 1 && feed.problems[0].skipped && feed.problems[0].component == "VEVENT bad@x" && feed.problems[0].line == 4)
+        // The unreadable line goes (said with its own line number), and without a start the event goes too.
+        #expect(feed.problems.map(\.skipped) == [false, true], "\(feed.problems)")
+        #expect(feed.problems[0].line == 6 && feed.problems[1].component == "VEVENT bad@x" && feed.problems[1].line == 4)
         #expect(feed.componentCount == 2)
     }
 
@@ -124,6 +126,43 @@ import Testing
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + Self.event.replacingOccurrences(of: "\n", with: "\r\n") + "\r\nBEGIN:VEVENT\r\nUID:cut@x\r\nDTSTART:2026"
         let feed = try ICalendarFeed(text: text)
         #expect(feed.items.map(\.uid) == ["a@x"] && feed.problems.first?.reason.contains("no END:VEVENT") == true)
+    }
+
+    @Test func aBareComponentWithNoCalendarAroundItIsRead() throws {
+        let feed = try ICalendarFeed(text: Self.event.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n")
+        #expect(feed.items.map(\.uid) == ["a@x"])
+    }
+
+    @Test func anUnreadableLineOrValueIsLeftOutAndTheEventKept() throws {
+        let body = """
+            BEGIN:VEVENT
+            UID:m@x
+            DTSTAMP:20260101T000000Z
+            DTSTART:20260301T100000Z
+            X-APPLE-RADIUS
+            RRULE:
+            EXDATE:tomorrow
+            DURATION:an hour
+            SUMMARY:Kept
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:s@x
+            DTSTAMP:20260101T000000Z
+            DTSTART:20260301T100000Z
+            RRULE:FREQ=FORTNIGHTLY
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:d@x
+            DTSTAMP:20260101T000000Z
+            DTSTART:2026-03-01
+            END:VEVENT
+            """
+        let feed = try ICalendarFeed(text: Self.feed(body))
+        let kept = try #require(feed.items.first)
+        #expect(feed.items.map(\.uid) == ["m@x"])
+        #expect(kept.calendar.components[0].properties.map(\.name) == ["UID", "DTSTAMP", "DTSTART", "SUMMARY"])
+        #expect(feed.problems.filter { !$0.skipped }.count == 4, "\(feed.problems)")
+        #expect(feed.problems.filter(\.skipped).map(\.component) == ["VEVENT s@x", "VEVENT d@x"])
     }
 
     @Test func aWebPageOrNothingIsNotACalendar() {

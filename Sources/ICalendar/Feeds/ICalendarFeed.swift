@@ -76,7 +76,13 @@ public struct ICalendarFeed: Sendable {
     /// Reads a feed's bytes. Fails only when they are not iCalendar at all.
     public init(bytes: [UInt8], maxBytes: Int = 64 << 20) throws(Failure) {
         guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
-        let lines = Self.logicalLines(bytes)
+        var lines = Self.logicalLines(bytes)
+        if !lines.contains(where: { $0.text.uppercased() == "BEGIN:VCALENDAR" }),
+           lines.contains(where: { Self.itemKinds.contains($0.text.uppercased().replacingOccurrences(of: "BEGIN:", with: "")) }) {
+            // A bare VEVENT (or several) with no VCALENDAR around it: read as if it had one.
+            lines.insert(Line(text: "BEGIN:VCALENDAR", number: 0), at: 0)
+            lines.append(Line(text: "END:VCALENDAR", number: 0))
+        }
         guard lines.contains(where: { $0.text.uppercased() == "BEGIN:VCALENDAR" }) else {
             let start = String(decoding: bytes.prefix(200), as: UTF8.self).lowercased()
             if start.contains("<html") || start.contains("<!doctype") {
@@ -239,15 +245,33 @@ public struct ICalendarFeed: Sendable {
                 return
             }
             guard isItem || kind == "VTIMEZONE" else { return }  // VFREEBUSY, VAVAILABILITY, X- components: not calendar items
-            let text = chunk.map(\.text).joined(separator: "\r\n") + "\r\n"
-            let component: Component
-            do {
-                guard let parsed = try ICalendarParser().parse(text).first else { return }
-                component = parsed
-            } catch {
-                let uid = chunk.lazy.compactMap { $0.text.uppercased().hasPrefix("UID:") ? String($0.text.dropFirst(4)) : nil }.first
-                problems.append(Problem(line: line, component: [kind, uid ?? ""].joined(separator: " ").trimmingCharacters(in: .whitespaces),
-                                        reason: "\(error)", skipped: true))
+            let uid = chunk.lazy.compactMap { $0.text.uppercased().hasPrefix("UID:") ? String($0.text.dropFirst(4)) : nil }.first
+            let label = [kind, uid ?? ""].joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            var lines = chunk
+            var component: Component?
+            // A line that cannot be read is left out (and said) when the component still has its
+            // BEGIN and END; at most a few, so a garbled component is skipped rather than gutted.
+            for _ in 0..<4 {
+                let text = lines.map(\.text).joined(separator: "\r\n") + "\r\n"
+                do {
+                    component = try ICalendarParser().parse(text).first
+                    break
+                } catch let error as ICalendarError {
+                    guard let bad = error.line, bad > 1, bad < lines.count, error.kind == .malformedContentLine || error.kind == .invalidValue
+                    else {
+                        problems.append(Problem(line: line, component: label, reason: "\(error)", skipped: true))
+                        return
+                    }
+                    let dropped = lines.remove(at: bad - 1)
+                    problems.append(Problem(line: dropped.number, component: label,
+                                            reason: "the line \"\(dropped.text.prefix(60))\" cannot be read (\(error.message)); it was left out", skipped: false))
+                } catch {
+                    problems.append(Problem(line: line, component: label, reason: "\(error)", skipped: true))
+                    return
+                }
+            }
+            guard let component else {
+                problems.append(Problem(line: line, component: label, reason: "too many of its lines cannot be read", skipped: true))
                 return
             }
             if kind == "VTIMEZONE" {
@@ -273,6 +297,7 @@ public struct ICalendarFeed: Sendable {
                     problems.append(Problem(line: line, component: "VEVENT \(uid)", reason: "it has no DTSTART", skipped: true))
                     continue
                 }
+                guard mendValues(&component, line: line, uid: uid) else { continue }
                 if component.first("DTSTAMP") == nil {
                     let stamp = component.first("LAST-MODIFIED")?.value ?? component.first("CREATED")?.value ?? "19700101T000000Z"
                     component.properties.insert(Property(name: "DTSTAMP", value: stamp), at: 0)
@@ -321,6 +346,53 @@ public struct ICalendarFeed: Sendable {
             }
             calendar.components += components
             return Item(uid: uid, kind: kind, calendar: calendar, text: ICalendarSerializer().serialize(calendar))
+        }
+
+        /// Values the expander reads, checked here: an unreadable DTSTART (or RRULE) costs the
+        /// component; an unreadable end, duration, RDATE or EXDATE, or an empty RRULE, is left
+        /// out and the component kept. False when the component is skipped.
+        mutating func mendValues(_ component: inout Component, line: Int, uid: String) -> Bool {
+            let label = "\(component.name) \(uid)"
+            if let start = component.first("DTSTART") {
+                do {
+                    _ = try start.dateValue()
+                } catch {
+                    problems.append(Problem(line: line, component: label, reason: "its DTSTART cannot be read: \(error)", skipped: true))
+                    return false
+                }
+            }
+            var kept: [Property] = []
+            for property in component.properties {
+                var reason: String?
+                switch property.name {
+                case "RRULE":
+                    if property.value.trimmingCharacters(in: .whitespaces).isEmpty {
+                        reason = "its RRULE is empty; it was read as a single event"
+                    } else {
+                        do {
+                            _ = try RecurrenceRule.parse(property.value)
+                        } catch {
+                            problems.append(Problem(line: line, component: label, reason: "its RRULE cannot be read: \(error)", skipped: true))
+                            return false
+                        }
+                    }
+                case "RDATE", "EXDATE":
+                    if (try? property.dateListValue()) == nil { reason = "its \(property.name) \"\(property.value.prefix(60))\" cannot be read; it was left out" }
+                case "DTEND", "DUE":
+                    if (try? property.dateValue()) == nil { reason = "its \(property.name) \"\(property.value.prefix(60))\" cannot be read; it was left out" }
+                case "DURATION":
+                    if (try? Duration.parse(property.value)) == nil { reason = "its DURATION \"\(property.value.prefix(60))\" cannot be read; it was left out" }
+                default:
+                    break
+                }
+                if let reason {
+                    problems.append(Problem(line: line, component: label, reason: reason, skipped: false))
+                } else {
+                    kept.append(property)
+                }
+            }
+            component.properties = kept
+            return true
         }
 
         /// A TZID that neither the feed nor the zone database knows is dropped, so the time is read

@@ -11,6 +11,8 @@ public enum WriteSource: String, Sendable, Hashable, Codable, CaseIterable {
     case routine
     /// "Plan my tasks".
     case taskPlan = "task-plan"
+    /// A goal session the person accepted from the two-week plan.
+    case goalPlan = "goal-plan"
 
     /// Jadwal added the event by itself, so the person may not know it is there.
     public var addedByJadwal: Bool { self == .chat }

@@ -73,6 +73,7 @@ package struct WebRoutes: Sendable {
         addEventRoutes(to: pages)
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)
+        addPlanPages(to: pages)
         addConflictRoutes(to: pages)
         addSettingsRoutes(to: pages)
         addPrayerRoutes(to: pages)

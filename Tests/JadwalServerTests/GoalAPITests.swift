@@ -33,6 +33,7 @@ struct GoalAPITests {
         let intensity: String; let proposals: [Item]; let accepted: [Item]
     }
     struct Items: Decodable { let items: [Item] }
+    struct ItemStates: Decodable { struct State: Decodable { let state: String }; let items: [State] }
     struct AcceptedAll: Decodable {
         struct Refused: Decodable { let id: String; let code: String; let message: String }
         let accepted: [Item]; let refused: [Refused]

@@ -43,6 +43,10 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as ProfileChange.Problem: APIError(problem)
         case let failure as SignIn.Failure: APIError(failure)
         case let problem as CalendarSubscriptions.Problem: APIError(problem)
+        case let problem as Goals.Problem: APIError(problem)
+        case let refusal as TwoWeekPlanning.Refusal: APIError(refusal)
+        case let problem as PlannerAnswers.Problem: APIError(problem)
+        case let problem as Tracker.Problem: APIError(problem)
         default: nil
         }
     }
@@ -251,5 +255,50 @@ package struct ChatAPIError: Error, HTTPResponseError, Sendable {
         let data = try JSONEncoder().encode(Envelope(error: .init(code: code, message: message, line: line, participants: participants, problems: problems)))
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension APIError {
+    package init(_ problem: Goals.Problem) {
+        switch problem {
+        case .notFound(let id):
+            self.init(.notFound, code: "goal_not_found", message: "No goal '\(id)'; GET /api/v1/goals lists yours.")
+        case .tooMany:
+            self.init(.conflict, code: "too_many_goals", message: problem.description.asSentence)
+        default:
+            self.init(.badRequest, code: "invalid_field", message: "Field \(problem.description).", details: FieldDetails(field: problem.field))
+        }
+    }
+
+    package init(_ refusal: TwoWeekPlanning.Refusal) {
+        switch refusal {
+        case .notFound(let id):
+            self.init(.notFound, code: "proposal_not_found",
+                      message: "No plan item '\(id)'; GET /api/v1/plan/proposals lists the proposals waiting, and POST makes a new plan.")
+        case .alreadyDecided(let id, let state):
+            self.init(.conflict, code: "already_decided", message: "The proposal '\(id)' was already \(state.rawValue).")
+        case .started(let id):
+            self.init(.conflict, code: "proposal_started", message: "The time of '\(id)' has begun; make a new plan (POST /api/v1/plan/proposals).")
+        case .slotTaken(let id, let overlaps):
+            self.init(
+                .conflict, code: "slot_taken",
+                message: "The time of '\(id)' is no longer free: it runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")). Make a new plan (POST /api/v1/plan/proposals).",
+                details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
+        }
+    }
+
+    package init(_ problem: PlannerAnswers.Problem) {
+        self.init(.badRequest, code: "invalid_field", message: "Field \(problem.description).", details: FieldDetails(field: problem.field))
+    }
+
+    package init(_ problem: Tracker.Problem) {
+        switch problem {
+        case .notFound(let id):
+            self.init(.notFound, code: "tracker_entry_not_found", message: "No tracker entry '\(id)'; GET /api/v1/tracker/entries lists yours.")
+        case .period, .count:
+            self.init(.badRequest, code: "invalid_query", message: "'\(problem.field)'\(problem.description.dropFirst(problem.field.count)).")
+        default:
+            self.init(.badRequest, code: "invalid_field", message: "Field \(problem.description).", details: FieldDetails(field: problem.field))
+        }
     }
 }

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -246,4 +246,46 @@ public protocol CalendarSubscriptionStore: Sendable {
     func calendarSubscriptions(accountID: UUID) async throws -> [CalendarSubscription]
     /// Saves everything but the ids and creation time.
     func updateCalendarSubscription(_ subscription: CalendarSubscription) async throws
+}
+
+public protocol GoalStore: Sendable {
+    func insertGoal(_ goal: StoredGoal, accountID: UUID) async throws
+    func updateGoal(_ goal: StoredGoal, accountID: UUID) async throws
+    /// The account's goals, oldest first.
+    func goals(accountID: UUID) async throws -> [StoredGoal]
+    func goal(id: String, accountID: UUID) async throws -> StoredGoal?
+    /// Deletes the goal with its plan items; false when the account has no such goal.
+    func deleteGoal(id: String, accountID: UUID) async throws -> Bool
+
+    /// The account's plan items in `states`, by start.
+    func planItems(accountID: UUID, states: Set<PlanItem.State>) async throws -> [PlanItem]
+    func planItem(id: String, accountID: UUID) async throws -> PlanItem?
+    /// Drops every proposal still waiting for an answer and stores `items` instead (a new plan).
+    /// An item whose id is already accepted or rejected is left out.
+    func replaceProposedPlanItems(accountID: UUID, with items: [PlanItem]) async throws
+    /// Drops the proposals of one goal still waiting for an answer (the goal changed).
+    func deleteProposedPlanItems(goalID: String, accountID: UUID) async throws
+    /// Saves an item's state, time, event and decision time.
+    func updatePlanItem(_ item: PlanItem, accountID: UUID) async throws
+    func deletePlanItem(id: String, accountID: UUID) async throws
+
+    /// The questionnaire's answers; all skipped when never answered.
+    func plannerAnswers(accountID: UUID) async throws -> PlannerAnswers
+    func savePlannerAnswers(_ answers: PlannerAnswers, accountID: UUID, at: Date) async throws
+    /// What the planner learned; nothing when never saved. Held for the rest of the transaction
+    /// (PostgreSQL), so two answers given at once are both learned.
+    func plannerLearning(accountID: UUID) async throws -> PlannerLearning
+    func savePlannerLearning(_ learning: PlannerLearning, accountID: UUID, at: Date) async throws
+}
+
+public protocol TrackerStore: Sendable {
+    func insertTrackerEntry(_ entry: TrackerEntry, accountID: UUID) async throws
+    /// Saves every field but the id and creation time.
+    func updateTrackerEntry(_ entry: TrackerEntry, accountID: UUID) async throws
+    func trackerEntry(id: UUID, accountID: UUID) async throws -> TrackerEntry?
+    /// False when the account has no such entry.
+    func deleteTrackerEntry(id: UUID, accountID: UUID) async throws -> Bool
+    /// The account's entries of `metric` (every metric when nil) starting in [from, to), by
+    /// start, at most `limit`.
+    func trackerEntries(accountID: UUID, metric: String?, from: Date, to: Date, limit: Int) async throws -> [TrackerEntry]
 }

@@ -262,6 +262,12 @@ private func assemble(
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
     let routines = RoutineCalendar(store: store, clock: dependencies.clock, random: dependencies.random)
     RoutineRoutes(routines: routines).addRoutes(to: signedIn)
+    let goals = Goals(store: store, clock: dependencies.clock, random: dependencies.random)
+    GoalRoutes(goals: goals).addRoutes(to: signedIn)
+    let planning = TwoWeekPlanning(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
+    PlanRoutes(planning: planning).addRoutes(to: signedIn)
+    let tracker = Tracker(store: store, clock: dependencies.clock, random: dependencies.random)
+    TrackerRoutes(tracker: tracker).addRoutes(to: signedIn)
     let notifications = Notifications(store: store, clock: dependencies.clock)
     NotificationRoutes(notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
         .addRoutes(to: signedIn)
@@ -271,7 +277,7 @@ private func assemble(
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, random: dependencies.random, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
-        conflictResolution: conflictResolution, routines: routines, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
+        conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

@@ -30,6 +30,8 @@ package struct WebRoutes: Sendable {
     package let conflicts: Conflicts
     package let conflictResolution: ConflictResolution
     package let routines: RoutineCalendar
+    package let goals: Goals
+    package let planning: TwoWeekPlanning
     /// Every event calendar as one, for the calendar views (the API's `GET /api/v1/events` reads the same).
     package let integrated: IntegratedCalendar
     package let calendars: Calendars
@@ -38,7 +40,7 @@ package struct WebRoutes: Sendable {
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
     package let whatsAppWebhookConfigured: Bool
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, integrated: IntegratedCalendar, calendars: Calendars, publicURL: String, whatsAppWebhookConfigured: Bool) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, publicURL: String, whatsAppWebhookConfigured: Bool) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -59,6 +61,8 @@ package struct WebRoutes: Sendable {
         self.conflicts = conflicts
         self.conflictResolution = conflictResolution
         self.routines = routines
+        self.goals = goals
+        self.planning = planning
         self.integrated = integrated
         self.calendars = calendars
         self.publicURL = publicURL
@@ -73,6 +77,7 @@ package struct WebRoutes: Sendable {
         addEventRoutes(to: pages)
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)
+        addPlanPages(to: pages)
         addConflictRoutes(to: pages)
         addSettingsRoutes(to: pages)
         addPrayerRoutes(to: pages)

@@ -13,6 +13,8 @@ public enum WriteSource: String, Sendable, Hashable, Codable, CaseIterable {
     case taskPlan = "task-plan"
     /// A subscribed calendar's refresh: an event appeared or moved in a feed.
     case feed
+    /// A goal session the person accepted from the two-week plan.
+    case goalPlan = "goal-plan"
 
     /// Jadwal added the event by itself (from a chat, or a feed's change), so the person may not
     /// know it is there.

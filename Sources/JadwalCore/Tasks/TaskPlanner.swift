@@ -171,32 +171,13 @@ public struct TaskPlanner: Sendable {
         public let description: String
     }
 
-    /// The event for one block: in `timeZone` with its VTIMEZONE (so a phone shows local times),
-    /// opaque, linked to the to-do, marked as the planner's.
+    /// The event for one block: linked to the to-do, marked as the planner's.
     static func eventText(for block: TaskBlock, uid: String, timeZone: String, now: Date) -> String {
-        let rules = timeZone == "UTC" ? nil : ZoneRules(ianaIdentifier: timeZone)
-        func value(_ date: Date) -> DateOrDateTime {
-            let seconds = Int64(date.timeIntervalSince1970.rounded())
-            guard let rules else { return .dateTime(LocalDateTime(secondsSinceEpoch: seconds), .utc) }
-            return .dateTime(rules.local(forUTC: seconds), .zone(timeZone))
-        }
         let title = block.title.isEmpty ? "To-do" : block.title
-        var event = Event(uid: uid, title: title, start: value(block.range.start), end: .end(value(block.range.end)))
-        event.description = "Time Jadwal planned for the to-do \"\(title)\". Plan again to move it."
-        event.transparency = .opaque
-        var vevent = event.component
-        let stamp = UTCStamp.format(now)
-        for name in ["DTSTAMP", "CREATED", "LAST-MODIFIED"] { vevent.set(name, Property(name: name, value: stamp)) }
-        vevent.set("RELATED-TO", Property(name: "RELATED-TO", value: block.taskID))
-        vevent.set(markerProperty, Property(name: markerProperty, value: "1"))
-        var calendar = Component(name: "VCALENDAR", properties: [
-            Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Task Plan//EN"),
-        ])
-        if rules != nil, let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: timeZone, fromYear: max(1970, event.start.local.date.year - 1)) {
-            calendar.components.append(vtimezone)
-        }
-        calendar.components.append(vevent)
-        return calendar.serialized
+        return PlacedEvent.text(
+            title: title, range: block.range, uid: uid, timeZone: timeZone, now: now,
+            description: "Time Jadwal planned for the to-do \"\(title)\". Plan again to move it.",
+            properties: [("RELATED-TO", block.taskID), (markerProperty, "1")], product: "-//Jadwal//Task Plan//EN")
     }
 }
 

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -556,6 +556,70 @@ extension Migrations {
             """,
             "CREATE INDEX calendar_subscriptions_account ON calendar_subscriptions (account_id)",
             "CREATE UNIQUE INDEX calendar_subscriptions_calendar ON calendar_subscriptions (calendar_id)",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Goals, the two-week plan's items (proposed, accepted, rejected), the planner's
+    /// questionnaire and what it learned, and tracker entries. Goals, plan items, answers and
+    /// learning are stored as JSON of Core's types beside the columns queries need; a tracker
+    /// entry is plain columns, because summaries add them up.
+    static let v18GoalsAndTracker = Migration(version: 18, name: "goals, two-week plan, tracker") { _ in
+        [
+            """
+            CREATE TABLE goals (
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                id TEXT NOT NULL,
+                definition TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                PRIMARY KEY (account_id, id)
+            )
+            """,
+            """
+            CREATE TABLE plan_items (
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                id TEXT NOT NULL,
+                goal_id TEXT,
+                state TEXT NOT NULL,
+                start_at BIGINT NOT NULL,
+                end_at BIGINT NOT NULL,
+                item TEXT NOT NULL,
+                PRIMARY KEY (account_id, id)
+            )
+            """,
+            "CREATE INDEX plan_items_state ON plan_items (account_id, state, start_at)",
+            """
+            CREATE TABLE planner_answers (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                answers TEXT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE planner_learning (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                model TEXT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE tracker_entries (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                metric TEXT NOT NULL,
+                start_at BIGINT NOT NULL,
+                end_at BIGINT,
+                value DOUBLE PRECISION NOT NULL,
+                unit TEXT NOT NULL,
+                kind TEXT,
+                note TEXT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX tracker_entries_metric ON tracker_entries (account_id, metric, start_at)",
         ]
     }
 }

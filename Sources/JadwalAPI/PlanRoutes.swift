@@ -1,0 +1,162 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+import JadwalHTTP
+import Scheduling
+
+/// `/api/v1/plan`: the two-week plan. `POST plan/proposals` plans afresh and `GET` lists what
+/// waits; each proposal is accepted (it becomes an event in the Goals calendar) or rejected, or
+/// all are accepted at once. `plan/learning` is what the planner learned from those answers;
+/// `plan/questionnaire` the answers that steer it.
+package struct PlanRoutes: Sendable {
+    package let planning: TwoWeekPlanning
+
+    package init(planning: TwoWeekPlanning) {
+        self.planning = planning
+    }
+
+    package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        group.post("plan/proposals") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(PlanView(try await planning.propose(account: account), language: account.reasonLanguage))
+        }
+        group.get("plan/proposals") { request, context in
+            let account = try context.requireIdentity().account
+            let stateText = request.uri.queryParameters.get("state") ?? PlanItem.State.proposed.rawValue
+            let states: Set<PlanItem.State>
+            if stateText == "all" {
+                states = Set(PlanItem.State.allCases)
+            } else if let state = PlanItem.State(rawValue: stateText) {
+                states = [state]
+            } else {
+                throw APIError.badRequest("invalid_query", "'state' is proposed (the default), accepted, rejected or all, not '\(stateText)'.")
+            }
+            let items = try await planning.items(account: account, states: states)
+            return JSONResponse(PlanItemList(items: items.map { PlanItemView($0, language: account.reasonLanguage) }))
+        }
+        group.get("plan/proposals/{id}") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(PlanItemView(try await planning.item(id: try Self.id(context), account: account), language: account.reasonLanguage))
+        }
+        group.post("plan/proposals/accept-all") { _, context in
+            let account = try context.requireIdentity().account
+            let outcome = try await planning.acceptAll(account: account)
+            return JSONResponse(AcceptAllView(
+                accepted: outcome.accepted.map { PlanItemView($0, language: account.reasonLanguage) },
+                refused: outcome.refused.map { refusal in
+                    let answer = APIError(refusal)
+                    return RefusedView(id: refusal.id, code: answer.code, message: answer.message)
+                }))
+        }
+        group.post("plan/proposals/{id}/accept") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(PlanItemView(try await planning.accept(id: try Self.id(context), account: account), language: account.reasonLanguage))
+        }
+        group.post("plan/proposals/{id}/reject") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(PlanItemView(try await planning.reject(id: try Self.id(context), account: account), language: account.reasonLanguage))
+        }
+        group.delete("plan/learning") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            try await planning.forgetLearning(account: account, goalID: request.uri.queryParameters.get("goal"))
+            return Response(status: .noContent)
+        }
+        group.get("plan/questionnaire") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(try await planning.answers(account: account))
+        }
+        group.put("plan/questionnaire") { request, context in
+            let account = try context.requireIdentity().account
+            let answers = try await request.decodeJSON(as: PlannerAnswers.self)
+            return JSONResponse(try await planning.saveAnswers(answers, account: account))
+        }
+    }
+
+    /// A proposal's id (`goal:<goal id>@<unix start>`), whether or not the client escaped its `:` and `@`.
+    static func id(_ context: JadwalRequestContext) throws -> String {
+        let raw = try context.parameters.require("id")
+        return raw.removingPercentEncoding ?? raw
+    }
+}
+
+extension TwoWeekPlanning.Refusal {
+    var id: String {
+        switch self {
+        case .notFound(let id), .alreadyDecided(let id, _), .started(let id), .slotTaken(let id, _): id
+        }
+    }
+}
+
+package struct PlanView: Encodable, Sendable {
+    package struct ShortfallView: Encodable, Sendable {
+        package let goalId: String
+        package let periodStart: Date
+        package let wanted: Int
+        package let proposed: Int
+    }
+    package struct HorizonView: Encodable, Sendable {
+        package let start: Date
+        package let end: Date
+    }
+
+    package let intensity: String
+    package let horizon: HorizonView?
+    package let proposals: [PlanItemView]
+    package let accepted: [PlanItemView]
+    package let shortfalls: [ShortfallView]
+
+    package init(_ plan: TwoWeekPlanning.Plan, language: ReasonLanguage) {
+        intensity = plan.intensity.rawValue
+        horizon = plan.horizon.map { HorizonView(start: $0.start, end: $0.end) }
+        proposals = plan.proposals.map { PlanItemView($0, language: language) }
+        accepted = plan.accepted.map { PlanItemView($0, language: language) }
+        shortfalls = plan.shortfalls.map { ShortfallView(goalId: $0.goalID, periodStart: $0.periodStart, wanted: $0.wanted, proposed: $0.proposed) }
+    }
+}
+
+package struct PlanItemList: Encodable, Sendable {
+    package let items: [PlanItemView]
+}
+
+/// One item of the plan: the reason worded in the person's language, and as values.
+package struct PlanItemView: Encodable, Sendable {
+    package struct EventView: Encodable, Sendable {
+        package let calendarId: String
+        package let name: String
+    }
+
+    package let id: String
+    package let goalId: String?
+    package let title: String
+    package let start: Date
+    package let end: Date
+    package let state: String
+    package let reason: String
+    package let reasonFactors: ProposalReason
+    package let event: EventView?
+    package let decidedAt: Date?
+
+    package init(_ item: PlanItem, language: ReasonLanguage) {
+        id = item.id
+        goalId = item.goalID
+        title = item.title
+        start = item.range.start
+        end = item.range.end
+        state = item.state.rawValue
+        reason = item.reason.sentence(in: language)
+        reasonFactors = item.reason
+        event = item.event.map { EventView(calendarId: $0.calendarID.uuidString.lowercased(), name: $0.name) }
+        decidedAt = item.decidedAt
+    }
+}
+
+package struct AcceptAllView: Encodable, Sendable {
+    package let accepted: [PlanItemView]
+    package let refused: [RefusedView]
+}
+
+package struct RefusedView: Encodable, Sendable {
+    package let id: String
+    package let code: String
+    package let message: String
+}

@@ -1,0 +1,320 @@
+import Foundation
+import ICalendar
+import Scheduling
+
+/// A tracker entry as the API and the web form describe it, by metric:
+/// - `{"metric": "sleep", "bedtime": "2026-09-21T23:10", "wake": "2026-09-22T06:40"}`;
+/// - `{"metric": "exercise", "kind": "run", "minutes": 30, "at": "2026-09-22T06:45"}`;
+/// - `{"metric": "weight", "value": 72.5, "unit": "kg", "at": "2026-09-22T07:00"}` (any other name).
+///
+/// Times are wall times in the person's zone (`2026-09-22T06:40`) or instants with an offset
+/// (`2026-09-22T03:40:00Z`); `at` defaults to now. `note` is optional everywhere.
+public struct TrackerEntryDraft: Sendable, Codable, Equatable {
+    public var metric: String
+    public var bedtime: String?
+    public var wake: String?
+    public var kind: String?
+    public var minutes: Int?
+    public var at: String?
+    public var value: Double?
+    public var unit: String?
+    public var note: String?
+
+    public init(metric: String, bedtime: String? = nil, wake: String? = nil, kind: String? = nil, minutes: Int? = nil, at: String? = nil,
+                value: Double? = nil, unit: String? = nil, note: String? = nil) {
+        self.metric = metric
+        self.bedtime = bedtime
+        self.wake = wake
+        self.kind = kind
+        self.minutes = minutes
+        self.at = at
+        self.value = value
+        self.unit = unit
+        self.note = note
+    }
+
+    /// The checked entry under `id`; `createdAt` is kept from the entry it replaces.
+    public func entry(id: UUID, zone: String, now: Date, createdAt: Date? = nil) throws(Tracker.Problem) -> TrackerEntry {
+        let name = metric.trimmingCharacters(in: .whitespaces).lowercased()
+        guard Tracker.isMetricName(name) else { throw .metric(metric) }
+        if let note, note.count > Tracker.noteLimit { throw .note }
+        func instant(_ text: String?, _ field: String) throws(Tracker.Problem) -> Date? {
+            guard let text else { return nil }
+            if let date = Date(iso8601Instant: text) { return date }
+            guard let rules = ZoneRules(ianaIdentifier: zone), let value = EventDraft.value(text, allDay: false, zone: zone) else {
+                throw .time(field: field, text: text)
+            }
+            return Date(timeIntervalSince1970: TimeInterval(value.utcSeconds(floating: rules)))
+        }
+        func required<T>(_ value: T?, _ field: String) throws(Tracker.Problem) -> T {
+            guard let value else { throw .required(field: field, metric: name) }
+            return value
+        }
+        let start: Date, end: Date?, amount: Double, unit: String, kind: String?
+        switch name {
+        case Tracker.sleep:
+            start = try required(try instant(bedtime, "bedtime"), "bedtime")
+            let wakeTime = try required(try instant(wake, "wake"), "wake")
+            guard wakeTime > start else { throw .wakeBeforeBedtime }
+            guard wakeTime.timeIntervalSince(start) <= Tracker.longestNight else { throw .nightTooLong }
+            (end, amount, unit, kind) = (wakeTime, wakeTime.timeIntervalSince(start) / 60, Tracker.minutesUnit, nil)
+        case Tracker.exercise:
+            let minutes = try required(self.minutes, "minutes")
+            guard (1...1440).contains(minutes) else { throw .minutes(minutes) }
+            start = try instant(at, "at") ?? now
+            let trimmedKind = self.kind?.trimmingCharacters(in: .whitespaces)
+            if let trimmedKind, trimmedKind.isEmpty || trimmedKind.count > Tracker.nameLimit || trimmedKind.containsControlCharacters {
+                throw .kind
+            }
+            (end, amount, unit, kind) = (start.addingTimeInterval(TimeInterval(minutes * 60)), Double(minutes), Tracker.minutesUnit, trimmedKind)
+        default:
+            let value = try required(self.value, "value")
+            guard value.isFinite, abs(value) < 1e12 else { throw .value }
+            let trimmedUnit = (self.unit ?? "").trimmingCharacters(in: .whitespaces)
+            guard !trimmedUnit.isEmpty, trimmedUnit.count <= 20, !trimmedUnit.containsControlCharacters else { throw .unit }
+            start = try instant(at, "at") ?? now
+            (end, amount, unit, kind) = (nil, value, trimmedUnit, nil)
+        }
+        // Tracking records what happened; a day ahead allows for zones and clocks, no more.
+        guard start <= now.addingTimeInterval(86_400) else { throw .future }
+        return TrackerEntry(
+            id: id, metric: name, start: start, end: end, value: amount, unit: unit, kind: kind,
+            note: note.flatMap { $0.isBlank ? nil : $0 }, createdAt: createdAt ?? now, updatedAt: now)
+    }
+}
+
+/// How a summary groups entries.
+public enum TrackerPeriod: String, Sendable, Hashable, CaseIterable {
+    case day, week, month, year
+
+    /// How many periods a summary shows unless asked.
+    public var defaultCount: Int {
+        switch self {
+        case .day: 14
+        case .week: 12
+        case .month: 12
+        case .year: 5
+        }
+    }
+}
+
+/// A metric's progress by period, with its streaks of days.
+public struct TrackerSummary: Sendable, Hashable {
+    public struct Bucket: Sendable, Hashable {
+        /// The period's first local day (`2026-09-21`; a week starts on Monday).
+        public let date: String
+        public let range: TimeRange
+        /// The sum of the entries' values (minutes for sleep and exercise).
+        public let total: Double
+        public let count: Int
+        /// Per entry (a night, a session); nil when there were none.
+        public var average: Double? { count == 0 ? nil : total / Double(count) }
+    }
+
+    public let metric: String
+    public let unit: String
+    public let period: TrackerPeriod
+    /// Oldest first; the last holds now.
+    public let buckets: [Bucket]
+    /// Days in a row with an entry, up to today (or yesterday, while today has none yet).
+    public let currentStreak: Int
+    public let longestStreak: Int
+}
+
+/// A person's tracker: sleep, exercise and custom measures, added, edited and removed here,
+/// and summed up by day, week, month and year in their zone, with streaks. A night counts for
+/// the day the person woke on; everything else for the day it started.
+public struct Tracker: Sendable {
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case metric(String)
+        case required(field: String, metric: String)
+        case time(field: String, text: String)
+        case wakeBeforeBedtime
+        case nightTooLong
+        case minutes(Int)
+        case value
+        case unit
+        case kind
+        case note
+        case future
+        case notFound(id: String)
+        case period(String)
+        case count(Int)
+
+        public var field: String {
+            switch self {
+            case .metric: "metric"
+            case .required(let field, _), .time(let field, _): field
+            case .wakeBeforeBedtime, .nightTooLong: "wake"
+            case .minutes: "minutes"
+            case .value: "value"
+            case .unit: "unit"
+            case .kind: "kind"
+            case .note: "note"
+            case .future: "at"
+            case .notFound: "id"
+            case .period: "period"
+            case .count: "count"
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .metric(let text):
+                "metric: \"\(text)\" is not sleep, exercise or a name of 1 to \(Tracker.nameLimit) letters, digits, '-' or '_'"
+            case .required(let field, let metric): "\(field): required for \(metric)"
+            case .time(let field, let text):
+                "\(field): \"\(text)\" is not a time (expected 2026-09-22T06:40 in your zone, or an instant such as 2026-09-22T03:40:00Z)"
+            case .wakeBeforeBedtime: "wake: must be after bedtime"
+            case .nightTooLong: "wake: a night lasts at most 24 hours"
+            case .minutes(let minutes): "minutes: \(minutes) is out of range (expected 1 … 1440)"
+            case .value: "value: must be a finite number"
+            case .unit: "unit: must be 1 to 20 characters, such as kg or glasses"
+            case .kind: "kind: must be 1 to \(Tracker.nameLimit) characters without control characters"
+            case .note: "note: must be at most \(Tracker.noteLimit) characters"
+            case .future: "at: must not be more than a day ahead; the tracker records what happened"
+            case .notFound(let id): "no tracker entry '\(id)'"
+            case .period(let text): "period: \"\(text)\" is not day, week, month or year"
+            case .count(let count): "count: \(count) is out of range (expected 1 … \(Tracker.countLimit))"
+            }
+        }
+    }
+
+    public static let sleep = "sleep"
+    public static let exercise = "exercise"
+    static let minutesUnit = "min"
+    static let nameLimit = 40
+    static let noteLimit = 2000
+    static let longestNight: TimeInterval = 24 * 3600
+    public static let countLimit = 366
+    /// Entries one listing returns at most.
+    public static let listLimit = 1000
+
+    static func isMetricName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= nameLimit && name.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
+    let store: any Store
+    let clock: Clock
+    let random: RandomSource
+
+    public init(store: any Store, clock: Clock, random: RandomSource = .system) {
+        self.store = store
+        self.clock = clock
+        self.random = random
+    }
+
+    public func add(_ draft: TrackerEntryDraft, account: Account) async throws -> TrackerEntry {
+        let entry = try draft.entry(id: random.uuid(), zone: account.timeZone, now: clock.now)
+        return try await store.transaction { tx in
+            try await tx.insertTrackerEntry(entry, accountID: account.id)
+            return entry
+        }
+    }
+
+    /// Replaces an entry's fields with the draft's.
+    public func update(id: UUID, _ draft: TrackerEntryDraft, account: Account) async throws -> TrackerEntry {
+        let now = clock.now
+        return try await store.transaction { tx in
+            guard let existing = try await tx.trackerEntry(id: id, accountID: account.id) else { throw Problem.notFound(id: id.uuidString.lowercased()) }
+            let entry = try draft.entry(id: id, zone: account.timeZone, now: now, createdAt: existing.createdAt)
+            try await tx.updateTrackerEntry(entry, accountID: account.id)
+            return entry
+        }
+    }
+
+    public func remove(id: UUID, account: Account) async throws {
+        try await store.transaction { tx in
+            guard try await tx.deleteTrackerEntry(id: id, accountID: account.id) else { throw Problem.notFound(id: id.uuidString.lowercased()) }
+        }
+    }
+
+    public func entry(id: UUID, account: Account) async throws -> TrackerEntry {
+        try await store.read { tx in
+            guard let entry = try await tx.trackerEntry(id: id, accountID: account.id) else { throw Problem.notFound(id: id.uuidString.lowercased()) }
+            return entry
+        }
+    }
+
+    /// Entries of `metric` (all when nil) that start in [from, to), by start; the last 30 days
+    /// unless asked.
+    public func entries(account: Account, metric: String?, from: Date?, to: Date?) async throws -> [TrackerEntry] {
+        let now = clock.now
+        let name = metric?.trimmingCharacters(in: .whitespaces).lowercased()
+        if let name, !Self.isMetricName(name) { throw Problem.metric(metric ?? "") }
+        let end = to ?? now.addingTimeInterval(86_400)
+        let start = from ?? end.addingTimeInterval(-31 * 86_400)
+        return try await store.read { tx in
+            try await tx.trackerEntries(accountID: account.id, metric: name, from: start, to: end, limit: Self.listLimit)
+        }
+    }
+
+    /// `metric` summed by `period` over the last `count` periods, now's included, with streaks.
+    public func summary(account: Account, metric: String, period: TrackerPeriod, count: Int? = nil) async throws -> TrackerSummary {
+        let name = metric.trimmingCharacters(in: .whitespaces).lowercased()
+        guard Self.isMetricName(name) else { throw Problem.metric(metric) }
+        let count = count ?? period.defaultCount
+        guard (1...Self.countLimit).contains(count) else { throw Problem.count(count) }
+        let now = clock.now
+        var calendar = Foundation.Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let unit: Foundation.Calendar.Component = switch period {
+        case .day: .day
+        case .week: .weekOfYear
+        case .month: .month
+        case .year: .year
+        }
+        guard let current = calendar.dateInterval(of: unit, for: now) else { throw Problem.period(period.rawValue) }
+        var ranges: [TimeRange] = []
+        var start = current.start
+        for _ in 0..<count {
+            guard let next = calendar.date(byAdding: unit, value: 1, to: start), let range = try? TimeRange(start: start, end: next) else { break }
+            ranges.insert(range, at: 0)
+            guard let previous = calendar.date(byAdding: unit, value: -1, to: start) else { break }
+            start = previous
+        }
+        // Every entry of the metric: the longest streak may lie before the periods shown.
+        let entries = try await store.read { tx in
+            try await tx.trackerEntries(accountID: account.id, metric: name, from: Date(timeIntervalSince1970: 0),
+                                        to: now.addingTimeInterval(2 * 86_400), limit: 100_000)
+        }
+        func counted(_ entry: TrackerEntry) -> Date { name == Self.sleep ? entry.end ?? entry.start : entry.start }
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let buckets = ranges.map { range in
+            let inside = entries.filter { range.contains(counted($0)) }
+            return TrackerSummary.Bucket(date: formatter.string(from: range.start), range: range, total: inside.reduce(0) { $0 + $1.value },
+                                         count: inside.count)
+        }
+        let days = Set(entries.map { calendar.startOfDay(for: counted($0)) })
+        let (currentStreak, longestStreak) = Self.streaks(days: days, today: calendar.startOfDay(for: now), calendar: calendar)
+        let unitName = entries.last?.unit ?? ((name == Self.sleep || name == Self.exercise) ? Self.minutesUnit : "")
+        return TrackerSummary(metric: name, unit: unitName, period: period, buckets: buckets, currentStreak: currentStreak,
+                              longestStreak: longestStreak)
+    }
+
+    /// Runs of consecutive local days; the current run may end yesterday, as today is not over.
+    static func streaks(days: Set<Date>, today: Date, calendar: Foundation.Calendar) -> (current: Int, longest: Int) {
+        func dayBefore(_ day: Date) -> Date? { calendar.date(byAdding: .day, value: -1, to: day).map { calendar.startOfDay(for: $0) } }
+        var current = 0
+        var day = days.contains(today) ? today : dayBefore(today)
+        while let checked = day, days.contains(checked) {
+            current += 1
+            day = dayBefore(checked)
+        }
+        var longest = 0
+        var run = 0
+        var previous: Date?
+        for day in days.sorted() {
+            run = previous.flatMap { dayBefore(day) == $0 ? run + 1 : nil } ?? 1
+            longest = max(longest, run)
+            previous = day
+        }
+        return (current, longest)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Hummingbird
+import JadwalCore
+import JadwalHTTP
+import Scheduling
+
+/// Goals and the two-week plan on one page: the goals with a form to add one, and the
+/// proposals with their reasons, each accepted or rejected (or all accepted). Everything goes
+/// through `Goals` and `TwoWeekPlanning`, as the JSON API's routes do.
+package enum PlanPages {
+    package static let root = "/plan"
+
+    /// The add-goal form's fields, as posted: the count is per week or per day (`per`), and the
+    /// days are seven check boxes (`day1` = Monday … `day7` = Sunday; none ticked is every day).
+    package struct GoalForm: Decodable {
+        package var title: String?
+        package var minutes: String?
+        package var count: String?
+        package var per: String?
+        package var from: String?
+        package var to: String?
+        package var day1: String?
+        package var day2: String?
+        package var day3: String?
+        package var day4: String?
+        package var day5: String?
+        package var day6: String?
+        package var day7: String?
+
+        var checkedDays: [Int] {
+            [day1, day2, day3, day4, day5, day6, day7].enumerated().compactMap { $0.element == nil ? nil : $0.offset + 1 }
+        }
+
+        /// The goal this form describes; `Goals` checks it. A number that is not one is said
+        /// beside its field here, in the form's own words.
+        func draft() throws(FieldProblem) -> GoalDraft {
+            func trimmed(_ text: String?) -> String { (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard let minutes = Int(trimmed(minutes)) else { throw FieldProblem(field: "minutes", key: "planErrorNumber") }
+            guard let count = Int(trimmed(count)) else { throw FieldProblem(field: "count", key: "planErrorNumber") }
+            let days = checkedDays.isEmpty ? nil : (try? DaysOfWeek(checkedDays))?.iCalendarCodes
+            let daily = trimmed(per) == "day"
+            return GoalDraft(title: title ?? "", minutes: minutes, perWeek: daily ? nil : count, perDay: daily ? count : nil,
+                             window: .init(from: trimmed(from), to: trimmed(to)), days: days)
+        }
+    }
+
+    /// A problem with the form: the field it is shown beside, and its message.
+    package struct FieldProblem: Error {
+        package var field: String
+        package var key: String
+        package var values: [String: String] = [:]
+    }
+
+    /// Where a refused goal's problem is shown, and what it says.
+    static func field(of problem: Goals.Problem) -> FieldProblem {
+        switch problem.field {
+        case "title": FieldProblem(field: "title", key: "planErrorTitle")
+        case "minutes": FieldProblem(field: "minutes", key: "planErrorMinutes")
+        case "perWeek", "perDay":
+            switch problem {
+            case .invalid(.tooManyPerWeek(_, let fit)), .invalid(.tooManyPerDay(_, let fit)):
+                FieldProblem(field: "count", key: "planErrorTooMany", values: ["fit": String(fit)])
+            default: FieldProblem(field: "count", key: "planErrorCount")
+            }
+        case "window.from": FieldProblem(field: "from", key: "planErrorTime")
+        case "window.to":
+            if case .invalid(.invalidTime) = problem { FieldProblem(field: "to", key: "planErrorTime") } else { FieldProblem(field: "to", key: "planErrorWindow") }
+        case "days": FieldProblem(field: "days", key: "planErrorDays")
+        default: FieldProblem(field: "form", key: "planErrorNotSaved")
+        }
+    }
+}
+
+extension WebRoutes {
+    package func addPlanPages(to group: RouterGroup<JadwalRequestContext>) {
+        group.get("plan") { request, context -> Response in
+            try await planPage(request, context, form: PlanPages.GoalForm(minutes: "30", count: "3", per: "week", from: "06:00", to: "09:00"))
+        }
+        group.post("plan/goals") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let form = try context.form(PlanPages.GoalForm.self)
+            let problem: PlanPages.FieldProblem
+            do {
+                _ = try await goals.create(try form.draft(), account: account)
+                return WebPage.redirect(PlanPages.root)
+            } catch let found as PlanPages.FieldProblem {
+                problem = found
+            } catch let refused as Goals.Problem {
+                problem = PlanPages.field(of: refused)
+            }
+            let texts = assets.texts(account.language)
+            return try await planPage(request, context, form: form, errors: [problem.field: texts.text(problem.key, problem.values)])
+        }
+        group.post("plan/goals/{id}/delete") { _, context -> Response in
+            let account = try context.requireIdentity().account
+            do {
+                try await goals.delete(id: try context.parameters.require("id"), account: account)
+            } catch is Goals.Problem {
+                // Deleted already (another tab): the page shows what is left.
+            }
+            return WebPage.redirect(PlanPages.root)
+        }
+        group.post("plan/propose") { _, context -> Response in
+            _ = try await planning.propose(account: try context.requireIdentity().account)
+            return WebPage.redirect(PlanPages.root + "#plan")
+        }
+        group.post("plan/accept-all") { _, context -> Response in
+            let outcome = try await planning.acceptAll(account: try context.requireIdentity().account)
+            return WebPage.redirect(PlanPages.root + (outcome.refused.isEmpty ? "" : "?taken=\(outcome.refused.count)") + "#plan")
+        }
+        for answer in ["accept", "reject"] {
+            group.post("plan/proposals/{id}/\(answer)") { _, context -> Response in
+                let account = try context.requireIdentity().account
+                let id = try context.parameters.require("id")
+                let decoded = id.removingPercentEncoding ?? id
+                do {
+                    _ = answer == "accept"
+                        ? try await planning.accept(id: decoded, account: account)
+                        : try await planning.reject(id: decoded, account: account)
+                } catch let refusal as TwoWeekPlanning.Refusal {
+                    if case .slotTaken = refusal { return WebPage.redirect(PlanPages.root + "?taken=1#plan") }
+                    // Answered already, gone, or begun: the page shows the plan as it is now.
+                }
+                return WebPage.redirect(PlanPages.root + "#plan")
+            }
+        }
+    }
+
+    private func planPage(_ request: Request, _ context: JadwalRequestContext, form: PlanPages.GoalForm, errors: [String: String] = [:])
+        async throws -> Response {
+        let account = try context.requireIdentity().account
+        let viewer = try await viewer(request, context)
+        let texts = assets.texts(viewer.language)
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        let formats = WebFormats.shared(language: account.language, zone: zone)
+        let days = RoutinePageModel(language: account.language, texts: texts)
+        let stored = try await goals.list(account: account)
+        let titles = Dictionary(stored.map { ($0.id, $0.goal.title) }, uniquingKeysWith: { first, _ in first })
+        let items = try await planning.items(account: account, states: [.proposed, .accepted])
+        let now = clock.now
+        let waiting = items.filter { $0.state == .proposed }
+        let accepted = items.filter { $0.state == .accepted && $0.range.end > now }
+        func view(_ item: PlanItem) -> [String: Any] {
+            let path = PlanPages.root + "/proposals/" + WebPage.pathSegment(item.id)
+            return [
+                "title": item.goalID.flatMap { titles[$0] } ?? item.title,
+                "when": formats.shortDay(formats.localDay(item.range.start)) + " " + formats.timeRange(item.range.start, item.range.end),
+                "reason": item.reason.sentence(in: account.reasonLanguage), "accept": path + "/accept", "reject": path + "/reject",
+            ]
+        }
+        let checked = Set(form.checkedDays)
+        let page: [String: Any] = [
+            "goals": stored.map { goal -> [String: Any] in
+                let g = goal.goal
+                let count: String = switch g.target {
+                case .perWeek(let n): texts.text("planPerWeek", ["count": String(n)])
+                case .perDay(let n): texts.text("planPerDay", ["count": String(n)])
+                }
+                return [
+                    "title": g.title, "summary": texts.text("planMinutes", ["minutes": String(g.minutesPerSession)]) + ", " + count,
+                    "window": "\(days.time(g.window.start))–\(days.time(g.window.end))", "days": days.days(g.window.days),
+                    "delete": PlanPages.root + "/goals/" + WebPage.pathSegment(goal.id) + "/delete",
+                ]
+            },
+            "hasGoals": !stored.isEmpty,
+            "proposals": waiting.map(view), "hasProposals": !waiting.isEmpty,
+            "accepted": accepted.map(view), "hasAccepted": !accepted.isEmpty,
+            "taken": request.uri.queryParameters.get("taken") != nil,
+            "form": [
+                "title": form.title ?? "", "minutes": form.minutes ?? "", "count": form.count ?? "", "from": form.from ?? "", "to": form.to ?? "",
+                "perDay": form.per == "day",
+                "days": (1...7).map { ["number": $0, "label": days.dayName($0), "checked": checked.contains($0)] as [String: Any] },
+            ] as [String: Any],
+            "errors": errors, "hasErrors": !errors.isEmpty,
+        ]
+        return WebPage(
+            template: "plan", title: texts.text("planTitle"), page: page, status: errors.isEmpty ? .ok : .unprocessableContent, stylesheets: ["tasks.css"]
+        ).response(assets, viewer: viewer)
+    }
+}

@@ -117,6 +117,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + io),
         .target(name: "JadwalAPI", dependencies: core + ["DAV", "JadwalHTTP", "JadwalPush", .product(name: "Hummingbird", package: "hummingbird"),
+                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                          .product(name: "HTTPTypes", package: "swift-http-types"),
                                                          .product(name: "MultipartKit", package: "multipart-kit")] + io),
         .target(

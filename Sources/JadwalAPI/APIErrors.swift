@@ -43,6 +43,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as ProfileChange.Problem: APIError(problem)
         case let failure as SignIn.Failure: APIError(failure)
         case let problem as CalendarSubscriptions.Problem: APIError(problem)
+        case let problem as CalendarTransfer.Problem: APIError(problem)
         case let problem as Goals.Problem: APIError(problem)
         case let refusal as TwoWeekPlanning.Refusal: APIError(refusal)
         case let problem as PlannerAnswers.Problem: APIError(problem)
@@ -157,6 +158,13 @@ extension APIError {
 }
 
 extension APIError {
+    package init(_ problem: CalendarTransfer.Problem) {
+        self = switch problem {
+        case .notCalendar: APIError(.unprocessableContent, code: "not_a_calendar", message: problem.description.asSentence)
+        case .readOnly: APIError(.forbidden, code: "read_only", message: problem.description.asSentence)
+        }
+    }
+
     package init(_ problem: CalendarSubscriptions.Problem) {
         self = switch problem {
         case .tooMany: APIError(.conflict, code: "too_many_subscriptions", message: problem.description.asSentence)

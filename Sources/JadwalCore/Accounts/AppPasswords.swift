@@ -115,19 +115,20 @@ public struct AppPasswords: Sendable {
     public func authenticate(usernames: [String], password presented: String, clientAddress: String?) async throws -> Outcome {
         let emails = usernames.compactMap { try? EmailAddress($0) }
         let keys = SignInThrottle.Keys(account: emails.first?.value ?? usernames.first ?? "", clientAddress: clientAddress)
-        let (records, found) = try await store.read { tx -> ([SignInFailures], (Account, [AppPassword])?) in
-            let records = try await tx.signInFailures(keys: keys.all)
+        let found = try await store.read { tx -> (Account, [AppPassword])? in
             for email in Set(emails) {
-                if let found = try await tx.accountWithAppPasswords(email: email) { return (records, found) }
+                if let found = try await tx.accountWithAppPasswords(email: email) { return found }
             }
-            return (records, nil)
+            return nil
         }
         let now = clock.now
-        // A device whose password passed moments ago keeps syncing while someone else guesses.
+        // A device whose password passed moments ago keeps syncing, with the one query a
+        // request always cost, while someone else guesses.
         let usable = found.flatMap { $0.0.isDisabled ? nil : $0 }
         if let (account, active) = usable, let match = await recentMatch(accountID: account.id, presented: presented, active: active) {
             return .signedIn(account, match)
         }
+        let records = try await store.read { tx in try await tx.signInFailures(keys: keys.all) }
         if let seconds = throttle.retryAfter(keys, records: records, now: now) { return .throttled(retryAfterSeconds: seconds) }
 
         var match: AppPassword?

@@ -62,7 +62,8 @@ extension CalDAVService {
             throw DAVError.status(405, "PUT creates calendar objects inside a calendar, such as \(DAVHref.calendar(call.account.id, "personal"))event.ics.")
         }
         let calendar = try await calendar(for: call)
-        try Self.requireWritableContent(calendar)
+        // A subscribed calendar is refused by the write itself: its to-dos may be marked done.
+        try Self.requireWritable(calendar)
         if let type = call.request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
             throw DAVError.precondition(.supportedCalendarData, "Calendar objects must be sent as text/calendar (iCalendar 2.0), not \(type).")
         }

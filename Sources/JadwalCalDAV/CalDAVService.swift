@@ -201,7 +201,10 @@ package struct CalDAVService: Sendable {
     /// subscription's name and colour are theirs to change, not its content.
     package static func privileges(of calendar: CalendarCollection) -> [QualifiedName] {
         if calendar.isComputed { return DAVPropertySheet.readPrivileges }
-        if calendar.isSubscribed { return DAVPropertySheet.readPrivileges + [.writeProperties] }
+        if calendar.isSubscribed {
+            // A task subscription's to-dos may be marked done (a PUT of the same to-do), nothing more.
+            return DAVPropertySheet.readPrivileges + [.writeProperties] + (calendar.components == [.todo] ? [.writeContent] : [])
+        }
         return DAVPropertySheet.readPrivileges + DAVPropertySheet.writePrivileges
     }
 

@@ -537,6 +537,7 @@ extension Migrations {
                 feed_refresh_seconds BIGINT,
                 follows_feed_name BOOLEAN NOT NULL DEFAULT \(yes),
                 follows_feed_color BOOLEAN NOT NULL DEFAULT \(yes),
+                as_tasks BOOLEAN NOT NULL DEFAULT \(no),
                 etag TEXT,
                 last_modified TEXT,
                 content_digest TEXT,

@@ -29,7 +29,7 @@ extension WebRoutes {
         }
         let layout = CalendarLayout(view: view, anchor: anchor, today: today, zone: zone, weekStart: account.language == .arabic ? 0 : 1)
         let window = layout.window
-        let (instances, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end)
+        let (instances, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end, shownOnly: true)
         // Prayers are drawn on the week and day grids only.
         let prayerSettings = view == .week || view == .day ? try await prayer.settings(accountID: account.id) : nil
 

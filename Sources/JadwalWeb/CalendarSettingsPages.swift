@@ -286,7 +286,7 @@ extension WebRoutes {
 
     private static func importReport(_ report: CalendarTransfer.Report, file: String?, calendar: CalendarCollection, texts: [String: String]) -> [String: Any] {
         let shownProblems = 100
-        return [
+        var values: [String: Any] = [
             "title": texts.text("calendarsImported", ["file": file ?? "", "calendar": calendar.displayName]),
             "counts": texts.text("calendarsImportCounts", [
                 "components": String(report.components), "created": String(report.created), "updated": String(report.updated),
@@ -295,8 +295,11 @@ extension WebRoutes {
             "problems": CalendarSettingsPages.problems(report.problems.prefix(shownProblems), texts: texts),
             "hasProblems": !report.problems.isEmpty,
             "problemCount": texts.text("calendarsFileProblemCount", ["count": String(report.problems.count)]),
-            "more": report.problems.count > shownProblems ? texts.text("calendarsProblemsMore", ["count": String(report.problems.count - shownProblems)]) : "",
         ]
+        if report.problems.count > shownProblems {
+            values["more"] = texts.text("calendarsProblemsMore", ["count": String(report.problems.count - shownProblems)])
+        }
+        return values
     }
 
     private func calendarsPage(_ request: Request, _ context: JadwalRequestContext, _ extras: CalendarSettingsExtras) async throws -> Response {
@@ -322,7 +325,8 @@ extension WebRoutes {
                 "color": mine ? extras.calendarForm?.color ?? CalendarSettingsPages.colorValue(calendar.color) : CalendarSettingsPages.colorValue(calendar.color),
                 "colorClass": colors.cssClass(for: calendar), "counts": CalendarSettingsPages.counts(item, texts: texts),
                 "hidden": item.hidden, "first": index == 0, "last": index == listed.count - 1,
-                "nameError": mine ? errors["name"] ?? "" : "", "colorError": mine ? errors["color"] ?? "" : "",
+                // Only this row's problems: an empty string would still open a Mustache section.
+                "rowErrors": mine ? errors : [:],
                 "showLabel": texts.text(item.hidden ? "calendarsShowIn" : "calendarsHideFrom", ["name": calendar.displayName]),
                 "upLabel": texts.text("calendarsMoveUp", ["name": calendar.displayName]),
                 "downLabel": texts.text("calendarsMoveDown", ["name": calendar.displayName]),

@@ -70,6 +70,7 @@ struct WebCalendarsTests {
             #expect(page.status == .ok, "\(page.text)")
             #expect(Self.rowNames(page) == ["Personal", "WhatsApp Events", "Tasks"], "\(Self.rowNames(page))")
             #expect(page.text.contains("Kept in Jadwal") && page.text.contains("events: 0") && page.text.contains("to-dos: 0"))
+            #expect(!page.text.contains(#"aria-invalid="true""#), "no field is marked before anything was sent")
             #expect(page.text.contains(#"<input id="feed-url" name="url" type="url""#) && page.text.contains(#"enctype="multipart/form-data""#))
             // Linked from settings and from the calendar views.
             #expect(try await browser.get(client, "/settings").text.contains(#"href="/settings/calendars""#))

@@ -65,6 +65,9 @@ extension WebRoutes {
         }
         if let notice { page["notice"] = notice }
         if truncated { page["notice"] = texts.text("calendarTruncated") }
+        // Said on the view, so events of a hidden calendar are not taken for lost.
+        let hidden = try await calendars.hiddenIDs(accountID: account.id).count
+        if hidden > 0 { page["hiddenNote"] = texts.text("calendarHiddenNote", ["count": String(hidden)]) }
         return WebPage(template: "calendar", title: model.title, page: page, style: colors.css).response(assets, viewer: viewer)
     }
 

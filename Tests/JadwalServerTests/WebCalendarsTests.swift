@@ -144,7 +144,9 @@ struct WebCalendarsTests {
             #expect(hidden.status == .seeOther && hidden.headers[.location] == "\(Self.path)?done=hidden#calendar-\(personal)")
             let listed = try await browser.get(client, Self.path + "?done=hidden")
             #expect(listed.text.contains("Hidden from the calendar views") && listed.text.contains(#"aria-label="Show in views: “Personal”""#))
-            #expect(!(try await browser.get(client, week).text.contains("Standup")), "hidden from the week")
+            let hiddenWeek = try await browser.get(client, week).text
+            #expect(!hiddenWeek.contains("Standup"), "hidden from the week")
+            #expect(hiddenWeek.contains("Calendars hidden from these views: 1."), "the view says calendars are hidden")
             #expect(!(try await browser.get(client, "/calendar?view=month&date=2026-09-22").text.contains("Standup")), "and the month")
             let api = try await client.send(.get, "/api/v1/events?start=2026-09-21&end=2026-10-01", token: token).text
             #expect(api.contains("Standup"), "the API still lists every calendar")
@@ -153,7 +155,8 @@ struct WebCalendarsTests {
             try await phone.signIn("hide@example.com", client: client, harness: harness)
             #expect(!(try await phone.get(client, week).text.contains("Standup")))
             #expect(try await browser.post(client, "\(Self.path)/\(personal)/visibility", [("choice", "show")], csrf: csrf).status == .seeOther)
-            #expect(try await browser.get(client, week).text.contains("Standup"))
+            let shownWeek = try await browser.get(client, week).text
+            #expect(shownWeek.contains("Standup") && !shownWeek.contains("hidden from these views"))
             #expect(try await browser.post(client, "\(Self.path)/\(personal)/visibility", [("choice", "maybe")], csrf: csrf).status == .badRequest)
 
             // Deleting asks first, naming what goes; then the calendar and its events are gone.

@@ -84,6 +84,7 @@ def calendars(run) -> None:
     run.screen("calendars-hidden")
     run.open(week)
     run.check("Family picnic" not in run.find(".timegrid").text, "a hidden calendar's event leaves the week")
+    run.check("hidden from these views: 1" in run.find(".hidden-note").text, "the week says a calendar is hidden")
     run.open(PATH)
     row(run, "Family trips").find_element(By.CSS_SELECTOR, "button.visibility").click()
     run.wait_for(lambda: "shown in your calendar views again" in run.find("main").text, "showing it again says so")

@@ -236,6 +236,8 @@ struct WebCalendarsTests {
                 #expect(fetched.text.contains("Subscribed feed:") && fetched.text.contains("events: 2"))
                 // Read-only: it is not offered as a place to import into.
                 #expect(!fetched.text.contains(#"<option value="\#(calendarID)""#))
+                let intoFeed = try await Self.upload(&browser, client, file: CalendarTransferTests.googleExport(), calendar: calendarID, csrf: csrf)
+                #expect(intoFeed.status == .unprocessableContent && intoFeed.text.contains("That calendar is filled by a subscription"), "a hand-made post is refused")
                 let subscription = try #require(TestBrowser.first(#"action="/settings/calendars/subscriptions/([0-9a-f-]+)""#, in: fetched.text))
                 let action = "\(Self.path)/subscriptions/\(subscription)"
 

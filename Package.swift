@@ -112,12 +112,12 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "MultipartKit", package: "multipart-kit"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + io),
         .target(name: "JadwalAPI", dependencies: core + ["DAV", "JadwalHTTP", "JadwalPush", .product(name: "Hummingbird", package: "hummingbird"),
-                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                          .product(name: "HTTPTypes", package: "swift-http-types"),
                                                          .product(name: "MultipartKit", package: "multipart-kit")] + io),
         .target(

@@ -4,7 +4,6 @@ import Hummingbird
 import JadwalCore
 import JadwalHTTP
 import NIOCore
-import ZIPFoundation
 
 /// `.ics` in and out: `POST /api/v1/calendars/{id}/import` (a `text/calendar` body, e.g. a
 /// Google, Apple or Outlook export) and `GET /api/v1/export` (a zip of one `.ics` per calendar).
@@ -15,7 +14,7 @@ package struct CalendarTransferRoutes: Sendable {
     /// The largest file an import takes.
     package let importLimit: Int
 
-    package init(transfer: CalendarTransfer, calendars: Calendars, importLimit: Int = 64 << 20) {
+    package init(transfer: CalendarTransfer, calendars: Calendars, importLimit: Int = CalendarTransfer.uploadLimit) {
         self.transfer = transfer
         self.calendars = calendars
         self.importLimit = importLimit
@@ -76,19 +75,7 @@ package struct CalendarTransferRoutes: Sendable {
         }
         group.get("export") { _, context -> Response in
             let accountID = try context.requireIdentity().account.id
-            let files = try await transfer.exportAll(accountID: accountID)
-            let archive = try Archive(accessMode: .create)
-            for file in files {
-                let data = Data(file.text.utf8)
-                try archive.addEntry(with: file.fileName, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
-                    data.subdata(in: Int(position)..<Int(position) + size)
-                }
-            }
-            let zipped = archive.data ?? Data()
-            return Response(
-                status: .ok,
-                headers: [.contentType: "application/zip", .contentDisposition: "attachment; filename=\"jadwal-calendars.zip\""],
-                body: .init(byteBuffer: ByteBuffer(bytes: zipped)))
+            return try CalendarDownload.zip(try await transfer.exportAll(accountID: accountID))
         }
     }
 }

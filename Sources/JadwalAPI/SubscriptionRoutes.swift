@@ -90,11 +90,8 @@ package struct SubscriptionRoutes: Sendable {
             effectiveRefreshMinutes = subscription.refreshInterval / 60
             busy = subscribed.busy
             asTasks = subscription.asTasks
-            let state = subscription.pausedAt != nil ? "paused"
-                : subscription.failures > 0 ? "failing"
-                : subscription.lastSuccessAt == nil ? "pending" : "ok"
             status = Status(
-                state: state, lastAttemptAt: subscription.lastAttemptAt, lastSuccessAt: subscription.lastSuccessAt,
+                state: subscription.state.rawValue, lastAttemptAt: subscription.lastAttemptAt, lastSuccessAt: subscription.lastSuccessAt,
                 nextRefreshAt: subscription.pausedAt == nil ? subscription.nextRefreshAt : nil, lastError: subscription.lastError,
                 failures: subscription.failures, objects: subscription.objectCount, problemCount: subscription.problemCount,
                 problems: subscription.problems)

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -308,4 +308,14 @@ public protocol TrackerStore: Sendable {
     /// The account's entries of `metric` (every metric when nil) starting in [from, to), by
     /// start, at most `limit`.
     func trackerEntries(accountID: UUID, metric: String?, from: Date, to: Date, limit: Int) async throws -> [TrackerEntry]
+}
+
+/// What a person's calendar screen needs beside the calendars: how much each holds, and which
+/// they keep out of their calendar views.
+public protocol CalendarViewStore: Sendable {
+    /// The number of objects of each kind in each of the account's calendars (none: absent).
+    func calendarObjectCounts(accountID: UUID) async throws -> [UUID: [ComponentKind: Int]]
+    /// The account's calendars it hides from its calendar views.
+    func hiddenCalendarIDs(accountID: UUID) async throws -> Set<UUID>
+    func setCalendarHidden(_ hidden: Bool, calendarID: UUID, accountID: UUID, at: Date) async throws
 }

@@ -295,7 +295,8 @@ private func assemble(
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, random: dependencies.random, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
-        conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
+        conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
+        subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
     ).addRoutes(to: router)
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)

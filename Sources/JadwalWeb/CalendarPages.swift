@@ -29,7 +29,7 @@ extension WebRoutes {
         }
         let layout = CalendarLayout(view: view, anchor: anchor, today: today, zone: zone, weekStart: account.language == .arabic ? 0 : 1)
         let window = layout.window
-        let (instances, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end)
+        let (instances, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end, shownOnly: true)
         // Prayers are drawn on the week and day grids only.
         let prayerSettings = view == .week || view == .day ? try await prayer.settings(accountID: account.id) : nil
 
@@ -65,6 +65,9 @@ extension WebRoutes {
         }
         if let notice { page["notice"] = notice }
         if truncated { page["notice"] = texts.text("calendarTruncated") }
+        // Said on the view, so events of a hidden calendar are not taken for lost.
+        let hidden = try await calendars.hiddenIDs(accountID: account.id).count
+        if hidden > 0 { page["hiddenNote"] = texts.text("calendarHiddenNote", ["count": String(hidden)]) }
         return WebPage(template: "calendar", title: model.title, page: page, style: colors.css).response(assets, viewer: viewer)
     }
 

@@ -29,10 +29,10 @@ package enum SettingsPages {
         package var quietDuringPrayer: String?
     }
 
-    /// The sections of settings, in the order of the page; the last three are other screens.
+    /// The sections of settings, in the order of the page; those with a path are other screens.
     package static let sections: [(href: String, key: String)] = [
         ("#profile", "settingsProfile"), ("#easy-setup", "settingsEasySetup"), ("#app-passwords", "settingsAppPasswords"),
-        ("#devices", "settingsDevices"), ("#notification-settings", "settingsNotifications"), ("/settings/prayer", "settingsPrayer"),
+        ("#devices", "settingsDevices"), ("#notification-settings", "settingsNotifications"), ("/settings/calendars", "settingsCalendars"), ("/settings/prayer", "settingsPrayer"),
         ("/settings/whatsapp", "settingsWhatsApp"), ("/settings/routines", "settingsRoutines"), ("#sign-out", "settingsSignOutSection"),
     ]
 

@@ -35,12 +35,15 @@ package struct WebRoutes: Sendable {
     /// Every event calendar as one, for the calendar views (the API's `GET /api/v1/events` reads the same).
     package let integrated: IntegratedCalendar
     package let calendars: Calendars
+    /// Subscribed ICS feeds, and `.ics` import and export, for the calendars screen.
+    package let subscriptions: CalendarSubscriptions
+    package let transfer: CalendarTransfer
     /// Where this server is reached, for the addresses the settings pages show.
     package let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
     package let whatsAppWebhookConfigured: Bool
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, publicURL: String, whatsAppWebhookConfigured: Bool) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -65,6 +68,8 @@ package struct WebRoutes: Sendable {
         self.planning = planning
         self.integrated = integrated
         self.calendars = calendars
+        self.subscriptions = subscriptions
+        self.transfer = transfer
         self.publicURL = publicURL
         self.whatsAppWebhookConfigured = whatsAppWebhookConfigured
     }
@@ -74,6 +79,7 @@ package struct WebRoutes: Sendable {
         addSignInRoutes(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
+        addCalendarSettingsRoutes(to: pages)
         addEventRoutes(to: pages)
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)

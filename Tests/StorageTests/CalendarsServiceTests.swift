@@ -101,4 +101,51 @@ struct CalendarsServiceTests {
         await #expect(throws: Calendars.Problem.computed) { try await calendars.delete(prayer) }
         try await store.shutdown()
     }
+
+    @Test("the calendars screen: counts per kind, hidden calendars left out of the integrated views only, and moves that keep every place",
+          arguments: TestEnvironment.engines)
+    func screen(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock(Self.t0)
+        let account = Account(id: UUID(), email: try EmailAddress("screen@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: Self.t0)
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0) }
+        let calendars = Calendars(store: store, clock: clock.clock)
+        let writes = CalendarWrites(store: store, clock: clock.clock)
+        let work = try await calendars.create(try calendars.validated(Calendars.Draft(slug: "work"), account: account))
+        clock.advance(by: 60)
+        let trips = try await calendars.create(try calendars.validated(Calendars.Draft(slug: "trips"), account: account))
+        _ = try await writes.put(try Self.event("standup", "Standup", start: "20260923T103000"), name: "standup.ics", in: work, source: .caldav)
+        _ = try await writes.put(try Self.event("review", "Review", start: "20260924T100000"), name: "review.ics", in: work, source: .caldav)
+
+        var listed = try await calendars.listed(accountID: account.id)
+        #expect(listed.map(\.calendar.slug) == ["personal", "whatsapp-events", "tasks", "work", "trips"])
+        let counted = try #require(listed.first { $0.calendar.id == work.id })
+        #expect(counted.events == 2 && counted.todos == 0 && counted.objects == 2 && !counted.hidden)
+
+        // Hidden: out of the views that ask for shown calendars only, still in the rest; per person, and undone.
+        let integrated = IntegratedCalendar(store: store, parse: { try? CalendarObjectContent(text: $0.icalendar).calendar })
+        let week = (Self.t0, Self.t0.addingTimeInterval(7 * 86_400))
+        try await calendars.setHidden(true, calendar: work)
+        try await calendars.setHidden(true, calendar: work)
+        #expect(try await calendars.hiddenIDs(accountID: account.id) == [work.id])
+        #expect(try await integrated.instances(account: account, from: week.0, to: week.1, shownOnly: true).instances.isEmpty)
+        #expect(try await integrated.instances(account: account, from: week.0, to: week.1).instances.count == 2)
+        #expect(try await calendars.listed(accountID: account.id).first { $0.calendar.id == work.id }?.hidden == true)
+        try await calendars.setHidden(false, calendar: work)
+        #expect(try await integrated.instances(account: account, from: week.0, to: week.1, shownOnly: true).instances.count == 2)
+
+        // Moving: calendars without an order keep their places behind the others; the ends do not move further.
+        #expect(try await calendars.move(trips, by: -2))
+        listed = try await calendars.listed(accountID: account.id)
+        #expect(listed.map(\.calendar.slug) == ["personal", "whatsapp-events", "trips", "tasks", "work"])
+        #expect(listed.map(\.calendar.order) == [0, 1, 2, 3, 4])
+        #expect(try await calendars.move(listed[0].calendar, by: -1) == false)
+        #expect(try await calendars.move(listed[4].calendar, by: 1) == false)
+
+        // A hidden calendar's row goes with it.
+        try await calendars.setHidden(true, calendar: trips)
+        try await calendars.delete(trips)
+        #expect(try await calendars.hiddenIDs(accountID: account.id).isEmpty)
+        try await store.shutdown()
+    }
 }

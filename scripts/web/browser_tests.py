@@ -34,7 +34,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The screens with flows of their own, in scripts/web/flows/.
-SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect")
+SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars")
 
 CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -281,7 +281,8 @@ def phone(run: Run) -> None:
     try:
         for path, name in (("/calendar?view=month", "phone-month"), ("/calendar?view=week", "phone-week"), ("/events/new", "phone-event-form"),
                            ("/conflicts", "phone-conflicts"), ("/tasks", "phone-tasks"), ("/settings", "phone-settings"),
-                           ("/settings/prayer", "phone-prayer"), ("/settings/whatsapp", "phone-whatsapp")):
+                           ("/settings/prayer", "phone-prayer"), ("/settings/whatsapp", "phone-whatsapp"),
+                           ("/settings/calendars", "phone-calendars")):
             run.open(path)
             run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "main"), f"{path} opens at a phone's width")
             overflow = run.driver.execute_script(

@@ -50,6 +50,9 @@ public struct CalendarTransfer: Sendable {
         }
     }
 
+    /// The largest file a front door takes for an import (the CLI reads any size from disk).
+    public static let uploadLimit = 64 << 20
+
     /// How many objects one transaction writes: a big import never holds the writer for long.
     public static let batchSize = 250
 
@@ -135,6 +138,12 @@ public struct CalendarTransfer: Sendable {
                 Property(name: "X-WR-CALNAME", text: name),
             ],
             components: zones.keys.sorted().compactMap { zones[$0] } + items)
+    }
+
+    /// One stored calendar as a document, named for a file by its slug (ASCII, safe in a header).
+    public func export(_ calendar: CalendarCollection) async throws -> (fileName: String, text: String) {
+        let objects = try await store.read { tx in try await tx.calendarObjects(calendarID: calendar.id) }
+        return (calendar.slug + ".ics", ICalendarSerializer().serialize(Self.document(objects, name: calendar.displayName)))
     }
 
     /// Every stored calendar of the account as a document, named for a file: what "export

@@ -30,10 +30,14 @@ public struct IntegratedCalendar: Sendable {
     }
 
     /// The instances overlapping `start..<end`, at most `maxInstances` (then `truncated`).
-    public func instances(account: Account, from start: Date, to end: Date) async throws -> (instances: [Instance], truncated: Bool) {
+    /// `shownOnly` leaves out the calendars the person hides from their calendar views (the
+    /// web's views ask for it; the API lists every calendar).
+    public func instances(account: Account, from start: Date, to end: Date, shownOnly: Bool = false) async throws
+        -> (instances: [Instance], truncated: Bool) {
         let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
             var found: [(CalendarCollection, [CalendarObject])] = []
-            for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
+            let hidden: Set<UUID> = try await shownOnly ? tx.hiddenCalendarIDs(accountID: account.id) : []
+            for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) && !hidden.contains(calendar.id) {
                 found.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
             }
             return found

@@ -81,6 +81,21 @@ public struct CalendarSubscription: Sendable, Hashable {
         self.createdAt = createdAt
     }
 
+    /// Where it stands, as the API and the web say it.
+    public enum State: String, Sendable, Hashable, CaseIterable {
+        /// Never fetched yet.
+        case pending
+        case ok
+        /// The last refresh failed (`lastError` says why).
+        case failing
+        /// Not refreshed: paused by the person, or gone for a week.
+        case paused
+    }
+
+    public var state: State {
+        pausedAt != nil ? .paused : failures > 0 ? .failing : lastSuccessAt == nil ? .pending : .ok
+    }
+
     /// The interval between refreshes: the person's, else the feed's, else hourly; never more
     /// often than every 15 minutes nor less than weekly.
     public var refreshInterval: Int {

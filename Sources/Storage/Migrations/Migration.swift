@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -621,6 +621,24 @@ extension Migrations {
             )
             """,
             "CREATE INDEX tracker_entries_metric ON tracker_entries (account_id, metric, start_at)",
+        ]
+    }
+}
+
+extension Migrations {
+    /// The calendars a person keeps out of their calendar views (the calendars screen's
+    /// show/hide); a row goes with its calendar.
+    static let v20HiddenCalendars = Migration(version: 20, name: "calendars hidden from the views") { _ in
+        [
+            """
+            CREATE TABLE hidden_calendars (
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                calendar_id TEXT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+                hidden_at BIGINT NOT NULL,
+                PRIMARY KEY (account_id, calendar_id)
+            )
+            """,
+            "CREATE INDEX hidden_calendars_calendar ON hidden_calendars (calendar_id)",
         ]
     }
 }

@@ -260,6 +260,7 @@ private func assemble(
     let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
     ChatConnectorRoutes(chats: chats).addRoutes(to: api)
+    let whatsAppLinks = WhatsAppLinks(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher)
     let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: busyTime)
     let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
@@ -281,10 +282,10 @@ private func assemble(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, random: dependencies.random, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars, publicURL: configuration.effectivePublicURL,
-        whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
+        whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
-    let whatsAppLinks = WhatsAppLinks(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher)
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)
     let listeningPort = ListeningPort()
     var bridgeServices: [any Service] = []

@@ -15,7 +15,9 @@ package enum WhatsAppLinkPages {
     static let codeWait: Duration = .seconds(20)
 
     /// The section's values for the template.
-    static func section(_ link: WhatsAppLink?, bridgeRunning: Bool, texts: [String: String], form: LinkForm?, error: String?) -> [String: Any] {
+    static func section(
+        _ link: WhatsAppLink?, bridgeRunning: Bool, texts: [String: String], form: LinkForm?, error: String?, time: (Date) -> String
+    ) -> [String: Any] {
         var section: [String: Any] = [
             "bridgeRunning": bridgeRunning, "state": link?.state.rawValue ?? "none",
             "phone": form?.phone ?? link.map { "+" + $0.phone } ?? "", "historyDays": form?.historyDays ?? String(link?.historyDays ?? WhatsAppLinks.defaultHistoryDays),
@@ -32,6 +34,7 @@ package enum WhatsAppLinkPages {
             if let code = link.code {
                 section["code"] = code.count == 8 && !code.contains("-") ? code.prefix(4) + "-" + code.suffix(4) : code
                 section["expiresAt"] = ISO8601DateFormatter().string(from: link.expiresAt)
+                section["expiresAtShown"] = time(link.expiresAt)
             }
         case .linked:
             section["linked"] = true
@@ -103,14 +106,16 @@ extension WebRoutes {
         }
     }
 
-    func whatsAppLinkSection(accountID: UUID, texts: [String: String], form: WhatsAppLinkPages.LinkForm?, error: String?) async throws -> [String: Any] {
-        guard let whatsAppLinks else { return WhatsAppLinkPages.section(nil, bridgeRunning: false, texts: texts, form: form, error: error) }
+    func whatsAppLinkSection(
+        accountID: UUID, texts: [String: String], form: WhatsAppLinkPages.LinkForm?, error: String?, time: (Date) -> String
+    ) async throws -> [String: Any] {
+        guard let whatsAppLinks else { return WhatsAppLinkPages.section(nil, bridgeRunning: false, texts: texts, form: form, error: error, time: time) }
         let link: WhatsAppLink?
         do {
             link = try await whatsAppLinks.status(accountID: accountID)
         } catch WhatsAppLinks.Problem.noLink {
             link = nil
         }
-        return WhatsAppLinkPages.section(link, bridgeRunning: bridgeRunning, texts: texts, form: form, error: error)
+        return WhatsAppLinkPages.section(link, bridgeRunning: bridgeRunning, texts: texts, form: form, error: error, time: time)
     }
 }

@@ -247,7 +247,7 @@ extension WebRoutes {
             "webhookURL": base + "/" + HTTPPaths.whatsAppWebhook, "webhookConfigured": whatsAppWebhookConfigured,
             "errors": errors,
         ]
-        page["link"] = try await whatsAppLinkSection(accountID: account.id, texts: texts, form: linkForm, error: linkError)
+        page["link"] = try await whatsAppLinkSection(accountID: account.id, texts: texts, form: linkForm, error: linkError, time: { formats.time($0) })
         if let notice { page["notice"] = texts.text(notice) }
         if let summary { page["summary"] = summary }
         if let importError { page["importError"] = importError }

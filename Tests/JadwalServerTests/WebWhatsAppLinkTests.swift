@@ -76,6 +76,8 @@ struct WebWhatsAppLinkTests {
 
             page = try await browser.get(client, "/settings/whatsapp")
             #expect(page.text.contains(#"data-state="waiting""#) && page.text.contains("JDWL-CODE") && page.text.contains("Link with phone number instead"))
+            // The harness clock is 17:13:20 in Riyadh; the code lasts three minutes.
+            #expect(page.text.contains(#"id="link-expires">17:16</time>"#), "the expiry in the person's zone")
             #expect(try await browser.get(client, "/settings/whatsapp/link/state").text == #"{"state":"waiting"}"#)
 
             let (_, work) = try await Self.bridge(port, token, .GET, "/links")

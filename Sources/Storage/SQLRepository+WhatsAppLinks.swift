@@ -36,6 +36,11 @@ extension SQLRepository: WhatsAppLinkStore {
             """).all().map(Self.link(from:))
     }
 
+    func whatsAppSessionKeyIDs() async throws -> [String] {
+        try await db.raw("SELECT DISTINCT session_key_id FROM whatsapp_links WHERE session_key_id IS NOT NULL")
+            .all().map { try $0.decode(column: "session_key_id", as: String.self) }
+    }
+
     private static func link(from row: any SQLRow) throws -> WhatsAppLink {
         let accountID = try uuid(row, "account_id")
         let stateText = try row.decode(column: "state", as: String.self)

@@ -104,6 +104,7 @@ struct WhatsAppLinksServiceTests {
 
         let stored = try #require(try await f.row()?.session)
         #expect(stored.keyID == Self.key.keyID)
+        #expect(try await f.store.read { tx in try await tx.whatsAppSessionKeyIDs() } == [Self.key.keyID], "what the startup key check reads")
         #expect(stored.ciphertext.range(of: Data("device keys".utf8)) == nil, "sealed, not stored as it came")
         let work = try await f.links.bridgeWork()
         #expect(work.count == 1 && work[0].link.state == .linked && work[0].session == session, "opened again for the bridge")

@@ -61,6 +61,8 @@ public protocol WhatsAppLinkStore: Sendable {
     func saveWhatsAppLink(_ link: WhatsAppLink) async throws
     /// Links in these states, of accounts that are not disabled.
     func whatsAppLinks(in states: [WhatsAppLink.State]) async throws -> [WhatsAppLink]
+    /// The keys (`MessageCipher.keyID`) that sealed the sessions held.
+    func whatsAppSessionKeyIDs() async throws -> [String]
 }
 
 /// Linking a person's WhatsApp as a device of their account, with a pairing code: the rules of

@@ -28,6 +28,7 @@ package struct CoreRefusals: RouterMiddleware {
     /// The API's answer to a Core error; nil for errors that are not a refusal.
     package static func answer(for error: any Error) -> (any Error)? {
         switch error {
+        case let problem as AppPasswords.Problem: APIError(problem)
         case let problem as Calendars.Problem: APIError(problem)
         case let refusal as CalendarWrites.Refusal: APIError(refusal, name: "the object")
         case let taken as CalendarSlugTaken: APIError(taken)
@@ -43,6 +44,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as ProfileChange.Problem: APIError(problem)
         case let failure as SignIn.Failure: APIError(failure)
         case let problem as CalendarSubscriptions.Problem: APIError(problem)
+        case let problem as CalendarTransfer.Problem: APIError(problem)
         case let problem as Goals.Problem: APIError(problem)
         case let refusal as TwoWeekPlanning.Refusal: APIError(refusal)
         case let problem as PlannerAnswers.Problem: APIError(problem)
@@ -54,6 +56,16 @@ package struct CoreRefusals: RouterMiddleware {
 }
 
 extension APIError {
+    package init(_ problem: AppPasswords.Problem) {
+        switch problem {
+        case .noAccount: self = .notFound(problem.description.asSentence)
+        case .tooMany(let limit):
+            self.init(
+                .conflict, code: "too_many_app_passwords",
+                message: "This account already has \(limit) app passwords, the most it can have. Revoke one a device no longer uses (GET /api/v1/app-passwords lists them), then try again.")
+        }
+    }
+
     package init(_ taken: CalendarSlugTaken) {
         self.init(.conflict, code: "calendar_slug_taken", message: taken.description.asSentence)
     }
@@ -158,6 +170,13 @@ extension APIError {
 }
 
 extension APIError {
+    package init(_ problem: CalendarTransfer.Problem) {
+        self = switch problem {
+        case .notCalendar: APIError(.unprocessableContent, code: "not_a_calendar", message: problem.description.asSentence)
+        case .readOnly: APIError(.forbidden, code: "read_only", message: problem.description.asSentence)
+        }
+    }
+
     package init(_ problem: CalendarSubscriptions.Problem) {
         self = switch problem {
         case .tooMany: APIError(.conflict, code: "too_many_subscriptions", message: problem.description.asSentence)

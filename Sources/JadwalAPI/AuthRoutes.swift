@@ -8,11 +8,27 @@ package struct AuthRoutes: Sendable {
     package let signIn: SignIn
     package let accessTokens: AccessTokens
     package let google: GoogleIDTokenVerifier?
+    /// Woken on sign-out, so the account's notification streams check their sessions at once.
+    package let hub: NotificationHub?
 
-    package init(signIn: SignIn, accessTokens: AccessTokens, google: GoogleIDTokenVerifier?) {
+    package init(signIn: SignIn, accessTokens: AccessTokens, google: GoogleIDTokenVerifier?, hub: NotificationHub? = nil) {
         self.signIn = signIn
         self.accessTokens = accessTokens
         self.google = google
+        self.hub = hub
+    }
+
+    /// `POST /api/v1/auth/logout-all`'s optional body.
+    package struct SignOutEverywhere: Decodable {
+        /// Also revoke every app password, connector token, feed address and unspent setup link.
+        let revokeDevices: Bool?
+    }
+
+    package struct RevokedView: Encodable, Sendable {
+        package let appPasswords: Int
+        package let connectorTokens: Int
+        package let feeds: Int
+        package let setupLinks: Int
     }
 
     package struct EmailRequest: Decodable { let email: String }
@@ -43,12 +59,28 @@ package struct AuthRoutes: Sendable {
 
     package func addSessionRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.post("logout") { _, context -> Response in
-            try await signIn.signOut(sessionID: try context.requireIdentity().session.id)
+            let identity = try context.requireIdentity()
+            try await signIn.signOut(sessionID: identity.session.id)
+            hub?.wake(identity.account.id)
             return Response(status: .noContent)
         }
-        group.post("logout-all") { _, context -> Response in
-            try await signIn.signOutEverywhere(accountID: try context.requireIdentity().account.id)
-            return Response(status: .noContent)
+        group.post("logout-all") { request, context -> Response in
+            let accountID = try context.requireIdentity().account.id
+            let body = try await request.body.collect(upTo: 4096)
+            var revokeDevices = false
+            if body.readableBytes > 0 {
+                do {
+                    revokeDevices = try JSONDecoder().decode(SignOutEverywhere.self, from: Data(body.readableBytesView)).revokeDevices ?? false
+                } catch {
+                    throw APIError.badRequest("invalid_json", "The body must be empty or {\"revokeDevices\": true}.")
+                }
+            }
+            let revoked = try await signIn.signOutEverywhere(accountID: accountID, revokingDevices: revokeDevices)
+            hub?.wake(accountID)
+            guard revokeDevices else { return Response(status: .noContent) }
+            return try JSONResponse(["revoked": RevokedView(
+                appPasswords: revoked.appPasswords, connectorTokens: revoked.connectorTokens, feeds: revoked.feeds, setupLinks: revoked.setupLinks)])
+                .response(from: request, context: context)
         }
     }
 

@@ -17,12 +17,18 @@ package struct NotificationRoutes: Sendable {
     package let keepAlive: Duration
     /// Devices are taken only when this server can push to them (APNs is configured).
     package let pushEnabled: Bool
+    /// Whose session a stream checks each time it wakes: a stream ends with its session.
+    package let signIn: SignIn
+    /// Open streams one account may hold on this instance.
+    package let streamLimit: Int
 
-    package init(notifications: Notifications, hub: NotificationHub, keepAlive: Duration, pushEnabled: Bool) {
+    package init(notifications: Notifications, hub: NotificationHub, keepAlive: Duration, pushEnabled: Bool, signIn: SignIn, streamLimit: Int) {
         self.notifications = notifications
         self.hub = hub
         self.keepAlive = keepAlive
         self.pushEnabled = pushEnabled
+        self.signIn = signIn
+        self.streamLimit = streamLimit
     }
 
     /// The header an EventSource sends when it reconnects.
@@ -67,7 +73,8 @@ package struct NotificationRoutes: Sendable {
             return JSONResponse(ReadResult(marked: marked, unreadCount: 0))
         }
         group.get("notifications/stream") { request, context -> Response in
-            let accountID = try context.requireIdentity().account.id
+            let identity = try context.requireIdentity()
+            let accountID = identity.account.id
             let lastEventID = request.headers[Self.lastEventID] ?? request.uri.queryParameters.get("lastEventId")
             let start: Int64?
             if let lastEventID {
@@ -78,10 +85,20 @@ package struct NotificationRoutes: Sendable {
             } else {
                 start = nil
             }
+            guard let slot = hub.reserveStream(accountID: accountID, limit: streamLimit) else {
+                throw APIError(
+                    .tooManyRequests, code: "too_many_streams",
+                    message: "This account has \(streamLimit) notification streams open already; close a tab or app that holds one.",
+                    headers: [.retryAfter: "30"])
+            }
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", Self.accelBuffering: "no"],
-                body: ResponseBody { writer in try await stream(accountID: accountID, after: start, to: &writer) })
+                body: ResponseBody { writer in
+                    // The place is held while the stream runs and given back when it ends.
+                    defer { withExtendedLifetime(slot) {} }
+                    try await stream(accountID: accountID, sessionID: identity.session.id, after: start, to: &writer)
+                })
         }
         group.get("notifications/settings") { _, context in
             let accountID = try context.requireIdentity().account.id
@@ -129,8 +146,10 @@ package struct NotificationRoutes: Sendable {
     }
 
     /// Writes every delivered notification after `start` (or, for a new stream, after the newest
-    /// one now), then waits for more until the client goes or the server stops.
-    private func stream(accountID: UUID, after start: Int64?, to writer: inout any ResponseBodyWriter) async throws {
+    /// one now), then waits for more until the client goes, the server stops, or the session
+    /// ends: it is checked on every wake and keep-alive, so a signed-out or revoked session
+    /// stops receiving within one keep-alive.
+    private func stream(accountID: UUID, sessionID: UUID, after start: Int64?, to writer: inout any ResponseBodyWriter) async throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
@@ -139,6 +158,12 @@ package struct NotificationRoutes: Sendable {
         try await writer.write(ByteBuffer(string: "retry: 3000\nid: \(last)\nevent: ready\ndata: {}\n\n"))
         while true {
             let generation = hub.generation(of: accountID)
+            guard (try? await signIn.activeSession(id: sessionID)) != nil else {
+                // Named, so a client knows not to reconnect with the same credentials.
+                try await writer.write(ByteBuffer(string: "event: signed-out\ndata: {}\n\n"))
+                try await writer.finish(nil)
+                return
+            }
             let (batch, nextHeld, now) = try await notifications.delivered(after: last, accountID: accountID, limit: 100)
             for notification in batch {
                 let data = String(decoding: try encoder.encode(NotificationView(notification)), as: UTF8.self)

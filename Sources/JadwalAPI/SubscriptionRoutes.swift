@@ -21,6 +21,7 @@ package struct SubscriptionRoutes: Sendable {
         package let color: String?
         package let refreshMinutes: Int?
         package let busy: Bool?
+        package let asTasks: Bool?
     }
 
     package struct UpdateRequest: Decodable {
@@ -74,6 +75,7 @@ package struct SubscriptionRoutes: Sendable {
         let refreshMinutes: Int?
         let effectiveRefreshMinutes: Int
         let busy: Bool
+        let asTasks: Bool
         let status: Status
 
         package init(_ subscribed: CalendarSubscriptions.Subscribed) {
@@ -87,6 +89,7 @@ package struct SubscriptionRoutes: Sendable {
             refreshMinutes = subscription.refreshSeconds.map { $0 / 60 }
             effectiveRefreshMinutes = subscription.refreshInterval / 60
             busy = subscribed.busy
+            asTasks = subscription.asTasks
             let state = subscription.pausedAt != nil ? "paused"
                 : subscription.failures > 0 ? "failing"
                 : subscription.lastSuccessAt == nil ? "pending" : "ok"
@@ -120,7 +123,9 @@ package struct SubscriptionRoutes: Sendable {
                 throw APIError.badRequest("invalid_field", "Field 'kind' must be \"ics\".")
             }
             var added = try await subscriptions.add(
-                CalendarSubscriptions.Draft(url: body.url, name: body.name, color: body.color, refreshMinutes: body.refreshMinutes), account: account)
+                CalendarSubscriptions.Draft(
+                    url: body.url, name: body.name, color: body.color, refreshMinutes: body.refreshMinutes, asTasks: body.asTasks ?? false),
+                account: account)
             if let busy = body.busy, !busy {
                 added = try await subscriptions.update(added, with: CalendarSubscriptions.Change(busy: false))
             }

@@ -37,7 +37,7 @@ extension CalDAVService {
             // The whole calendar as one iCalendar file: a backup, or a one-off import elsewhere.
             let calendar = try await calendar(for: call)
             let objects = try await objects(in: calendar, account: call.account)
-            let text = ICalendarSerializer().serialize(Self.merged(objects, name: calendar.displayName))
+            let text = ICalendarSerializer().serialize(CalendarTransfer.document(objects, name: calendar.displayName))
             let bytes = ByteBuffer(string: text)
             let headers: HTTPFields = [
                 .contentType: "text/calendar; charset=utf-8", .contentLength: String(bytes.readableBytes),
@@ -51,29 +51,6 @@ extension CalDAVService {
         }
     }
 
-    /// One VCALENDAR holding every object's components, each time zone once.
-    package static func merged(_ objects: [CalendarObject], name: String) -> Component {
-        var zones: [String: Component] = [:]
-        var items: [Component] = []
-        for object in objects {
-            guard let calendar = try? ICalendarParser().parseCalendar(object.icalendar) else { continue }
-            for component in calendar.components {
-                if component.name == "VTIMEZONE" {
-                    if let tzid = component.first("TZID")?.value, zones[tzid] == nil { zones[tzid] = component }
-                } else {
-                    items.append(component)
-                }
-            }
-        }
-        return Component(
-            name: "VCALENDAR",
-            properties: [
-                Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//CalDAV//EN"),
-                Property(name: "X-WR-CALNAME", text: name),
-            ],
-            components: zones.keys.sorted().compactMap { zones[$0] } + items)
-    }
-
     package static func etagList(_ header: String) -> [String] {
         header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
@@ -85,7 +62,8 @@ extension CalDAVService {
             throw DAVError.status(405, "PUT creates calendar objects inside a calendar, such as \(DAVHref.calendar(call.account.id, "personal"))event.ics.")
         }
         let calendar = try await calendar(for: call)
-        try Self.requireWritableContent(calendar)
+        // A subscribed calendar is refused by the write itself: its to-dos may be marked done.
+        try Self.requireWritable(calendar)
         if let type = call.request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
             throw DAVError.precondition(.supportedCalendarData, "Calendar objects must be sent as text/calendar (iCalendar 2.0), not \(type).")
         }

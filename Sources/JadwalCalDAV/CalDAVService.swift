@@ -67,7 +67,12 @@ package struct CalDAVService: Sendable {
             // Unauthenticated on purpose: clients probe capabilities before they have credentials.
             return Response(status: .ok, headers: [DAVResponse.davHeader: DAVResponse.compliance, .allow: DAVResponse.allowedMethods])
         }
-        guard let account = try await authentication.account(for: request) else { return DAVResponse.unauthorized }
+        let account: Account
+        switch try await authentication.caller(for: request, clientAddress: context.clientAddress) {
+        case .account(let signedIn): account = signedIn
+        case .anonymous: return DAVResponse.unauthorized
+        case .throttled(let seconds): return DAVResponse.throttled(retryAfterSeconds: seconds)
+        }
         guard let target = DAVTarget(path: path) else { throw DAVError.notFound(path) }
         context.coreContext.endpointPath.value = target.metricsPath
         // Another account's paths look exactly like paths that do not exist.
@@ -196,7 +201,10 @@ package struct CalDAVService: Sendable {
     /// subscription's name and colour are theirs to change, not its content.
     package static func privileges(of calendar: CalendarCollection) -> [QualifiedName] {
         if calendar.isComputed { return DAVPropertySheet.readPrivileges }
-        if calendar.isSubscribed { return DAVPropertySheet.readPrivileges + [.writeProperties] }
+        if calendar.isSubscribed {
+            // A task subscription's to-dos may be marked done (a PUT of the same to-do), nothing more.
+            return DAVPropertySheet.readPrivileges + [.writeProperties] + (calendar.components == [.todo] ? [.writeContent] : [])
+        }
         return DAVPropertySheet.readPrivileges + DAVPropertySheet.writePrivileges
     }
 

@@ -17,42 +17,45 @@ package struct DAVAuthentication: Sendable {
         self.sessions = sessions
     }
 
-    /// The account, or nil when the request carries no usable credentials (answered with 401).
-    package func account(for request: Request) async throws -> Account? {
-        guard let header = request.headers[.authorization] else { return nil }
+    /// Who is asking: an account, nobody (answered 401), or someone who must wait (429).
+    package enum Caller: Sendable {
+        case account(Account)
+        case anonymous
+        case throttled(retryAfterSeconds: Int)
+    }
+
+    package func caller(for request: Request, clientAddress: String?) async throws -> Caller {
+        guard let header = request.headers[.authorization] else { return .anonymous }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
+        guard parts.count == 2 else { return .anonymous }
         let credentials = parts[1].trimmingCharacters(in: .whitespaces)
         switch parts[0].lowercased() {
         case "basic":
-            return try await basic(credentials)
+            return try await basic(credentials, clientAddress: clientAddress)
         case "bearer":
             do {
-                return try await sessions.identity(accessToken: credentials).account
+                return .account(try await sessions.identity(accessToken: credentials).account)
             } catch is APIError {
-                return nil
+                return .anonymous
             }
         default:
-            return nil
+            return .anonymous
         }
     }
 
-    private func basic(_ encoded: String) async throws -> Account? {
+    private func basic(_ encoded: String, clientAddress: String?) async throws -> Caller {
         guard encoded.utf8.count <= 1024, let data = Data(base64Encoded: encoded),
               let decoded = String(data: data, encoding: .utf8),
               let colon = decoded.firstIndex(of: ":")
-        else { return nil }
+        else { return .anonymous }
         let username = String(decoded[..<colon])
         let password = String(decoded[decoded.index(after: colon)...])
         // iOS 18.4 and later percent-encode the username ("me%40example.com").
-        let candidates = [username, username.removingPercentEncoding].compactMap { $0 }
-        for candidate in Set(candidates) {
-            guard let email = try? EmailAddress(candidate),
-                  let (account, active) = try await store.read({ tx in try await tx.accountWithAppPasswords(email: email) }),
-                  !account.isDisabled
-            else { continue }
-            if try await appPasswords.verify(accountID: account.id, presented: password, against: active) != nil { return account }
+        let usernames = [username, username.removingPercentEncoding].compactMap { $0 }
+        switch try await appPasswords.authenticate(usernames: usernames, password: password, clientAddress: clientAddress) {
+        case .signedIn(let account, _): return .account(account)
+        case .refused: return .anonymous
+        case .throttled(let seconds): return .throttled(retryAfterSeconds: seconds)
         }
-        return nil
     }
 }

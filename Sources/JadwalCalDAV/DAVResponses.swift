@@ -56,6 +56,13 @@ package enum DAVResponse {
     package static let unauthorized = text(
         "Sign in with your email address and an app password (create one in Jadwal's settings or with `jadwal app-password create`).",
         status: .unauthorized, headers: [.wwwAuthenticate: "Basic realm=\"Jadwal\", charset=\"UTF-8\""])
+
+    /// Too many wrong passwords from this address or for this account (`SignInThrottle`).
+    package static func throttled(retryAfterSeconds seconds: Int) -> Response {
+        text(
+            "Too many wrong passwords. Try again in \(seconds) seconds; check the app password in your device's account settings.",
+            status: .tooManyRequests, headers: [.retryAfter: String(seconds)])
+    }
 }
 
 extension DAVError {

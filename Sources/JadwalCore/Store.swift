@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & WhatsAppLinkStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & WhatsAppLinkStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -120,7 +120,19 @@ public protocol AppPasswordStore: Sendable {
     func accountWithAppPasswords(email: EmailAddress) async throws -> (Account, [AppPassword])?
     /// Revokes it if it belongs to the account and is active; false otherwise.
     func revokeAppPassword(id: UUID, accountID: UUID, at: Date) async throws -> Bool
+    /// Revokes every active password of the account; how many there were.
+    func revokeAppPasswords(accountID: UUID, at: Date) async throws -> Int
     func touchAppPassword(id: UUID, at: Date) async throws
+}
+
+/// Failed password sign-ins counted per key (`SignInThrottle.Keys`), shared by every instance.
+public protocol SignInFailureStore: Sendable {
+    /// The counts under these keys; keys with none are left out.
+    func signInFailures(keys: [String]) async throws -> [SignInFailures]
+    /// Counts one more failure under each key at `at`, starting again from one where the last
+    /// was before `forgetBefore`, and deletes counts whose last failure was before it.
+    func recordSignInFailure(keys: [String], at: Date, forgetBefore: Date) async throws
+    func clearSignInFailures(key: String) async throws
 }
 
 public protocol PrayerSettingsStore: Sendable {
@@ -136,6 +148,8 @@ public protocol CalendarFeedStore: Sendable {
     func calendarFeed(digest: TokenDigest) async throws -> CalendarFeed?
     /// Revokes the account's active feeds of `kind`; returns how many there were.
     func revokeCalendarFeeds(accountID: UUID, kind: CalendarFeed.Kind, at: Date) async throws -> Int
+    /// The account's feeds that are not revoked, newest first.
+    func activeCalendarFeeds(accountID: UUID) async throws -> [CalendarFeed]
 }
 
 public protocol SetupTokenStore: Sendable {
@@ -143,6 +157,10 @@ public protocol SetupTokenStore: Sendable {
     func setupToken(digest: TokenDigest) async throws -> SetupToken?
     /// Marks it used only if it was unused; false when it had been used already.
     func markSetupTokenUsed(digest: TokenDigest, at: Date) async throws -> Bool
+    /// The account's links that are neither used nor expired at `now`, newest first.
+    func unspentSetupTokens(accountID: UUID, now: Date) async throws -> [SetupToken]
+    /// Marks the account's unspent links used, so they can never be spent; how many there were.
+    func revokeSetupTokens(accountID: UUID, at: Date) async throws -> Int
 }
 
 public protocol ChatStore: Sendable {
@@ -191,6 +209,8 @@ public protocol ChatConnectorTokenStore: Sendable {
     func chatConnectorToken(digest: TokenDigest) async throws -> (ChatConnectorToken, Account)?
     /// Revokes it if it belongs to the account and is active; false otherwise.
     func revokeChatConnectorToken(id: UUID, accountID: UUID, at: Date) async throws -> Bool
+    /// Revokes every active token of the account; how many there were.
+    func revokeChatConnectorTokens(accountID: UUID, at: Date) async throws -> Int
     func touchChatConnectorToken(id: UUID, at: Date) async throws
 }
 

@@ -75,21 +75,36 @@ package struct JSONErrorMiddleware: RouterMiddleware {
     }
 }
 
-/// Uses the last `X-Forwarded-For` hop as the client address: the one the trusted reverse proxy
-/// added. Only installed when the operator says a proxy sits in front.
+/// Takes the client address from `X-Forwarded-For`, but only on connections from a trusted
+/// proxy: read from the right, the first hop that is not a trusted proxy is the client (a client
+/// can write anything to the left of what its proxy appended). Installed only when the operator
+/// says a proxy sits in front.
 package struct ForwardedClientMiddleware: RouterMiddleware {
-
-    package init() {
-    }
     package typealias Context = JadwalRequestContext
     package static let header = HTTPField.Name("X-Forwarded-For")!
+    package let trustedProxies: [IPNetwork]
+
+    package init(trustedProxies: [IPNetwork]) {
+        self.trustedProxies = trustedProxies
+    }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let forwarded = request.headers[Self.header],
-           let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
-            context.clientAddress = String(last.prefix(64))
+        if trustedProxies.containsAddress(context.remoteAddress?.ipAddress), let client = client(in: request.headers[values: Self.header]) {
+            context.clientAddress = client
         }
         return try await next(request, context)
+    }
+
+    /// The client among the hops of every `X-Forwarded-For` field, or nil when none is an address.
+    package func client(in fields: [String]) -> String? {
+        let hops = fields.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        var client: String?
+        for hop in hops.reversed() {
+            guard IPNetwork.bytes(of: hop) != nil else { break }
+            client = hop
+            if !trustedProxies.containsAddress(hop) { break }
+        }
+        return client
     }
 }

@@ -24,6 +24,7 @@ package final class NotificationHub: Service, Sendable {
     private struct State {
         package var generations: [UUID: UInt64] = [:]
         package var waiters: [UUID: Waiter] = [:]
+        package var openStreams: [UUID: Int] = [:]
         package var closed = false
     }
 
@@ -101,6 +102,29 @@ package final class NotificationHub: Service, Sendable {
         waiter.continuation.resume(returning: wake)
     }
 
+    /// A place for one more open stream of the account, or nil when it has `limit` already
+    /// (on this instance). The place is given back when the slot is released, however the
+    /// stream ends.
+    package func reserveStream(accountID: UUID, limit: Int) -> StreamSlot? {
+        let granted = state.withLock { state -> Bool in
+            guard state.openStreams[accountID, default: 0] < limit else { return false }
+            state.openStreams[accountID, default: 0] += 1
+            return true
+        }
+        guard granted else { return nil }
+        return StreamSlot { [weak self] in
+            self?.state.withLock { state in
+                let left = state.openStreams[accountID, default: 1] - 1
+                state.openStreams[accountID] = left > 0 ? left : nil
+            }
+        }
+    }
+
+    /// How many streams the account has open here.
+    package func openStreams(accountID: UUID) -> Int {
+        state.withLock { $0.openStreams[accountID] ?? 0 }
+    }
+
     /// How many streams are waiting (for /metrics and tests).
     package var waitingStreams: Int { state.withLock { $0.waiters.count } }
 
@@ -121,4 +145,15 @@ package final class NotificationHub: Service, Sendable {
             waiter.continuation.resume(returning: .closed)
         }
     }
+}
+
+/// One open stream's place among its account's; released when the last reference goes.
+package final class StreamSlot: Sendable {
+    private let release: @Sendable () -> Void
+
+    init(release: @escaping @Sendable () -> Void) {
+        self.release = release
+    }
+
+    deinit { release() }
 }

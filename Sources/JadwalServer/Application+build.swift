@@ -15,6 +15,7 @@ import JadwalMail
 import JadwalPush
 import JadwalWeb
 import Logging
+import NIOCore
 import NIOSSL
 import ServiceLifecycle
 import Storage
@@ -74,13 +75,24 @@ public func buildApplication(
 
     // Everything that can be checked without the database is checked first.
     let server: HTTPServerBuilder
+    let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
     switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
     case (nil, nil):
-        server = .http1()
+        server = .http1(configuration: http1)
     case (let cert?, let key?):
-        server = try .tls(.http1(), tlsConfiguration: tlsConfiguration(certificate: cert, key: key))
+        server = try .tls(.http1(configuration: http1), tlsConfiguration: tlsConfiguration(certificate: cert, key: key))
     default:
         throw ServerStartupError.tls("give both --tls-cert and --tls-key, or neither")
+    }
+    guard configuration.idleTimeout > .zero, configuration.maxConnections > 0 else {
+        throw ServerStartupError.configuration("the idle timeout and the connection limit must be more than zero")
+    }
+    var trustedProxies: [IPNetwork] = []
+    for text in configuration.trustedProxies {
+        guard let network = IPNetwork(text) else {
+            throw ServerStartupError.configuration("'\(text)' is not an address or a CIDR range such as 10.0.0.0/8 (JADWAL_TRUSTED_PROXIES)")
+        }
+        trustedProxies.append(network)
     }
 
     let secret: ServerSecret
@@ -106,7 +118,7 @@ public func buildApplication(
             throw ServerStartupError.configuration("\(problem)")
         }
         return try await assemble(
-            configuration, store: store, server: server, secret: secret, chatCipher: chatCipher, dependencies: dependencies, logger: logger)
+            configuration, store: store, server: server, trustedProxies: trustedProxies, secret: secret, chatCipher: chatCipher, dependencies: dependencies, logger: logger)
     } catch {
         try? await store.shutdown()
         throw error
@@ -115,7 +127,7 @@ public func buildApplication(
 
 /// The routes, middleware and workers around an open, migrated store.
 private func assemble(
-    _ configuration: ServerConfiguration, store: SQLStore, server: HTTPServerBuilder, secret: ServerSecret, chatCipher: MessageCipher,
+    _ configuration: ServerConfiguration, store: SQLStore, server: HTTPServerBuilder, trustedProxies: [IPNetwork], secret: ServerSecret, chatCipher: MessageCipher,
     dependencies: ServerDependencies, logger: Logger
 ) async throws -> JadwalServerInstance {
 
@@ -199,9 +211,11 @@ private func assemble(
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
-    if configuration.trustForwardedFor { router.add(middleware: ForwardedClientMiddleware()) }
+    if configuration.trustForwardedFor { router.add(middleware: ForwardedClientMiddleware(trustedProxies: trustedProxies)) }
 
-    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random, hashing: .bcrypt())
+    var passwordPolicy = AppPasswords.Policy()
+    passwordPolicy.activeLimit = configuration.appPasswordLimit
+    let appPasswords = AppPasswords(store: store, clock: dependencies.clock, random: dependencies.random, hashing: .bcrypt(), policy: passwordPolicy)
     let sessions = AccessSessions(accessTokens: accessTokens, signIn: signIn)
     let browser = BrowserSession(
         sessions: sessions, secret: secret,
@@ -215,7 +229,7 @@ private func assemble(
         store: store, clock: dependencies.clock, writes: writes, calendars: calendars,
         authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), mirrors: CalendarMirrors())))
 
-    HealthRoutes(store: store, clock: dependencies.clock).addRoutes(to: router)
+    HealthRoutes(store: store, clock: dependencies.clock, metricsToken: configuration.metricsToken).addRoutes(to: router)
     let assets: WebAssets
     do {
         assets = try await WebAssets.bundled()
@@ -232,7 +246,7 @@ private func assemble(
         makeAppPassword: { accountID, name in try await appPasswords.create(accountID: accountID, name: name).1 })
     let setupRoutes = SetupRoutes(setup: setup, publicURL: configuration.effectivePublicURL, hub: hub)
 
-    let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google)
+    let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google, hub: hub)
     // Every API route answers Core's refusals the same way (JadwalAPI/APIErrors.swift).
     let api = router.group().add(middleware: CoreRefusals())
     auth.addPublicRoutes(to: router.group("api/v1/auth").add(middleware: CoreRefusals()))
@@ -243,6 +257,8 @@ private func assemble(
     AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     SubscriptionRoutes(subscriptions: subscriptions).addRoutes(to: signedIn)
+    let transfer = CalendarTransfer(store: store, clock: dependencies.clock)
+    CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
         .addRoutes(to: signedIn)
@@ -273,7 +289,9 @@ private func assemble(
     let tracker = Tracker(store: store, clock: dependencies.clock, random: dependencies.random)
     TrackerRoutes(tracker: tracker).addRoutes(to: signedIn)
     let notifications = Notifications(store: store, clock: dependencies.clock)
-    NotificationRoutes(notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil)
+    NotificationRoutes(
+        notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil, signIn: signIn,
+        streamLimit: configuration.streamsPerAccount)
         .addRoutes(to: signedIn)
     CloudAPIWebhookRoutes(
         chats: chats, appSecret: configuration.whatsAppAppSecret, verifyToken: configuration.whatsAppVerifyToken, logger: logger
@@ -307,7 +325,9 @@ private func assemble(
     let serverLogger = logger
     let application = Application(
         router: router, server: server,
-        configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "jadwal"),
+        configuration: .init(
+            address: .hostname(configuration.hostname, port: configuration.port), serverName: "jadwal",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections, logger: logger)),
         // Background work, the retention sweep included, runs where job workers run.
         // Stopped in reverse: the workers finish their jobs before the APNs client and the store close.
         services: ([StoreLifecycle(store: store), hub] as [any Service]) + (apns.map { [$0] } ?? []) + [workers]
@@ -365,5 +385,12 @@ package struct StoreLifecycle: Service {
     package func run() async throws {
         try? await gracefulShutdown()
         try await store.shutdown()
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

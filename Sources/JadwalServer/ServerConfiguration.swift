@@ -47,8 +47,19 @@ public struct ServerConfiguration: Sendable {
     public var googleAuthorizationURL = "https://accounts.google.com/o/oauth2/v2/auth"
     /// Background job workers in this process (0 runs none: the API only).
     public var workers = 2
-    /// Use the last `X-Forwarded-For` hop as the client address (only behind your own proxy).
+    /// Take the client address from `X-Forwarded-For` (only behind your own proxy), believed
+    /// only on connections from `trustedProxies`.
     public var trustForwardedFor = false
+    /// The proxies (CIDRs) whose `X-Forwarded-For` is believed; loopback unless told.
+    public var trustedProxies = ["127.0.0.0/8", "::1/128"]
+    /// A connection that sends nothing for this long is closed: an idle keep-alive connection,
+    /// or one that never finishes its request head (slowloris). One being answered, such as a
+    /// notification stream, is not idle.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Open connections at most; more wait in the listen backlog until one closes.
+    public var maxConnections = 512
+    /// The bearer token that lets other machines read `/metrics`; nil: only this machine can.
+    public var metricsToken: String?
     public var logLevel: Logger.Level = .info
     /// Time zone new accounts start with.
     public var defaultTimeZone = "UTC"
@@ -57,6 +68,10 @@ public struct ServerConfiguration: Sendable {
     /// How often a quiet notification stream sends a keep-alive comment and reads the database
     /// again (which is how it sees posts by other processes sharing PostgreSQL).
     public var streamKeepAlive: Duration = .seconds(15)
+    /// Notification streams one account may hold open on one instance.
+    public var streamsPerAccount = 100
+    /// Active app passwords one account may hold.
+    public var appPasswordLimit = 20
     /// Push to Apple devices through APNs; nil leaves push off.
     public var apns: APNsConfiguration?
     /// Let subscriptions fetch from loopback, private and other non-public addresses (a

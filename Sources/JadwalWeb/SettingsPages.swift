@@ -63,6 +63,16 @@ package enum SettingsPages {
         return code.svg(moduleSize: 4, quietZone: 4, title: title)
     }
 
+    /// The devices section's list of what signs in without a session: app passwords (listed in
+    /// full in their own section), connector tokens, feed addresses and unspent setup links.
+    package static func accessLines(_ access: DeviceAccess, texts: [String: String], when: SettingsDates) -> [String] {
+        var lines = [texts.text("settingsAccessAppPasswords", ["count": String(access.appPasswords.count)])]
+        lines += access.connectorTokens.map { texts.text("settingsAccessConnector", ["name": $0.name, "created": when.string($0.createdAt)]) }
+        lines += access.feeds.map { texts.text("settingsAccessFeed", ["created": when.string($0.createdAt)]) }
+        lines += access.setupLinks.map { texts.text("settingsAccessSetupLink", ["name": $0.deviceName, "expires": when.string($0.expiresAt)]) }
+        return lines
+    }
+
     /// The message beside the field a profile problem belongs to.
     package static func field(of problem: ProfileChange.Problem) -> (field: String, key: String, values: [String: String]) {
         switch problem {
@@ -126,7 +136,16 @@ extension WebRoutes {
                     errors: ["passwordName": texts.text("settingsErrorPasswordName", ["limit": String(AppPassword.nameLimit)])],
                     passwordName: form.name, status: .unprocessableContent))
             }
-            let (record, password) = try await appPasswords.create(accountID: account.id, name: name)
+            let record: AppPassword
+            let password: String
+            do {
+                (record, password) = try await appPasswords.create(accountID: account.id, name: name)
+            } catch AppPasswords.Problem.tooMany(let limit) {
+                let texts = assets.texts(account.language)
+                return try await settingsPage(request, context, .init(
+                    errors: ["passwordName": texts.text("settingsErrorTooManyPasswords", ["limit": String(limit)])],
+                    passwordName: form.name, status: .conflict))
+            }
             return try await settingsPage(request, context, .init(newPassword: (record.name, password, account.email.value)))
         }
         group.post("settings/app-passwords/{id}/revoke") { _, context -> Response in
@@ -174,8 +193,12 @@ extension WebRoutes {
         group.get("settings/sign-out-everywhere") { request, context -> Response in
             let viewer = try await viewer(request, context)
             let texts = assets.texts(viewer.language)
-            return WebPage(template: "settings-sign-out", title: texts.text("settingsSignOutEverywhere"), page: [String: Any](), stylesheets: ["settings.css"])
-                .response(assets, viewer: viewer)
+            let access = try await profiles.deviceAccess(accountID: try context.requireIdentity().account.id)
+            let count = access.appPasswords.count + access.connectorTokens.count + access.feeds.count + access.setupLinks.count
+            return WebPage(
+                template: "settings-sign-out", title: texts.text("settingsSignOutEverywhere"),
+                page: ["alsoRevoke": texts.text("settingsAlsoRevokeDevices", ["count": String(count)])], stylesheets: ["settings.css"]
+            ).response(assets, viewer: viewer)
         }
     }
 
@@ -187,6 +210,7 @@ extension WebRoutes {
         let passwords = try await appPasswords.active(accountID: account.id)
         let sessions = try await profiles.activeSessions(accountID: account.id)
         let devices = try await self.notifications.devices(accountID: account.id)
+        let access = try await profiles.deviceAccess(accountID: account.id)
         let notifications = try await self.notifications.settings(accountID: account.id)
         let when = SettingsDates(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
         let errors = extras.errors
@@ -235,6 +259,7 @@ extension WebRoutes {
                 ]
             },
             "hasDevices": !devices.isEmpty, "hasPasswords": !passwords.isEmpty,
+            "access": SettingsPages.accessLines(access, texts: texts, when: when),
             "kinds": NotificationKind.allCases.map { kind -> [String: Any] in
                 [
                     "value": kind.rawValue, "label": texts.text("settingsKind_\(kind.rawValue)"),

@@ -56,16 +56,35 @@ extension WebRoutes {
                 response.headers[.retryAfter] = String(seconds)
                 return response
             }
-            return WebPage(template: "check-email", title: texts.text("checkEmailTitle"), page: [
+            var response = WebPage(template: "check-email", title: texts.text("checkEmailTitle"), page: [
                 "email": email.value, "sentTo": texts.text("checkEmailSentTo", ["email": email.value]),
             ]).response(assets, viewer: .init(language: language, path: "/signin/email"))
+            response.setCookie(browser.askedCookie(email: email, lifetime: signIn.magicLinkLifetime))
+            return response
         }
         router.get("auth/magic") { request, _ -> Response in
             let language = WebLanguage.of(request, account: nil)
             let texts = assets.texts(language)
-            let token = request.uri.queryParameters.get("token") ?? ""
-            return WebPage(template: "magic-link", title: texts.text("magicTitle"), page: ["token": token])
-                .response(assets, viewer: .init(language: language, path: "/auth/magic"))
+            let token = (request.uri.queryParameters.get("token") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let failed = { (key: String) in
+                WebPage(template: "magic-link", title: texts.text("magicFailedTitle"), page: ["error": texts.text(key)], status: .unauthorized)
+                    .response(assets, viewer: .init(language: language, path: "/auth/magic"))
+            }
+            guard !token.isEmpty, token.count <= 128 else { return failed("errorLinkInvalid") }
+            let email: EmailAddress
+            do {
+                email = try await signIn.magicLinkEmail(SecretToken(presented: token))
+            } catch let failure as SignIn.Failure {
+                return failed(Self.textKey(failure))
+            }
+            // The page names the account, and presses its own button only in the browser that
+            // asked for the link: elsewhere (a link someone else asked for, a mail scanner that
+            // runs scripts) a person must read whose account it is and choose.
+            let askedHere = browser.asked(request, email: email)
+            return WebPage(template: "magic-link", title: texts.text("magicTitle"), page: [
+                "token": token, "auto": askedHere, "signingInAs": texts.text("magicSigningInAs", ["email": email.value]),
+                "otherBrowser": askedHere ? "" : texts.text("magicOtherBrowser", ["email": email.value]),
+            ]).response(assets, viewer: .init(language: language, path: "/auth/magic"))
         }
         router.post("auth/magic") { request, context -> Response in
             let language = WebLanguage.of(request, account: nil)
@@ -87,6 +106,8 @@ extension WebRoutes {
             }
             var response = WebPage.redirect("/calendar")
             for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
+            // The link is spent: the mark of the browser that asked for it has done its work.
+            if request.cookies[BrowserSession.askedCookie] != nil { response.setCookie(browser.clearingAskedCookie()) }
             return response
         }
         router.get("auth/google") { request, _ -> Response in
@@ -152,7 +173,7 @@ extension WebRoutes {
                 return WebPage.redirect("/settings")
             }
             if everywhere {
-                try await signIn.signOutEverywhere(accountID: resolved.identity.account.id)
+                try await signIn.signOutEverywhere(accountID: resolved.identity.account.id, revokingDevices: form.revokeDevices == "on")
             } else {
                 try await signIn.signOut(sessionID: resolved.identity.session.id)
             }
@@ -163,6 +184,8 @@ extension WebRoutes {
 
     private struct CSRFOnly: Decodable {
         package var _csrf: String?
+        /// "Also revoke every device and link", on the sign-out-everywhere form.
+        package var revokeDevices: String?
     }
 
     private func signInPage(

@@ -31,4 +31,17 @@ extension SQLRepository: CalendarFeedStore {
             WHERE account_id = \(bind: accountID.uuidString) AND kind = \(bind: kind.rawValue) AND revoked_at IS NULL RETURNING token_digest
             """).all().count
     }
+
+    func activeCalendarFeeds(accountID: UUID) async throws -> [CalendarFeed] {
+        try await db.raw("""
+            SELECT token_digest, kind, alarm_minutes_before, created_at FROM calendar_feeds
+            WHERE account_id = \(bind: accountID.uuidString) AND revoked_at IS NULL ORDER BY created_at DESC, token_digest
+            """).all().map { row in
+                let kind = try row.decode(column: "kind", as: String.self)
+                guard let parsed = CalendarFeed.Kind(rawValue: kind) else { throw StorageError.corruptRow("feed kind \(kind)") }
+                return CalendarFeed(
+                    digest: TokenDigest(hex: try row.decode(column: "token_digest", as: String.self)), accountID: accountID, kind: parsed,
+                    alarmMinutesBefore: try row.decode(column: "alarm_minutes_before", as: Int?.self), createdAt: try Self.date(row, "created_at"))
+            }
+    }
 }

@@ -5,7 +5,7 @@ import SQLKit
 
 extension SQLRepository: CalendarSubscriptionStore {
     private static let subscriptionColumns = """
-        id, account_id, calendar_id, url, refresh_seconds, feed_refresh_seconds, follows_feed_name, follows_feed_color, etag, last_modified, \
+        id, account_id, calendar_id, url, refresh_seconds, feed_refresh_seconds, follows_feed_name, follows_feed_color, as_tasks, etag, last_modified, \
         content_digest, last_attempt_at, last_success_at, next_refresh_at, last_error, failures, failure_notified, gone_since, paused_at, \
         object_count, problems, problem_count, created_at
         """
@@ -15,7 +15,7 @@ extension SQLRepository: CalendarSubscriptionStore {
             INSERT INTO calendar_subscriptions (\(unsafeRaw: Self.subscriptionColumns))
             VALUES (\(bind: s.id.uuidString), \(bind: s.accountID.uuidString), \(bind: s.calendarID.uuidString), \(bind: s.url),
                     \(bind: s.refreshSeconds), \(bind: s.feedRefreshSeconds), \(bind: s.followsFeedName), \(bind: s.followsFeedColor),
-                    \(bind: s.etag), \(bind: s.lastModified), \(bind: s.contentDigest), \(bind: s.lastAttemptAt?.unixMilliseconds),
+                    \(bind: s.asTasks), \(bind: s.etag), \(bind: s.lastModified), \(bind: s.contentDigest), \(bind: s.lastAttemptAt?.unixMilliseconds),
                     \(bind: s.lastSuccessAt?.unixMilliseconds), \(bind: s.nextRefreshAt.unixMilliseconds), \(bind: s.lastError), \(bind: s.failures),
                     \(bind: s.failureNotified), \(bind: s.goneSince?.unixMilliseconds), \(bind: s.pausedAt?.unixMilliseconds), \(bind: s.objectCount),
                     \(bind: try Self.problemsText(s.problems)), \(bind: s.problemCount), \(bind: s.createdAt.unixMilliseconds))
@@ -59,7 +59,8 @@ extension SQLRepository: CalendarSubscriptionStore {
             url: try row.decode(column: "url", as: String.self), refreshSeconds: try row.decode(column: "refresh_seconds", as: Int?.self),
             feedRefreshSeconds: try row.decode(column: "feed_refresh_seconds", as: Int?.self),
             followsFeedName: try row.decode(column: "follows_feed_name", as: Bool.self),
-            followsFeedColor: try row.decode(column: "follows_feed_color", as: Bool.self), etag: try row.decode(column: "etag", as: String?.self),
+            followsFeedColor: try row.decode(column: "follows_feed_color", as: Bool.self), asTasks: try row.decode(column: "as_tasks", as: Bool.self),
+            etag: try row.decode(column: "etag", as: String?.self),
             lastModified: try row.decode(column: "last_modified", as: String?.self),
             contentDigest: try row.decode(column: "content_digest", as: String?.self), lastAttemptAt: try optionalDate(row, "last_attempt_at"),
             lastSuccessAt: try optionalDate(row, "last_success_at"), nextRefreshAt: try date(row, "next_refresh_at"),

@@ -296,6 +296,13 @@ extension SQLRepository: ChatConnectorTokenStore {
             """).first() != nil
     }
 
+    func revokeChatConnectorTokens(accountID: UUID, at: Date) async throws -> Int {
+        try await db.raw("""
+            UPDATE chat_connector_tokens SET revoked_at = \(bind: at.unixMilliseconds)
+            WHERE account_id = \(bind: accountID.uuidString) AND revoked_at IS NULL RETURNING id
+            """).all().count
+    }
+
     func touchChatConnectorToken(id: UUID, at: Date) async throws {
         try await db.raw("UPDATE chat_connector_tokens SET last_used_at = \(bind: at.unixMilliseconds) WHERE id = \(bind: id.uuidString)").run()
     }

@@ -35,7 +35,8 @@ public final class SQLStore: Store {
         case .sqlite(let path):
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try PrivateFiles.createDirectory(directory)
+                try PrivateFiles.createEmptyFileIfMissing(path)
             } catch {
                 throw StorageError.cannotCreateDirectory(directory)
             }

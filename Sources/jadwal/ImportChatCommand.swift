@@ -106,11 +106,20 @@ final class TerminalProgress: Sendable {
         return { [self] progress in draw(progress) }
     }
 
+    /// A handler drawing (done, total) under one label.
+    func counting(_ label: String) -> (@Sendable (Int, Int) -> Void)? {
+        guard enabled else { return nil }
+        return { [self] done, total in draw(label, done, total) }
+    }
+
     private func draw(_ progress: ChatInbox.Progress) {
-        let (label, done, total) = switch progress {
-        case .storing(let done, let total): ("storing messages", done, total)
-        case .reading(let done, let total): ("reading conversations", done, total)
+        switch progress {
+        case .storing(let done, let total): draw("storing messages", done, total)
+        case .reading(let done, let total): draw("reading conversations", done, total)
         }
+    }
+
+    private func draw(_ label: String, _ done: Int, _ total: Int) {
         guard total > 0 else { return }
         let percent = min(100, done * 100 / total)
         let key = "\(label) \(percent)"

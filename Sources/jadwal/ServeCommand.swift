@@ -49,8 +49,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("chat-quiet-seconds"), help: "Read a live chat (webhook, connector) once it has been quiet this long; 0 reads each delivery at once (env JADWAL_CHAT_QUIET_SECONDS, default 30).")
     var chatQuietSeconds: String?
 
-    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (env JADWAL_TRUST_FORWARDED_FOR); only behind your own proxy.")
+    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For on connections from a trusted proxy (env JADWAL_TRUST_FORWARDED_FOR).")
     var trustForwardedFor = false
+
+    @Option(name: .customLong("trusted-proxy"), help: "A proxy address or CIDR range whose X-Forwarded-For is believed; repeat for more (env JADWAL_TRUSTED_PROXIES, comma-separated; default loopback).")
+    var trustedProxies: [String] = []
+
+    @Option(name: .customLong("idle-timeout-seconds"), help: "Close a connection that sends nothing this long, a request head included (env JADWAL_IDLE_TIMEOUT_SECONDS, default 30).")
+    var idleTimeoutSeconds: String?
+
+    @Option(name: .customLong("max-connections"), help: "Open connections at most; more wait until one closes (env JADWAL_MAX_CONNECTIONS, default 512).")
+    var maxConnections: String?
 
     @Option(name: .customLong("llm-url"), help: "OpenAI-compatible API that reads chats before the rules, e.g. http://127.0.0.1:8081/v1 (env JADWAL_LLM_URL; default: the rules alone).")
     var llmURL: String?
@@ -136,6 +145,24 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.trustForwardedFor = try trustForwardedFor
             || ConfigurationValue.bool(env["JADWAL_TRUST_FORWARDED_FOR"] ?? "", name: "JADWAL_TRUST_FORWARDED_FOR")
+        if !trustedProxies.isEmpty {
+            configuration.trustedProxies = trustedProxies
+        } else if let text = env["JADWAL_TRUSTED_PROXIES"], !text.isEmpty {
+            configuration.trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        if let text = idleTimeoutSeconds ?? env["JADWAL_IDLE_TIMEOUT_SECONDS"] {
+            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (1...3600).contains(seconds) else {
+                throw OperatorError("--idle-timeout-seconds (JADWAL_IDLE_TIMEOUT_SECONDS) must be a whole number of seconds from 1 to 3600, not \(text)")
+            }
+            configuration.idleTimeout = .seconds(seconds)
+        }
+        if let text = maxConnections ?? env["JADWAL_MAX_CONNECTIONS"] {
+            guard let count = Int(text.trimmingCharacters(in: .whitespaces)), count >= 1 else {
+                throw OperatorError("--max-connections (JADWAL_MAX_CONNECTIONS) must be a whole number of 1 or more, not \(text)")
+            }
+            configuration.maxConnections = count
+        }
+        configuration.metricsToken = env["JADWAL_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let value = logLevel ?? env["JADWAL_LOG_LEVEL"] { configuration.logLevel = try ConfigurationValue.logLevel(value) }
         if let value = env["JADWAL_DEFAULT_TIME_ZONE"] { configuration.defaultTimeZone = value }
         configuration.llm = try ConfigurationValue.llm(

@@ -28,7 +28,7 @@ struct AppPasswordTests {
             let body = try created.json(Created.self)
             let password = try #require(body.password)
             #expect(body.username == "devices@example.com")
-            #expect(password.range(of: #"^[a-z2-9]{5}(-[a-z2-9]{5}){3}$"#, options: .regularExpression) != nil)
+            #expect(password.range(of: #"^[a-z2-9]{5}(-[a-z2-9]{5}){4}$"#, options: .regularExpression) != nil, "a lookup id, then four secret groups")
 
             let listed = try await client.send(.get, "/api/v1/app-passwords", token: tokens.accessToken)
             let list = try listed.json(Listed.self).appPasswords

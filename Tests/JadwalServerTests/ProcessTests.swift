@@ -227,7 +227,7 @@ struct ProcessTests {
 
         let took = try await Self.stop(child)
         #expect(!child.process.isRunning && child.process.terminationStatus == 0, "\(child.text)")
-        // The bug this guards against: 30 s. Generous for a busy 2-core machine; the figure is in the README.
+        // The bug this guards against: 30 s. Generous for a busy 2-core machine; the figure is in docs/features.md.
         #expect(took < .seconds(10), "stopping took \(took)")
         for (index, stream) in streams.enumerated() {
             let ending = try await stream.end(within: .seconds(10))

@@ -196,6 +196,24 @@ def wait_until(condition, timeout: float, message: str) -> None:
     raise SystemExit(message)
 
 
+def link_from_elsewhere(run: Run) -> None:
+    """A link asked for somewhere else (by another app, or by someone sending theirs to a victim):
+    the page names the account and waits for a click instead of pressing its own button."""
+    before = len(re.findall(r"/auth/magic\?token=", run.log_path.read_text(errors="replace")))
+    request = urllib.request.Request(run.base + "/api/v1/auth/email", data=b'{"email": "asked.elsewhere@example.com"}',
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    urllib.request.urlopen(request, timeout=10).read()
+    link = run.magic_link("asked.elsewhere@example.com", before)
+    if not run.check(link is not None, "a link asked for through the API appears in the log"):
+        return
+    run.driver.get(link)
+    run.wait_for(lambda: "asked.elsewhere@example.com" in run.find("#signing-in-as").text, "the link page names the account it signs into")
+    time.sleep(1.5)
+    run.check(run.driver.current_url.startswith(run.base + "/auth/magic"), "opened in a browser that did not ask, the page does not sign in by itself")
+    run.check(run.find("#other-browser").is_displayed(), "the page says the link was asked for elsewhere")
+    run.screen("magic-link-elsewhere")
+
+
 def sign_in(run: Run) -> None:
     run.open("/")
     run.check(run.find("html").get_attribute("dir") == "ltr", "sign-in page is left to right in English")
@@ -333,7 +351,7 @@ def main() -> int:
         modules = [importlib.import_module(f"flows.{name}") for name in SCREEN_FLOWS]
         extra = [flow for module in modules for flow in module.FLOWS]
         last = [flow for module in modules for flow in getattr(module, "LAST", [])]
-        for flow in (sign_in, add_event, views, navigation, notifications, *extra, phone, arabic, *last):
+        for flow in (link_from_elsewhere, sign_in, add_event, views, navigation, notifications, *extra, phone, arabic, *last):
             try:
                 flow(run)
             except SystemExit:

@@ -31,6 +31,13 @@ public struct Profiles: Sendable {
         return try await store.read { tx in try await tx.activeSessions(accountID: accountID, at: now) }
     }
 
+    /// The account's app passwords, connector tokens, feeds and unspent setup links: what the
+    /// devices page lists beside the sessions.
+    public func deviceAccess(accountID: UUID) async throws -> DeviceAccess {
+        let now = clock.now
+        return try await store.read { tx in try await DeviceAccess.read(accountID: accountID, now: now, in: tx) }
+    }
+
     /// Ends one of the person's own sessions; false when there is no such active session of
     /// theirs, so another's answers like a missing one.
     public func revokeSession(id: UUID, accountID: UUID) async throws -> Bool {

@@ -100,6 +100,18 @@ public struct SignIn: Sendable {
         }
     }
 
+    /// The email a magic link would sign in, without spending it: what its page names before
+    /// the person presses the button. Throws as redeeming would for an unknown, used or expired link.
+    public func magicLinkEmail(_ token: SecretToken) async throws -> EmailAddress {
+        let now = clock.now
+        guard let record = try await store.read({ tx in try await tx.signInToken(digest: token.digest) }) else { throw Failure.unknownMagicToken }
+        guard record.usedAt == nil else { throw Failure.usedMagicToken }
+        guard record.expiresAt > now else { throw Failure.expiredMagicToken }
+        return record.email
+    }
+
+    public var magicLinkLifetime: Duration { policy.magicLinkLifetime }
+
     /// Exchanges a magic-link token for a session; creates the account on first use.
     public func redeemMagicLink(_ token: SecretToken, client: Client) async throws -> SignedIn {
         let now = clock.now
@@ -233,9 +245,15 @@ public struct SignIn: Sendable {
         try await store.transaction { tx in try await tx.revokeSession(id: sessionID, at: now, reason: "signed out") }
     }
 
-    public func signOutEverywhere(accountID: UUID) async throws {
+    /// Ends every session of the account and, when `revokingDevices`, every app password,
+    /// connector token, feed address and unspent setup link with them, in one transaction.
+    @discardableResult
+    public func signOutEverywhere(accountID: UUID, revokingDevices: Bool = false) async throws -> DeviceAccess.Revoked {
         let now = clock.now
-        try await store.transaction { tx in try await tx.revokeSessions(accountID: accountID, at: now, reason: "signed out everywhere") }
+        return try await store.transaction { tx in
+            try await tx.revokeSessions(accountID: accountID, at: now, reason: "signed out everywhere")
+            return revokingDevices ? try await DeviceAccess.revokeAll(accountID: accountID, at: now, in: tx) : DeviceAccess.Revoked()
+        }
     }
 
     static func secondsUntil(_ date: Date, from now: Date) -> Int {

@@ -117,7 +117,6 @@ public struct CalendarWrites: Sendable {
         source: WriteSource
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
-        guard !calendar.isSubscribed else { throw Refusal.readOnly }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
         return try await store.transaction { tx in
             try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
@@ -130,7 +129,14 @@ public struct CalendarWrites: Sendable {
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
         source: WriteSource, transaction tx: any StoreTransaction
     ) async throws -> (object: CalendarObject, created: Bool) {
-        guard !calendar.isSubscribed else { throw Refusal.readOnly }
+        if calendar.isSubscribed {
+            // A subscription's to-do may be marked done (the mark is the person's, kept across
+            // refreshes); nothing else in a subscribed calendar is theirs to change.
+            guard content.component == .todo, let current = try await tx.calendarObject(calendarID: calendar.id, name: name),
+                  let parsed = try? ICalendarParser().parseCalendar(current.icalendar),
+                  FeedTasks.onlyCompletionChanged(from: parsed, to: content.calendar)
+            else { throw Refusal.readOnly }
+        }
         return try await write(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
     }
 

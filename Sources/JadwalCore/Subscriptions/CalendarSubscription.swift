@@ -19,6 +19,10 @@ public struct CalendarSubscription: Sendable, Hashable {
     /// The calendar takes the feed's name and colour until the person chooses their own.
     public var followsFeedName: Bool
     public var followsFeedColor: Bool
+    /// The feed's dated items are kept as to-dos (a course site's assignments): each event becomes
+    /// a VTODO due when it ends, which the person may mark done; later refreshes move the due
+    /// date and keep the mark.
+    public var asTasks: Bool
     /// The last answer's validators, for a conditional GET.
     public var etag: String?
     public var lastModified: String?
@@ -46,7 +50,7 @@ public struct CalendarSubscription: Sendable, Hashable {
 
     public init(
         id: UUID, accountID: UUID, calendarID: UUID, url: String, refreshSeconds: Int? = nil, feedRefreshSeconds: Int? = nil,
-        followsFeedName: Bool = true, followsFeedColor: Bool = true, etag: String? = nil, lastModified: String? = nil,
+        followsFeedName: Bool = true, followsFeedColor: Bool = true, asTasks: Bool = false, etag: String? = nil, lastModified: String? = nil,
         contentDigest: String? = nil, lastAttemptAt: Date? = nil, lastSuccessAt: Date? = nil, nextRefreshAt: Date, lastError: String? = nil,
         failures: Int = 0, failureNotified: Bool = false, goneSince: Date? = nil, pausedAt: Date? = nil, objectCount: Int = 0,
         problems: [ICalendarFeed.Problem] = [], problemCount: Int = 0, createdAt: Date
@@ -59,6 +63,7 @@ public struct CalendarSubscription: Sendable, Hashable {
         self.feedRefreshSeconds = feedRefreshSeconds
         self.followsFeedName = followsFeedName
         self.followsFeedColor = followsFeedColor
+        self.asTasks = asTasks
         self.etag = etag
         self.lastModified = lastModified
         self.contentDigest = contentDigest

@@ -68,12 +68,15 @@ public struct CalendarSubscriptions: Sendable {
         public var name: String?
         public var color: String?
         public var refreshMinutes: Int?
+        /// Keep the feed's items as to-dos (a course site's assignments).
+        public var asTasks: Bool
 
-        public init(url: String, name: String? = nil, color: String? = nil, refreshMinutes: Int? = nil) {
+        public init(url: String, name: String? = nil, color: String? = nil, refreshMinutes: Int? = nil, asTasks: Bool = false) {
             self.url = url
             self.name = name
             self.color = color
             self.refreshMinutes = refreshMinutes
+            self.asTasks = asTasks
         }
     }
 
@@ -163,13 +166,14 @@ public struct CalendarSubscriptions: Sendable {
         var calendar = try calendars.validated(
             Calendars.Draft(
                 slug: "subscription-" + id.uuidString.lowercased().prefix(8),
-                properties: CalendarPropertiesChange(displayName: label, color: draft.color), components: [.event, .todo, .journal]),
+                properties: CalendarPropertiesChange(displayName: label, color: draft.color),
+                components: draft.asTasks ? [.todo] : [.event, .todo, .journal]),
             account: account)
         calendar.id = random.uuid()
         calendar.subscriptionID = id
         let subscription = CalendarSubscription(
             id: id, accountID: account.id, calendarID: calendar.id, url: url, refreshSeconds: refresh, followsFeedName: draft.name == nil,
-            followsFeedColor: draft.color == nil, nextRefreshAt: now, createdAt: now)
+            followsFeedColor: draft.color == nil, asTasks: draft.asTasks, nextRefreshAt: now, createdAt: now)
         let stored = calendar
         try await store.transaction { tx in
             guard try await tx.calendarSubscriptions(accountID: account.id).count < Self.perAccountLimit else {
@@ -369,7 +373,7 @@ public struct CalendarSubscriptions: Sendable {
     ) async throws -> Refresh {
         var problems = feed.problems
         var contents: [String: CalendarObjectContent] = [:]
-        for item in feed.items {
+        for item in feed.items.map({ subscription.asTasks ? FeedTasks.task(from: $0) : $0 }) {
             do {
                 let content = try CalendarObjectContent(text: item.text)
                 guard calendar.components.contains(content.component) else { continue }
@@ -400,7 +404,13 @@ public struct CalendarSubscriptions: Sendable {
             if followed != target { target = try await tx.updateCalendarProperties(followed) }
             let existing = Dictionary(try await tx.calendarObjects(calendarID: target.id).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             var written = 0, deleted = 0, unchanged = 0
-            for (name, content) in ready.sorted(by: { $0.key < $1.key }) {
+            for (name, fromFeed) in ready.sorted(by: { $0.key < $1.key }) {
+                var content = fromFeed
+                // A to-do the person marked done stays done when the feed changes it.
+                if current.asTasks, let local = existing[name], let parsed = try? ICalendarParser().parseCalendar(local.icalendar),
+                   let merged = try? CalendarObjectContent(text: ICalendarSerializer().serialize(FeedTasks.carryingCompletion(from: parsed, into: content.calendar))) {
+                    content = merged
+                }
                 if existing[name]?.etag == content.etag {
                     unchanged += 1
                     continue

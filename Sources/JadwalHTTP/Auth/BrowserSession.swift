@@ -18,15 +18,20 @@ package struct BrowserSession: Sendable {
     package static let concurrentRefreshGrace: Duration = .seconds(30)
     package static let csrfHeader = "X-CSRF-Token"
     package static let csrfField = "_csrf"
+    /// Set by the browser that asks for a sign-in link, so the link's page knows it was opened
+    /// where it was asked for: an HMAC of the email, readable only by the link page.
+    package static let askedCookie = "jadwal_asked"
 
     package let sessions: AccessSessions
     package let csrfKey: SymmetricKey
+    private let askedKey: SymmetricKey
     /// Cookies get `Secure` when Jadwal serves TLS itself or its public URL is https.
     package let secureCookies: Bool
 
     package init(sessions: AccessSessions, secret: ServerSecret, secureCookies: Bool) {
         self.sessions = sessions
         csrfKey = secret.derivedKey(purpose: "csrf v1")
+        askedKey = secret.derivedKey(purpose: "sign-in asked v1")
         self.secureCookies = secureCookies
     }
 
@@ -94,6 +99,29 @@ package struct BrowserSession: Sendable {
         Cookie(name: name, value: value, maxAge: max(0, maxAge), path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax)
     }
 
+    // MARK: Which browser asked for a link
+
+    /// The cookie that marks this browser as the one that asked for a link to `email`; it
+    /// lasts as long as the link.
+    package func askedCookie(email: EmailAddress, lifetime: Duration) -> Cookie {
+        Cookie(
+            name: Self.askedCookie, value: askedMark(email), maxAge: Int(lifetime.components.seconds), path: "/auth/magic", secure: secureCookies,
+            httpOnly: true, sameSite: .lax)
+    }
+
+    package func clearingAskedCookie() -> Cookie {
+        Cookie(name: Self.askedCookie, value: "", maxAge: 0, path: "/auth/magic", secure: secureCookies, httpOnly: true, sameSite: .lax)
+    }
+
+    /// Whether this browser asked for a link to `email`.
+    package func asked(_ request: Request, email: EmailAddress) -> Bool {
+        Self.equalInConstantTime(request.cookies[Self.askedCookie]?.value, askedMark(email))
+    }
+
+    private func askedMark(_ email: EmailAddress) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(email.value.utf8), using: askedKey)).base64URLEncodedString()
+    }
+
     // MARK: CSRF
 
     package func csrfToken(sessionID: UUID) -> String {
@@ -103,9 +131,12 @@ package struct BrowserSession: Sendable {
     }
 
     package func isValidCSRF(_ presented: String?, sessionID: UUID) -> Bool {
+        Self.equalInConstantTime(presented, csrfToken(sessionID: sessionID))
+    }
+
+    /// The comparison must not tell an attacker how much of a guess was right.
+    static func equalInConstantTime(_ presented: String?, _ expected: String) -> Bool {
         guard let presented else { return false }
-        let expected = csrfToken(sessionID: sessionID)
-        // Constant time: the comparison must not tell an attacker how much of a guess was right.
         let a = Array(presented.utf8), b = Array(expected.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0

@@ -3,7 +3,7 @@ import Foundation
 import JadwalCore
 
 /// A key kept in a file of the data directory: read when the file exists, else made from random
-/// bytes and written with mode 0600, so only the server's user can read it. What a wrong file
+/// bytes and created with mode 0600, so only the server's user can read it. What a wrong file
 /// means (restore it, or move it away) is for the caller to say.
 package enum KeyFile {
     package enum Failure: Error {
@@ -20,13 +20,11 @@ package enum KeyFile {
         }
         let bytes = Data(random.bytes(byteCount))
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do throws(PrivateFiles.Failure) {
+            try PrivateFiles.createDirectory(directory)
+            try PrivateFiles.createFile(path, contents: bytes)
         } catch {
-            throw .unreadable(reason: "cannot create \(directory)")
-        }
-        guard manager.createFile(atPath: path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
-            throw .unreadable(reason: "cannot create the file")
+            throw .unreadable(reason: error.description)
         }
         return SymmetricKey(data: bytes)
     }

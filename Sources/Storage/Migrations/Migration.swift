@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19WhatsAppLinks]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20WhatsAppLinks]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -537,6 +537,7 @@ extension Migrations {
                 feed_refresh_seconds BIGINT,
                 follows_feed_name BOOLEAN NOT NULL DEFAULT \(yes),
                 follows_feed_color BOOLEAN NOT NULL DEFAULT \(yes),
+                as_tasks BOOLEAN NOT NULL DEFAULT \(no),
                 etag TEXT,
                 last_modified TEXT,
                 content_digest TEXT,
@@ -625,7 +626,7 @@ extension Migrations {
 
     /// WhatsApp linked by pairing code: one link per account, its session (whatsmeow's device
     /// store) sealed with the chat key like message text. Deleting the account deletes it.
-    static let v19WhatsAppLinks = Migration(version: 19, name: "WhatsApp links") { _ in
+    static let v20WhatsAppLinks = Migration(version: 20, name: "WhatsApp links") { _ in
         [
             """
             CREATE TABLE whatsapp_links (

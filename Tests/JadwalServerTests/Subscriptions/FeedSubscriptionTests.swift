@@ -247,6 +247,56 @@ struct FeedSubscriptionTests {
         }
     }
 
+    /// A course site's calendar feed as Canvas publishes it: assignments as events at their due time.
+    static func canvas(essayDue: String = "20261001T205900Z") -> String {
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Instructure//Canvas//EN", "X-WR-CALNAME:Canvas: CS 101",
+            "BEGIN:VEVENT", "UID:event-assignment-101", "DTSTAMP:20260920T000000Z", "DTSTART:\(essayDue)", "DTEND:\(essayDue)",
+            "SUMMARY:Essay 1 [CS 101]", "URL;VALUE=URI:https://canvas.example.edu/courses/1/assignments/101", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:event-assignment-102", "DTSTAMP:20260920T000000Z", "DTSTART;VALUE=DATE:20261008", "DTEND;VALUE=DATE:20261008",
+            "SUMMARY:Quiz 2 [CS 101]", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+    }
+
+    @Test("a course feed taken as to-dos: due dates follow the feed, and a to-do marked done stays done", arguments: TestEnvironment.engines)
+    func courseFeedAsTasks(engine: TestEngine) async throws {
+        try await FeedServer.run { feeds in
+            try await ServerHarness.run(engine: engine, configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+                let (user, token) = try await ChatAPITests.omar(harness, client)
+                await feeds.host.set("canvas.ics", .calendar(Self.canvas()))
+                let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url("canvas.ics"))", "asTasks": true}"#, token: token)
+                #expect(created.status == .created, "\(created.text)")
+                let subscription = try created.json(Subscription.self)
+                try await ConflictAPITests.runJobs(harness)
+                let calendar = user.calendar(subscription.calendar.slug)
+                let listed = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(nil)))
+                #expect(listed.hrefs.count == 2)
+                let essayHref = try #require(listed.hrefs.first { href in href.hasSuffix(CalendarSubscriptions.objectName(forUID: "event-assignment-101")) })
+                let essay = try await client.dav(.get, essayHref, as: user).text
+                #expect(essay.contains("BEGIN:VTODO") && essay.contains("DUE:20261001T205900Z") && !essay.contains("BEGIN:VEVENT"), "\(essay)")
+
+                // Marked done on the phone: the same to-do with STATUS and COMPLETED. Anything more is refused.
+                let done = essay.replacingOccurrences(of: "END:VTODO", with: "STATUS:COMPLETED\r\nCOMPLETED:20260925T120000Z\r\nEND:VTODO")
+                #expect(try await client.putICS(essayHref, as: user, done).status == .noContent)
+                let renamed = done.replacingOccurrences(of: "SUMMARY:Essay 1", with: "SUMMARY:My essay")
+                #expect(try await client.putICS(essayHref, as: user, renamed).status == .forbidden)
+
+                // The course moves the due date: it moves here, and the to-do stays done.
+                await feeds.host.set("canvas.ics", .calendar(Self.canvas(essayDue: "20261003T205900Z")))
+                try await Self.refresh(harness, client, subscription.id, token: token)
+                let moved = try await client.dav(.get, essayHref, as: user).text
+                #expect(moved.contains("DUE:20261003T205900Z") && moved.contains("STATUS:COMPLETED"), "\(moved)")
+                // An unchanged feed leaves the done to-do as it is.
+                let token1 = try #require(try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(nil))).syncToken)
+                await feeds.host.set("canvas.ics", .calendar(Self.canvas(essayDue: "20261003T205900Z"), etag: false))
+                try await Self.refresh(harness, client, subscription.id, token: token)
+                await feeds.host.set("canvas.ics", .calendar(Self.canvas(essayDue: "20261003T205900Z") + "\r\n", etag: false))
+                try await Self.refresh(harness, client, subscription.id, token: token)
+                #expect(try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: CalDAVSyncTests.sync(token1))).entries.isEmpty)
+            }
+        }
+    }
+
     @Test("a server that may not fetch from its own network refuses loopback and private addresses, and a redirect to one",
           arguments: [TestEngine.sqlite])
     func privateAddressesRefused(engine: TestEngine) async throws {

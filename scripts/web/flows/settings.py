@@ -6,6 +6,8 @@ calls it after every other flow.
 """
 from __future__ import annotations
 
+import re
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -42,7 +44,7 @@ def app_password(run) -> None:
     run.find("#create-password").click()
     run.wait_for(lambda: run.driver.find_elements(By.ID, "new-password"), "creating an app password shows it")
     password = run.find("#new-password").get_attribute("value")
-    run.check(len(password) == 23, "the password is four groups of five letters")
+    run.check(re.fullmatch(r"[a-z2-9]{5}(-[a-z2-9]{5}){4}", password) is not None, "the password is a lookup id and four secret groups of five letters")
     run.check("shown only this once" in run.find(".new-password").text, "the page says the password is shown once")
     copy = run.find("button[data-copy='new-password']")
     copy.click()

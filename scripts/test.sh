@@ -24,6 +24,16 @@ fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -r scripts/requirements-test.txt
 export JADWAL_TEST_PYTHON="$venv/bin/python"
 
+step "WhatsApp bridge (bridges/whatsapp/requirements.txt into ${JADWAL_WHATSAPP_VENV:-/var/tmp/jadwal-wa-venv}; its own venv: neonize pins its protobuf)"
+wa_venv=${JADWAL_WHATSAPP_VENV:-/var/tmp/jadwal-wa-venv}
+if [[ ! -x "$wa_venv/bin/python" ]]; then
+    python3 -m venv "$wa_venv"
+fi
+"$wa_venv/bin/python" -m pip install -q --disable-pip-version-check -r bridges/whatsapp/requirements.txt
+export JADWAL_TEST_WHATSAPP_PYTHON="$wa_venv/bin/python"
+# The bridge's translation, link states and replay, against neonize's own protobuf classes.
+(cd bridges/whatsapp && "$JADWAL_TEST_WHATSAPP_PYTHON" -m unittest discover -s tests -t .)
+
 step "openssl (test certificates)"
 command -v openssl >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl; }
 

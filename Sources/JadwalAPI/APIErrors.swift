@@ -49,6 +49,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let refusal as TwoWeekPlanning.Refusal: APIError(refusal)
         case let problem as PlannerAnswers.Problem: APIError(problem)
         case let problem as Tracker.Problem: APIError(problem)
+        case let problem as WhatsAppLinks.Problem: APIError(problem)
         default: nil
         }
     }
@@ -215,6 +216,21 @@ extension APIError {
             APIError.unauthorized(
                 "invalid_connector_token", "This connector token is not valid (revoked, or never issued). Create one at /api/v1/chats/connector-tokens.")
         case .accountDisabled: APIError(.forbidden, code: "account_disabled", message: "This account is disabled. Ask the server's operator.")
+        }
+    }
+}
+
+extension APIError {
+    package init(_ problem: WhatsAppLinks.Problem) {
+        self = switch problem {
+        case .invalidPhone: APIError.badRequest("invalid_phone", problem.description.asSentence)
+        case .invalidHistoryDays: APIError.badRequest("invalid_field", "Field 'historyDays' must be from 0 to 30.")
+        case .alreadyLinked: APIError(.conflict, code: "whatsapp_already_linked", message: problem.description.asSentence)
+        case .noLink: APIError.notFound("No WhatsApp link for this account. Ask for a code: POST /api/v1/whatsapp/link {\"phone\": \"+966…\"}.")
+        case .notWaiting: APIError(.conflict, code: "whatsapp_link_not_waiting", message: problem.description.asSentence)
+        case .notLinked: APIError(.conflict, code: "whatsapp_not_linked", message: problem.description.asSentence)
+        case .invalidSession: APIError.badRequest("invalid_session", problem.description.asSentence)
+        case .unknownEvent: APIError.badRequest("invalid_field", problem.description.asSentence)
         }
     }
 }

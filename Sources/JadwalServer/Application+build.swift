@@ -44,6 +44,9 @@ public struct JadwalServerInstance: Sendable {
     public let chatInbox: ChatInbox
     package let appPasswords: AppPasswords
     public let configuration: ServerConfiguration
+    /// The token this instance gave its WhatsApp bridge; nil without one.
+    package let whatsAppBridgeToken: String?
+    package let whatsAppBridge: WhatsAppBridgeSupervisor?
 }
 
 
@@ -273,6 +276,7 @@ private func assemble(
     let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
     ChatConnectorRoutes(chats: chats).addRoutes(to: api)
+    let whatsAppLinks = WhatsAppLinks(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher)
     let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: busyTime)
     let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
@@ -297,8 +301,26 @@ private func assemble(
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
-        whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil
+        whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil
     ).addRoutes(to: router)
+    // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
+    WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)
+    let listeningPort = ListeningPort()
+    var bridgeServices: [any Service] = []
+    var bridgeToken: String?
+    var bridgeSupervisor: WhatsAppBridgeSupervisor?
+    if let bridge = configuration.whatsAppBridge {
+        let token = dependencies.random.bytes(32).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        bridgeToken = token
+        WhatsAppBridgeRoutes(links: whatsAppLinks, token: token).addRoutes(to: api)
+        let supervisor = WhatsAppBridgeSupervisor(
+            configuration: bridge, token: token, host: try loopbackHost(configuration), port: listeningPort, logger: logger)
+        if bridge.startsProcess {
+            bridgeServices.append(supervisor)
+            bridgeSupervisor = supervisor
+        }
+    }
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)
 
     let serverLogger = logger
@@ -310,8 +332,9 @@ private func assemble(
         // Background work, the retention sweep included, runs where job workers run.
         // Stopped in reverse: the workers finish their jobs before the APNs client and the store close.
         services: ([StoreLifecycle(store: store), hub] as [any Service]) + (apns.map { [$0] } ?? []) + [workers]
-            + (configuration.workers > 0 ? [retention] : []),
+            + (configuration.workers > 0 ? [retention] : []) + bridgeServices,
         onServerRunning: { channel in
+            if let port = channel.localAddress?.port { await listeningPort.set(port) }
             var listening = configuration
             listening.port = channel.localAddress?.port ?? configuration.port
             listening.publicURL = nil
@@ -320,7 +343,23 @@ private func assemble(
         logger: logger
     )
     return JadwalServerInstance(
-        application: application, store: store, workers: workers, chatInbox: chatInbox, appPasswords: appPasswords, configuration: configuration)
+        application: application, store: store, workers: workers, chatInbox: chatInbox, appPasswords: appPasswords, configuration: configuration,
+        whatsAppBridgeToken: bridgeToken, whatsAppBridge: bridgeSupervisor)
+}
+
+/// Where the bridge reaches this server: loopback on the port it listens on. A server bound to
+/// one outside address only, or speaking TLS, cannot be reached that way.
+func loopbackHost(_ configuration: ServerConfiguration) throws -> String {
+    guard configuration.tlsCertificatePath == nil else {
+        throw ServerStartupError.configuration("the WhatsApp bridge talks to the server over plain HTTP on loopback; serve TLS from a proxy in front instead")
+    }
+    switch configuration.hostname {
+    case "127.0.0.1", "localhost", "0.0.0.0": return "127.0.0.1"
+    case "::1", "::": return "[::1]"
+    default:
+        throw ServerStartupError.configuration(
+            "the WhatsApp bridge reaches the server over loopback: listen on 127.0.0.1, ::1, 0.0.0.0 or :: (not \(configuration.hostname))")
+    }
 }
 
 package func tlsConfiguration(certificate: String, key: String) throws -> TLSConfiguration {

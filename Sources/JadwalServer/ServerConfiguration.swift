@@ -79,6 +79,8 @@ public struct ServerConfiguration: Sendable {
     public var allowPrivateFetch = false
     /// Address ranges (CIDR) subscriptions may fetch from even though they are not public.
     public var fetchAllowList: [String] = []
+    /// Run the bundled WhatsApp bridge (link with a pairing code); nil leaves it off.
+    public var whatsAppBridge: WhatsAppBridgeConfiguration?
 
     public init() {}
 

@@ -42,8 +42,11 @@ package struct WebRoutes: Sendable {
     package let publicURL: String
     /// Whether the operator set up the WhatsApp Cloud API webhook (its secrets are never shown).
     package let whatsAppWebhookConfigured: Bool
+    /// Linking WhatsApp with a pairing code; with `bridgeRunning` false the section says the server does not offer it.
+    package let whatsAppLinks: WhatsAppLinks?
+    package let bridgeRunning: Bool
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -72,6 +75,8 @@ package struct WebRoutes: Sendable {
         self.transfer = transfer
         self.publicURL = publicURL
         self.whatsAppWebhookConfigured = whatsAppWebhookConfigured
+        self.whatsAppLinks = whatsAppLinks
+        self.bridgeRunning = bridgeRunning
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {
@@ -88,6 +93,7 @@ package struct WebRoutes: Sendable {
         addSettingsRoutes(to: pages)
         addPrayerRoutes(to: pages)
         addWhatsAppRoutes(to: pages)
+        addWhatsAppLinkRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

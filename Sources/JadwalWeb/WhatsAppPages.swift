@@ -182,10 +182,10 @@ extension WebRoutes {
         return error
     }
 
-    private func whatsAppPage(
+    func whatsAppPage(
         _ request: Request, _ context: JadwalRequestContext, status: HTTPResponse.Status = .ok, notice: String? = nil, summary: [String: Any]? = nil,
         importError: [String: Any]? = nil, settingsForm: WhatsAppPages.SettingsForm? = nil, errors: [String: String] = [:],
-        newToken: (name: String, secret: String)? = nil
+        newToken: (name: String, secret: String)? = nil, linkForm: WhatsAppLinkPages.LinkForm? = nil, linkError: String? = nil
     ) async throws -> Response {
         let viewer = try await viewer(request, context)
         let account = try context.requireIdentity().account
@@ -247,6 +247,7 @@ extension WebRoutes {
             "webhookURL": base + "/" + HTTPPaths.whatsAppWebhook, "webhookConfigured": whatsAppWebhookConfigured,
             "errors": errors,
         ]
+        page["link"] = try await whatsAppLinkSection(accountID: account.id, texts: texts, form: linkForm, error: linkError, time: { formats.time($0) })
         if let notice { page["notice"] = texts.text(notice) }
         if let summary { page["summary"] = summary }
         if let importError { page["importError"] = importError }

@@ -76,6 +76,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fetch-allow"), help: "Comma-separated address ranges (CIDR) subscriptions may fetch from although private, e.g. 10.0.5.0/24 (env JADWAL_FETCH_ALLOW).")
     var fetchAllow: String?
 
+    @Flag(name: .customLong("whatsapp-bridge"), help: "Run the bundled WhatsApp bridge, for linking WhatsApp with a pairing code (env JADWAL_WHATSAPP_BRIDGE; its Python from JADWAL_WHATSAPP_PYTHON, its folder from JADWAL_WHATSAPP_BRIDGE_DIR, default bridges/whatsapp).")
+    var whatsAppBridge = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical (env JADWAL_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -170,6 +173,13 @@ struct ServeCommand: AsyncParsableCommand {
             || ConfigurationValue.bool(env["JADWAL_ALLOW_PRIVATE_FETCH"] ?? "", name: "JADWAL_ALLOW_PRIVATE_FETCH")
         if let list = fetchAllow ?? env["JADWAL_FETCH_ALLOW"] {
             configuration.fetchAllowList = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if try whatsAppBridge || ConfigurationValue.bool(env["JADWAL_WHATSAPP_BRIDGE"] ?? "", name: "JADWAL_WHATSAPP_BRIDGE") {
+            var bridge = WhatsAppBridgeConfiguration()
+            if let python = env["JADWAL_WHATSAPP_PYTHON"], !python.isEmpty { bridge.python = python }
+            if let directory = env["JADWAL_WHATSAPP_BRIDGE_DIR"], !directory.isEmpty { bridge.directory = directory }
+            bridge.replay = env["JADWAL_WHATSAPP_REPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+            configuration.whatsAppBridge = bridge
         }
         return configuration
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import re
 import shutil
@@ -34,7 +35,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The screens with flows of their own, in scripts/web/flows/.
-SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars")
+SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars", "whatsapp_link")
 
 CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -53,10 +54,19 @@ class Run:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("JADWAL_")}
+        extra: list[str] = []
+        # With the bridge's Python, the server runs the WhatsApp bridge replaying a recorded link
+        # (the library's own event objects) in place of WhatsApp's servers.
+        self.whatsapp_python = os.environ.get("JADWAL_TEST_WHATSAPP_PYTHON")
+        if self.whatsapp_python:
+            bridge = Path(__file__).resolve().parents[2] / "bridges" / "whatsapp"
+            env.update({"JADWAL_WHATSAPP_PYTHON": self.whatsapp_python, "JADWAL_WHATSAPP_BRIDGE_DIR": str(bridge),
+                        "JADWAL_WHATSAPP_REPLAY": str(whatsapp_recording(self.whatsapp_python, bridge, self.data))})
+            extra.append("--whatsapp-bridge")
         with open(self.log_path, "wb") as log:
             self.server = subprocess.Popen(
                 [binary, "serve", "--hostname", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data / "data"),
-                 "--public-url", self.base, "--log-level", "info"],
+                 "--public-url", self.base, "--log-level", "info", *extra],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         wait_until(lambda: http_ok(self.base + "/healthz"), 60, f"jadwal did not start; log {self.log_path}")
         options = Options()
@@ -147,6 +157,20 @@ class Run:
                 return links[-1]
             time.sleep(0.25)
         return None
+
+
+def whatsapp_recording(python: str, bridge: Path, folder: Path) -> Path:
+    """A link and one agreed conversation, written by the bridge's recorder. The pairing succeeds
+    six seconds after the code, so the page shows the code and then follows it to linked."""
+    now = int(time.time())
+    spec = folder / "whatsapp-spec.json"
+    spec.write_text(json.dumps({
+        "code": "JDWL2026", "me": "966501234567@s.whatsapp.net", "partner": "966500000002@s.whatsapp.net", "pairAfter": 6,
+        "messages": [{"fromMe": False, "text": "Dinner tomorrow at 8pm?", "at": now - 120}, {"fromMe": True, "text": "Deal", "at": now - 60}],
+    }))
+    out = folder / "whatsapp-link.jsonl"
+    subprocess.run([python, "-m", "jadwal_whatsapp.recording", str(spec), "--out", str(out)], cwd=bridge, check=True)
+    return out
 
 
 def free_port() -> int:

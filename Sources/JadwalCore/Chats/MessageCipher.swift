@@ -93,6 +93,31 @@ public struct MessageCipher: Sendable {
         return text
     }
 
+    /// Seals bytes that are not a message (a WhatsApp device store), bound to `purpose`.
+    public func seal(data: Data, purpose: String) -> SealedText {
+        let nonce = AES.GCM.Nonce()
+        // As above: a fresh nonce and a 256-bit key cannot fail.
+        let box = try! AES.GCM.seal(data, using: key, nonce: nonce, authenticating: Self.associatedData(purpose: purpose))
+        return SealedText(ciphertext: Data(Array(box.ciphertext) + Array(box.tag)), nonce: Data(Array(nonce)), keyID: keyID)
+    }
+
+    /// The bytes sealed for `purpose`, or why they cannot be read.
+    public func open(data sealed: SealedText, purpose: String) throws(Problem) -> Data {
+        guard sealed.keyID == keyID else { throw .wrongKey(sealedWith: sealed.keyID, configured: keyID) }
+        guard sealed.ciphertext.count >= 16, let nonce = try? AES.GCM.Nonce(data: sealed.nonce) else { throw .tampered }
+        do {
+            let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: sealed.ciphertext.dropLast(16), tag: sealed.ciphertext.suffix(16))
+            return try AES.GCM.open(box, using: key, authenticating: Self.associatedData(purpose: purpose))
+        } catch {
+            throw .tampered
+        }
+    }
+
+    /// Not a message's associated data: sealed data can never be opened as a message, or back.
+    private static func associatedData(purpose: String) -> Data {
+        Data("jadwal sealed data v1\u{1F}\(purpose)".utf8)
+    }
+
     private static func associatedData(_ conversationID: UUID, _ messageID: String) -> Data {
         Data("jadwal chat message v1\u{1F}\(conversationID.uuidString.lowercased())\u{1F}\(messageID)".utf8)
     }

@@ -12,6 +12,8 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     case feedFailed = "feed-failed"
     /// A device finished Easy Setup.
     case setupDone = "setup-done"
+    /// The linked WhatsApp stopped: logged out from the phone, or refused by WhatsApp.
+    case whatsAppUnlinked = "whatsapp-unlinked"
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

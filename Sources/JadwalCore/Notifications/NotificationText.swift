@@ -88,4 +88,14 @@ public struct NotificationText: Sendable {
             ? ("تم إعداد \(device)", "يتزامن تقويمك الآن مع \(device).")
             : ("\(device) is set up", "Your calendars now sync with \(device).")
     }
+
+    /// The linked WhatsApp stopped delivering.
+    public func whatsAppUnlinked(loggedOut: Bool) -> (title: String, body: String) {
+        switch (arabic, loggedOut) {
+        case (true, true): ("تم فصل واتساب", "أُزيل هذا الجهاز من واتساب، فلن تصل رسائلك إلى جدول. اربطه من جديد من الإعدادات ← واتساب.")
+        case (true, false): ("توقف ربط واتساب", "رفض واتساب هذا الجهاز، فلن تصل رسائلك إلى جدول. اربطه من جديد من الإعدادات ← واتساب.")
+        case (false, true): ("WhatsApp was unlinked", "This device was removed from WhatsApp, so your chats no longer reach Jadwal. Link it again in Settings → WhatsApp.")
+        case (false, false): ("WhatsApp stopped", "WhatsApp refused this device, so your chats no longer reach Jadwal. Link it again in Settings → WhatsApp.")
+        }
+    }
 }

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -621,6 +621,32 @@ extension Migrations {
             )
             """,
             "CREATE INDEX tracker_entries_metric ON tracker_entries (account_id, metric, start_at)",
+        ]
+    }
+
+    /// WhatsApp linked by pairing code: one link per account, its session (whatsmeow's device
+    /// store) sealed with the chat key like message text. Deleting the account deletes it.
+    static let v21WhatsAppLinks = Migration(version: 21, name: "WhatsApp links") { _ in
+        [
+            """
+            CREATE TABLE whatsapp_links (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                attempt TEXT NOT NULL,
+                phone TEXT NOT NULL,
+                state TEXT NOT NULL,
+                reason TEXT,
+                code TEXT,
+                expires_at BIGINT NOT NULL,
+                jid TEXT,
+                history_days INTEGER NOT NULL,
+                session_ciphertext TEXT,
+                session_nonce TEXT,
+                session_key_id TEXT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX whatsapp_links_state ON whatsapp_links (state)",
         ]
     }
 }

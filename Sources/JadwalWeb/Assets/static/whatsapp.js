@@ -90,3 +90,26 @@ if (form) {
     request.send(new FormData(form));
   });
 }
+
+// Link with phone number: while a code waits, follow the link's state and reload the page when
+// it changes (linked, failed, expired), so the page shows what happened.
+const linkSection = document.getElementById('link');
+if (linkSection && linkSection.dataset.state === 'waiting') {
+  let last = document.getElementById('link-code') ? 'waiting' : 'asking';
+  const follow = async () => {
+    try {
+      const response = await fetch('/settings/whatsapp/link/state', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      if (response.ok) {
+        const { state } = await response.json();
+        if (state !== last) {
+          window.location.reload();
+          return;
+        }
+      }
+    } catch (_) {
+      // A network blip: ask again on the next round.
+    }
+    setTimeout(follow, 2000);
+  };
+  setTimeout(follow, 2000);
+}

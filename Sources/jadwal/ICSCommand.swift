@@ -44,15 +44,10 @@ struct ICSCommand: AsyncParsableCommand {
                     line.skipped = feed.problems.filter(\.skipped).count
                     line.mended = feed.problems.count - line.skipped
                     line.problems = feed.problems.map(\.description)
-                    for item in feed.items {
-                        do {
-                            _ = try CalendarObjectContent(text: item.text)
-                            line.objects += 1
-                        } catch {
-                            line.skipped += 1
-                            line.problems.append("\(item.kind) \(item.uid): \(error)")
-                        }
-                    }
+                    let objects = ICalendarFeed.objects(feed.items)
+                    line.objects = objects.contents.count
+                    line.skipped += objects.unreadable.count
+                    line.problems += objects.unreadable.map { "\($0.component): \($0.reason)" }
                 } catch {
                     line.error = "\(error)"
                 }

@@ -69,19 +69,12 @@ public struct CalendarTransfer: Sendable {
             throw Problem.notCalendar(error)
         }
         var report = Report(components: feed.componentCount, problems: feed.problems)
-        var contents: [(uid: String, content: CalendarObjectContent)] = []
-        for item in feed.items {
-            do {
-                let content = try CalendarObjectContent(text: item.text)
-                guard calendar.components.contains(content.component) else {
-                    report.problems.append(ICalendarFeed.Problem(
-                        line: 0, component: "\(item.kind) \(item.uid)", reason: "this calendar does not hold \(item.kind) components", skipped: true))
-                    continue
-                }
-                contents.append((item.uid, content))
-            } catch {
-                report.problems.append(ICalendarFeed.Problem(line: 0, component: "\(item.kind) \(item.uid)", reason: error.description, skipped: true))
-            }
+        let objects = ICalendarFeed.objects(feed.items, accepting: calendar.components)
+        let contents = objects.contents
+        report.problems += objects.unreadable
+        report.problems += objects.unsupported.map { item in
+            ICalendarFeed.Problem(
+                line: 0, component: "\(item.kind) \(item.uid)", reason: "this calendar does not hold \(item.kind) components", skipped: true)
         }
         progress?(0, contents.count)
         var done = 0

@@ -371,17 +371,11 @@ public struct CalendarSubscriptions: Sendable {
         _ feed: ICalendarFeed, to subscription: CalendarSubscription, calendar: CalendarCollection, maxAge: Int?, etag: String?, lastModified: String?,
         digest: String
     ) async throws -> Refresh {
-        var problems = feed.problems
+        let items = feed.items.map { subscription.asTasks ? FeedTasks.task(from: $0) : $0 }
+        let objects = ICalendarFeed.objects(items, accepting: calendar.components)
+        let problems = feed.problems + objects.unreadable
         var contents: [String: CalendarObjectContent] = [:]
-        for item in feed.items.map({ subscription.asTasks ? FeedTasks.task(from: $0) : $0 }) {
-            do {
-                let content = try CalendarObjectContent(text: item.text)
-                guard calendar.components.contains(content.component) else { continue }
-                contents[Self.objectName(forUID: item.uid)] = content
-            } catch {
-                problems.append(ICalendarFeed.Problem(line: 0, component: "\(item.kind) \(item.uid)", reason: error.description, skipped: true))
-            }
-        }
+        for (uid, content) in objects.contents { contents[Self.objectName(forUID: uid)] = content }
         let writes = CalendarWrites(store: store, clock: clock)
         let now = clock.now
         let ready = contents

@@ -50,6 +50,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as PlannerAnswers.Problem: APIError(problem)
         case let problem as Tracker.Problem: APIError(problem)
         case let problem as WhatsAppLinks.Problem: APIError(problem)
+        case let problem as CalendarShares.Problem: APIError(problem)
         default: nil
         }
     }
@@ -122,6 +123,8 @@ extension APIError {
             self.init(.notFound, code: "not_found", message: "No object '\(name)' in this calendar.")
         case .readOnly:
             self.init(.forbidden, code: "read_only", message: "This calendar is a subscription: its events come from the feed and cannot be changed here.")
+        case .sharedReadOnly:
+            self.init(.forbidden, code: "read_only", message: "This calendar was shared with you to read; ask its owner for read-write access to change it.")
         }
     }
 }
@@ -174,6 +177,16 @@ extension APIError {
         self = switch problem {
         case .notCalendar: APIError(.unprocessableContent, code: "not_a_calendar", message: problem.description.asSentence)
         case .readOnly: APIError(.forbidden, code: "read_only", message: problem.description.asSentence)
+        }
+    }
+
+    package init(_ problem: CalendarShares.Problem) {
+        self = switch problem {
+        case .notFound: APIError.notFound("No calendar or share of yours with that ID.")
+        case .withYourself, .invalidProperty: APIError.badRequest("invalid_field", "Field \(problem.description).")
+        case .computed, .subscriptionReadOnly: APIError(.unprocessableContent, code: "not_shareable", message: problem.description.asSentence)
+        case .tooMany: APIError(.conflict, code: "too_many_shares", message: problem.description.asSentence)
+        case .notPending: APIError(.conflict, code: "already_answered", message: problem.description.asSentence)
         }
     }
 

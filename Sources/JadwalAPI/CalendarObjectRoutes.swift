@@ -94,7 +94,7 @@ package struct CalendarObjectRoutes: Sendable {
 
     /// The signed-in person's calendar `{id}` and the resource name `{name}` in the path.
     package static func target(_ context: JadwalRequestContext, calendars: Calendars) async throws -> (CalendarCollection, String) {
-        let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
+        let calendar = try await CalendarRoutes.visibleCalendar(context, calendars: calendars)
         guard let name = context.parameters.get("name")?.removingPercentEncoding, CalendarWrites.isValidName(name) else {
             throw APIError(CalendarWrites.Refusal.invalidName, name: "")
         }

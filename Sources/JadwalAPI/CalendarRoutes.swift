@@ -117,6 +117,16 @@ package struct CalendarRoutes: Sendable {
         return calendar
     }
 
+    /// The calendar `{id}` when the person may see what it holds: their own, or one shared with
+    /// them (whose writes `CalendarWrites` refuses when the share is read-only).
+    package static func visibleCalendar(_ context: JadwalRequestContext, calendars: Calendars) async throws -> CalendarCollection {
+        let accountID = try context.requireIdentity().account.id
+        let notFound = APIError.notFound("No calendar with that ID.")
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound }
+        guard let calendar = try await calendars.visible(id: id, accountID: accountID) else { throw notFound }
+        return calendar
+    }
+
     /// The request as a draft: only the component names are read here; every other rule is the service's.
     package static func draft(_ body: CreateRequest) throws -> Calendars.Draft {
         var components: Set<ComponentKind>?

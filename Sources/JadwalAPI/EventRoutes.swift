@@ -31,7 +31,7 @@ package struct EventRoutes: Sendable {
     package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.post("calendars/{id}/events") { request, context -> Response in
             let account = try context.requireIdentity().account
-            let calendar = try await CalendarRoutes.ownCalendar(context, calendars: calendars)
+            let calendar = try await CalendarRoutes.visibleCalendar(context, calendars: calendars)
             let draft = try await request.decodeJSON(as: EventDraft.self)
             let identity = ObjectIdentity.new(random: random)
             let (uid, name) = (identity.uid, identity.name)

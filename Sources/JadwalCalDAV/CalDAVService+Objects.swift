@@ -136,6 +136,12 @@ extension CalDAVService {
             return Response(status: .noContent)
         case .calendar:
             let calendar = try await calendar(for: call)
+            if let shared = calendar.sharedWithMe {
+                // Deleting a calendar someone shared with you leaves it (as SabreDAV and
+                // Apple's servers do); the owner's calendar stays.
+                try await shares.decline(shareID: shared.shareID, account: call.account)
+                return Response(status: .noContent)
+            }
             do {
                 try await calendars.delete(calendar)
             } catch Calendars.Problem.computed {

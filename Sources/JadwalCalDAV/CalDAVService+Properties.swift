@@ -32,7 +32,7 @@ extension CalDAVService {
         case .calendarHomes:
             return [(DAVHref.home(owner), .home)]
         case .home:
-            var calendars = try await store.read { tx in try await tx.calendars(accountID: owner) }
+            var calendars = try await calendars.visibleWithShares(accountID: owner)
             if let prayer = try await prayerCollection(for: account) { calendars.append(prayer.collection) }
             return calendars.map { (DAVHref.calendar(owner, $0.slug), .calendar($0)) }
         case .calendar(let calendar):
@@ -105,6 +105,7 @@ extension CalDAVService {
         .calendarUserAddressSet, .calendarData, .principalCollectionSet, .dav("lockdiscovery"), .dav("supportedlock"),
         .minDateTime, .maxDateTime, .caldav("max-instances"), .caldav("max-attendees-per-instance"),
         .scheduleTag, .scheduleInboxURL, .scheduleOutboxURL, .scheduleDefaultCalendarURL,
+        .invite, .allowedSharingModes, .shareAccess, .sharedURL,
     ]
     package static let maxDeadProperties = 64
     package static let maxDeadPropertyBytes = 16 * 1024
@@ -121,7 +122,9 @@ extension CalDAVService {
             }
             return DAVResponse.multistatus(PropertyUpdateResponse.proppatch(href: call.href, outcomes: outcomes))
         }
-        try Self.requireWritable(try await calendar(for: call))  // 404 or 403 before anything else
+        let target = try await calendar(for: call)  // 404 or 403 before anything else
+        try Self.requireWritable(target)
+        if let shared = target.sharedWithMe { return try await proppatchShared(call, calendar: target, shared: shared, update: update) }
         guard case .calendar(let owner, let slug) = call.target else { throw DAVError.notFound(call.request.uri.path) }
         // Read and write in one transaction: the update is atomic and sees the latest values.
         let outcomes = try await store.transaction { tx -> [PropertyUpdateResponse.Outcome] in
@@ -130,6 +133,39 @@ extension CalDAVService {
             let outcomes = update.instructions.map { apply($0, to: &updated, creating: false) }
             if PropertyUpdateResponse.succeeded(outcomes) { _ = try await tx.updateCalendarProperties(updated) }
             return outcomes
+        }
+        return DAVResponse.multistatus(PropertyUpdateResponse.proppatch(href: call.href, outcomes: outcomes))
+    }
+
+    /// PROPPATCH on a calendar shared with the caller: its name and colour are theirs (kept on
+    /// the share, never the owner's); the order is accepted and not kept; every other property
+    /// is the owner's to set.
+    private func proppatchShared(_ call: DAVCall, calendar: CalendarCollection, shared: SharedCalendar, update: ProppatchRequest) async throws -> Response {
+        var name: String?
+        var color: String?
+        var outcomes: [PropertyUpdateResponse.Outcome] = []
+        for instruction in update.instructions {
+            let property = instruction.propertyName
+            switch (instruction, property) {
+            case (.set(let element), .displayName): name = element.text
+            case (.remove, .displayName): name = calendar.displayName
+            case (.set(let element), .calendarColor): color = element.trimmedText
+            case (.remove, .calendarColor): color = ""
+            case (_, .calendarOrder): break
+            default:
+                outcomes.append(PropertyUpdateResponse.Outcome(
+                    name: property, status: 403, error: DAVElement(.error, elements: [DAVElement(.needPrivileges)]),
+                    responseDescription: "\(calendar.displayName) is shared with you by \(shared.ownerName): only its name and colour are yours to set."))
+                continue
+            }
+            outcomes.append(PropertyUpdateResponse.Outcome(name: property, status: 200))
+        }
+        if PropertyUpdateResponse.succeeded(outcomes) {
+            do {
+                _ = try await shares.updateMine(shareID: shared.shareID, account: call.account, name: name, color: color)
+            } catch CalendarShares.Problem.invalidProperty(let problem) {
+                outcomes = outcomes.map { PropertyUpdateResponse.Outcome(name: $0.name, status: 409, responseDescription: problem.description.asSentence) }
+            }
         }
         return DAVResponse.multistatus(PropertyUpdateResponse.proppatch(href: call.href, outcomes: outcomes))
     }

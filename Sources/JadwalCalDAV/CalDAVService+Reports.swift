@@ -133,26 +133,33 @@ extension CalDAVService {
 
     // MARK: - principal-property-search (RFC 3744 §9.4)
 
-    /// Answers with the requesting principal when it matches, and nobody else: people cannot
-    /// look each other up through Jadwal.
+    /// Answers with the requesting principal and the people they share calendars with (either
+    /// way) that match, and nobody else: people cannot look up strangers through Jadwal.
     package func principalSearch(_ call: DAVCall, _ search: PrincipalPropertySearchReport, minimal: Bool) async throws -> Multistatus {
         switch call.target {
         case .root, .principals, .principal: break
         default: throw DAVError.precondition(.supportedReport, "principal-property-search is supported on \(DAVHref.principals), not on \(call.href).")
         }
-        let sheet = try await propertySheet(for: call.account, selection: search.properties)
-        let href = DAVHref.principal(call.account.id)
-        func matches(_ one: PrincipalPropertySearchReport.Search) -> Bool {
-            let needle = one.match.lowercased()
-            return one.properties.contains { name in
-                guard let value = sheet.value(name, of: .principal, href: href) else { return false }
-                let texts = value.elements.isEmpty ? [value.text] : value.elements.map(\.text)
-                return texts.contains { needle.isEmpty || $0.lowercased().contains(needle) }
+        var responses: [Multistatus.Response] = []
+        for person in [call.account] + (try await shares.relatedPeople(of: call.account)) {
+            var sheet = DAVPropertySheet(account: person)
+            // Quota is the caller's own business only.
+            if person.id == call.account.id { sheet = try await propertySheet(for: call.account, selection: search.properties) }
+            let href = DAVHref.principal(person.id)
+            func matches(_ one: PrincipalPropertySearchReport.Search) -> Bool {
+                let needle = one.match.lowercased()
+                return one.properties.contains { name in
+                    guard let value = sheet.value(name, of: .principal, href: href) else { return false }
+                    let texts = value.elements.isEmpty ? [value.text] : value.elements.map(\.text)
+                    return texts.contains { needle.isEmpty || $0.lowercased().contains(needle) }
+                }
+            }
+            let found = search.searches.isEmpty || (search.anyOf ? search.searches.contains(where: matches) : search.searches.allSatisfy(matches))
+            if found {
+                responses.append(propertyResponse(sheet: sheet, href: href, resource: .principal, selection: search.properties, minimal: minimal))
             }
         }
-        let found = search.searches.isEmpty || (search.anyOf ? search.searches.contains(where: matches) : search.searches.allSatisfy(matches))
-        guard found else { return Multistatus() }
-        return Multistatus(responses: [propertyResponse(sheet: sheet, href: href, resource: .principal, selection: search.properties, minimal: minimal)])
+        return Multistatus(responses: responses)
     }
 
     // MARK: - calendar-multiget (RFC 4791 §7.9)
@@ -185,7 +192,7 @@ extension CalDAVService {
         let stored = try await store.read { tx -> [String: (CalendarCollection, [String: CalendarObject])] in
             var result: [String: (CalendarCollection, [String: CalendarObject])] = [:]
             for slug in lookup {
-                guard let calendar = try await tx.calendar(accountID: owner, slug: slug) else { continue }
+                guard let calendar = try await Calendars.calendar(accountID: owner, slug: slug, tx: tx) else { continue }
                 let names = requested.compactMap { $0?.slug == slug ? $0?.name : nil }
                 let objects = try await tx.calendarObjects(calendarID: calendar.id, names: names)
                 result[slug] = (calendar, Dictionary(objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))

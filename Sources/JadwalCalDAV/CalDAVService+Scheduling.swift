@@ -10,7 +10,7 @@ import Synchronization
 
 /// CalDAV scheduling (RFC 6638) as far as Jadwal goes: each principal's scheduling Inbox and
 /// Outbox, Schedule-Tags on scheduling object resources with `If-Schedule-Tag-Match`, and
-/// busy-time requests POSTed to the Outbox. The server sends no invitations itself (no
+/// busy-time requests POSTed to the Outbox (answered only for people who allow the asker). The server sends no invitations itself (no
 /// implicit scheduling, no iMIP): objects are stored exactly as clients write them.
 extension CalDAVService {
     // MARK: - The Inbox's default calendar (RFC 6638 §9.2)
@@ -60,8 +60,12 @@ extension CalDAVService {
     // MARK: - POST to the Outbox: busy time (RFC 6638 §5)
 
     package func post(_ call: DAVCall) async throws -> Response {
-        guard case .scheduleOutbox = call.target else {
-            throw DAVError.status(405, "POST is only for busy-time requests to your scheduling Outbox, \(DAVHref.scheduleOutbox(call.account.id)).")
+        switch call.target {
+        case .scheduleOutbox: break
+        case .calendar, .home: return try await sharingPost(call)
+        default:
+            throw DAVError.status(
+                405, "POST is for busy-time requests to your scheduling Outbox (\(DAVHref.scheduleOutbox(call.account.id))) and for sharing calendars.")
         }
         if let type = call.request.headers[.contentType], !type.lowercased().hasPrefix("text/calendar") {
             throw DAVError.precondition(.supportedCalendarData, "A scheduling message must be sent as text/calendar (iCalendar 2.0), not \(type).")
@@ -79,21 +83,22 @@ extension CalDAVService {
         }
         var items: [ScheduleResponse.Item] = []
         for attendee in request.attendees {
-            items.append(try await freeBusyAnswer(for: attendee, request: request))
+            items.append(try await freeBusyAnswer(for: attendee, request: request, asker: call.account))
         }
         return DAVResponse.xml(ScheduleResponse(items: items).element, status: .ok)
     }
 
-    /// One recipient's answer: their busy time when the address is an account of this server,
-    /// otherwise the iTIP status saying why not. Only busy periods leave the server, never what
-    /// the time is taken by.
-    private func freeBusyAnswer(for attendee: Property, request: FreeBusyRequest) async throws -> ScheduleResponse.Item {
+    /// One recipient's answer: their busy time when the address is an account of this server
+    /// that lets the asker see it (`BusyTimeVisibility`), otherwise "invalid calendar user". An
+    /// unknown address, a disabled account and one that does not allow the asker are answered
+    /// alike, so the answer says nothing about who has an account. Only busy periods leave the
+    /// server, never what the time is taken by.
+    private func freeBusyAnswer(for attendee: Property, request: FreeBusyRequest, asker: Account) async throws -> ScheduleResponse.Item {
         let address = CalendarUserAddress(attendee.value)
-        guard let account = try await account(at: address) else {
+        guard let account = try await account(at: address), !account.isDisabled,
+              try await shares.mayReadBusyTime(of: account, asker: asker)
+        else {
             return ScheduleResponse.Item(recipient: attendee.value, requestStatus: ScheduleRequestStatus.invalidCalendarUser)
-        }
-        guard !account.isDisabled else {
-            return ScheduleResponse.Item(recipient: attendee.value, requestStatus: ScheduleRequestStatus.noSchedulingSupport)
         }
         let busy = try await busyPeriods(of: account, in: request.range)
         return ScheduleResponse.Item(
@@ -120,7 +125,7 @@ extension CalDAVService {
         let start = range.start ?? .distantPast, end = range.end ?? .distantFuture
         var sources = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
             var sources: [(CalendarCollection, [CalendarObject])] = []
-            for calendar in try await tx.calendars(accountID: owner) where calendar.components.contains(.event) && Self.countsAsBusy(calendar) {
+            for calendar in try await Calendars.visible(accountID: owner, tx: tx) where calendar.components.contains(.event) && Self.countsAsBusy(calendar) {
                 sources.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
             }
             return sources
@@ -140,6 +145,7 @@ extension CalDAVService {
     /// Whether a calendar's events count as busy for scheduling: `schedule-calendar-transp` is
     /// opaque unless a client set it to transparent.
     package static func countsAsBusy(_ calendar: CalendarCollection) -> Bool {
+        if let shared = calendar.sharedWithMe { return shared.countsAsBusy }
         guard let xml = calendar.deadProperties[QualifiedName.scheduleCalendarTransp.description],
               let element = try? XMLReader().read(Data(xml.utf8))
         else { return true }

@@ -16,6 +16,7 @@ package struct CalDAVService: Sendable {
     package let clock: Clock
     package let writes: CalendarWrites
     package let calendars: Calendars
+    package let shares: CalendarShares
     package let authentication: DAVAuthentication
     /// Calendars held in memory for time-range queries (`CalendarMirror`).
     package let mirrors: CalendarMirrors
@@ -26,6 +27,7 @@ package struct CalDAVService: Sendable {
         self.clock = clock
         self.writes = writes
         self.calendars = calendars
+        shares = CalendarShares(store: store, clock: clock)
         self.authentication = authentication
         self.mirrors = mirrors
     }
@@ -109,7 +111,7 @@ package struct CalDAVService: Sendable {
         case .home: return .home
         case .calendar(let owner, let slug):
             if slug == CalendarSlug.prayerTimes { return try await prayerCollection(for: account).map { .calendar($0.collection) } }
-            return try await store.read { tx in try await tx.calendar(accountID: owner, slug: slug) }.map(DAVResource.calendar)
+            return try await calendars.calendarWithShares(accountID: owner, slug: slug).map(DAVResource.calendar)
         case .object(let owner, let slug, let name):
             if slug == CalendarSlug.prayerTimes {
                 guard let prayer = try await prayerCollection(for: account), let object = try Self.computed({ () throws(PrayerTimesError) in try prayer.object(named: name) })
@@ -117,7 +119,7 @@ package struct CalDAVService: Sendable {
                 return .object(prayer.collection, object)
             }
             let found = try await store.read { tx -> (CalendarCollection, CalendarObject)? in
-                guard let calendar = try await tx.calendar(accountID: owner, slug: slug),
+                guard let calendar = try await Calendars.calendar(accountID: owner, slug: slug, tx: tx),
                       let object = try await tx.calendarObject(calendarID: calendar.id, name: name)
                 else { return nil }
                 return (calendar, object)
@@ -135,7 +137,7 @@ package struct CalDAVService: Sendable {
         }
         let owner = call.account.id
         if slug == CalendarSlug.prayerTimes, let prayer = try await prayerCollection(for: call.account) { return prayer.collection }
-        guard let calendar = try await store.read({ tx in try await tx.calendar(accountID: owner, slug: slug) }) else {
+        guard let calendar = try await calendars.calendar(accountID: owner, slug: slug) else {
             if case .object = call.target {
                 throw DAVError.status(409, "The calendar \(DAVHref.calendar(owner, slug)) does not exist; create it with MKCALENDAR first.")
             }
@@ -195,12 +197,15 @@ package struct CalDAVService: Sendable {
         guard !calendar.isSubscribed else {
             throw DAVError.precondition(.needPrivileges, "\(calendar.displayName) is a subscription: its events come from the feed and are read-only here.")
         }
+        guard !calendar.isReadOnlyShare else { throw davError(.sharedReadOnly) }
     }
 
-    /// What the signed-in owner may do with a calendar (`current-user-privilege-set`): a
-    /// subscription's name and colour are theirs to change, not its content.
+    /// What the signed-in person may do with a calendar (`current-user-privilege-set`): a
+    /// subscription's name and colour are theirs to change, not its content; a calendar shared
+    /// with them to read likewise (the name and colour they give it are theirs alone).
     package static func privileges(of calendar: CalendarCollection) -> [QualifiedName] {
         if calendar.isComputed { return DAVPropertySheet.readPrivileges }
+        if calendar.isReadOnlyShare { return DAVPropertySheet.readPrivileges + [.writeProperties] }
         if calendar.isSubscribed {
             // A task subscription's to-dos may be marked done (a PUT of the same to-do), nothing more.
             return DAVPropertySheet.readPrivileges + [.writeProperties] + (calendar.components == [.todo] ? [.writeContent] : [])
@@ -247,6 +252,8 @@ package struct CalDAVService: Sendable {
             return .notFound(href ?? "that path")
         case .readOnly:
             return DAVError.precondition(.needPrivileges, "This calendar is a subscription: its events come from the feed and are read-only here.")
+        case .sharedReadOnly:
+            return DAVError.precondition(.needPrivileges, "This calendar was shared with you read-only; ask its owner for read-write access to change it.")
         }
     }
 }

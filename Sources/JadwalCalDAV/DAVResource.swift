@@ -64,6 +64,8 @@ package struct DAVPropertySheet: Sendable {
                 .owner, .calendarDescription, .calendarColor, .calendarOrder, .calendarTimezone, .calendarTimezoneID, .supportedCalendarComponentSet,
                 .supportedCalendarData, .maxResourceSize, .getCTag, .syncToken, .creationDate, .scheduleCalendarTransp,
             ]
+            if !calendar.isComputed { names += [.invite, .allowedSharingModes, .shareAccess] }
+            if calendar.sharedWithMe != nil { names.append(.sharedURL) }
             names += calendar.deadProperties.keys.sorted().compactMap(QualifiedName.init(clark:))
         case .object:
             names.removeAll { $0 == .displayName }  // objects have none
@@ -158,6 +160,7 @@ package struct DAVPropertySheet: Sendable {
     }
 
     private func calendarValue(_ name: PropertyName, _ calendar: CalendarCollection) -> DAVElement? {
+        if let sharing = sharingValue(name, calendar) { return sharing }
         switch name {
         case .resourceType: return PropertyValue.resourceType([.collection, .calendar])
         case .displayName: return PropertyValue.text(.displayName, calendar.displayName)
@@ -173,7 +176,7 @@ package struct DAVPropertySheet: Sendable {
         case .getCTag: return PropertyValue.text(.getCTag, SyncToken(calendarID: calendar.id, revision: calendar.revision).description)
         case .syncToken: return PropertyValue.text(.syncToken, SyncToken(calendarID: calendar.id, revision: calendar.revision).description)
         case .creationDate: return PropertyValue.text(.creationDate, DAVDate.iso8601(calendar.createdAt))
-        case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
+        case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(calendar.sharedWithMe?.ownerID ?? account.id)])
         case .currentUserPrivilegeSet:
             return PropertyValue.currentUserPrivilegeSet(CalDAVService.privileges(of: calendar))
         default:
@@ -193,3 +196,60 @@ package struct DAVPropertySheet: Sendable {
         return ICalendarSerializer().serialize(calendar)
     }
 }
+
+/// Calendar sharing as Apple's clients read it (calendarserver-sharing) and as the WebDAV
+/// resource-sharing draft names it: who shares, with whom, and with what access.
+extension DAVPropertySheet {
+    func sharingValue(_ name: PropertyName, _ calendar: CalendarCollection) -> DAVElement? {
+        guard !calendar.isComputed else { return nil }
+        let shared = calendar.sharedWithMe
+        let made = calendar.sharesMade
+        switch name {
+        case .resourceType:
+            var types: [QualifiedName] = [.collection, .calendar]
+            if shared != nil { types.append(.shared) } else if !made.isEmpty { types.append(.sharedOwner) }
+            return PropertyValue.resourceType(types)
+        case .invite:
+            if let shared {
+                return DAVElement(.invite, elements: [
+                    Self.organizer(email: shared.ownerEmail.value, name: shared.ownerName),
+                    Self.inviteUser(email: shared.shareeEmail.value, state: .accepted, access: shared.access),
+                ])
+            }
+            guard !made.isEmpty else { return DAVElement(.invite) }
+            return DAVElement(.invite, elements: [Self.organizer(email: account.email.value, name: account.displayName)]
+                + made.map { Self.inviteUser(email: $0.shareeEmail.value, state: $0.state, access: $0.access) })
+        case .allowedSharingModes:
+            return DAVElement(.allowedSharingModes, elements: shared == nil ? [DAVElement(.canBeShared)] : [])
+        case .shareAccess:
+            let access: QualifiedName = switch shared?.access {
+            case .read?: .davReadAccess
+            case .readWrite?: .davReadWriteAccess
+            case nil: made.isEmpty ? .notShared : .sharedOwnerAccess
+            }
+            return DAVElement(.shareAccess, elements: [DAVElement(access)])
+        case .sharedURL:
+            guard let shared else { return nil }
+            return DAVElement(.sharedURL, elements: [DAVElement(.href, text: DAVHref.calendar(shared.ownerID, shared.ownerSlug))])
+        default:
+            return nil
+        }
+    }
+
+    private static func organizer(email: String, name: String) -> DAVElement {
+        DAVElement(.inviteOrganizer, elements: [DAVElement(.href, text: "mailto:" + email), DAVElement(.commonName, text: name)])
+    }
+
+    private static func inviteUser(email: String, state: CalendarShare.State, access: CalendarShare.Access) -> DAVElement {
+        let answer: QualifiedName = switch state {
+        case .invited: .inviteNoResponse
+        case .accepted: .inviteAccepted
+        case .declined: .inviteDeclined
+        }
+        return DAVElement(.inviteUser, elements: [
+            DAVElement(.href, text: "mailto:" + email), DAVElement(answer),
+            DAVElement(.inviteAccess, elements: [DAVElement(access == .readWrite ? .readWriteAccess : .readAccess)]),
+        ])
+    }
+}
+

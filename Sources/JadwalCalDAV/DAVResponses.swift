@@ -22,7 +22,7 @@ package enum DAVResponse {
     package static let ifScheduleTagMatchHeader = HTTPField.Name("If-Schedule-Tag-Match")!
 
     /// Compliance classes (RFC 4918 §18, RFC 4791 §5.1, RFC 5689 §3, RFC 6638 §2).
-    package static let compliance = "1, 3, calendar-access, extended-mkcol, calendar-auto-schedule"
+    package static let compliance = "1, 3, calendar-access, extended-mkcol, calendar-auto-schedule, calendarserver-sharing"
     package static let allowedMethods = "OPTIONS, GET, HEAD, POST, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, MOVE"
 
     package static func multistatus(_ body: Multistatus, headers extra: HTTPFields = [:]) -> Response {

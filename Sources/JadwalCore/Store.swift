@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalendarShareStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -109,6 +109,25 @@ public protocol CalendarStore: Sendable {
     /// Every object of enabled accounts whose text may hold an alarm and that is not over by
     /// `date` (or never ends): what the reminder sweep reschedules.
     func calendarObjectsWithAlarms(endingAfter date: Date) async throws -> [ReminderQueue.Target]
+}
+
+/// Calendars shared between accounts (`CalendarShare`), and who may see whose busy time.
+public protocol CalendarShareStore: Sendable {
+    func insertCalendarShare(_ share: CalendarShare) async throws
+    /// Saves access, state, slug, name, colour, busy and note.
+    func updateCalendarShare(_ share: CalendarShare) async throws
+    func deleteCalendarShare(id: UUID) async throws
+    func calendarShare(id: UUID) async throws -> CalendarShareEntry?
+    /// The shares of one calendar, oldest first.
+    func calendarShares(calendarID: UUID) async throws -> [CalendarShare]
+    /// Every share of the owner's calendars, oldest first.
+    func outgoingCalendarShares(ownerID: UUID) async throws -> [CalendarShare]
+    /// The shares sent to this address or answered by this account, newest first.
+    func incomingCalendarShares(email: EmailAddress, accountID: UUID) async throws -> [CalendarShareEntry]
+    /// The shares this account accepted, with their calendars, in the order they were accepted.
+    func acceptedCalendarShares(shareeID: UUID) async throws -> [CalendarShareEntry]
+    func busyTimeVisibility(accountID: UUID) async throws -> BusyTimeVisibility
+    func saveBusyTimeVisibility(_ visibility: BusyTimeVisibility, accountID: UUID, at: Date) async throws
 }
 
 public protocol AppPasswordStore: Sendable {

@@ -15,6 +15,25 @@ extension Request {
         }
     }
 
+    /// The same for a body that may be left out: nil when there is none.
+    package func decodeJSONIfPresent<T: Decodable>(as type: T.Type, limit: Int = 64 * 1024) async throws -> T? {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, code: "body_too_large", message: "The request body is larger than \(limit) bytes.")
+        }
+        guard buffer.readableBytes > 0 else { return nil }
+        if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as JSON (Content-Type: application/json).")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError.badRequest(error.apiCode, error.apiMessage)
+        }
+    }
+
     /// The bytes of a JSON body of at most `limit` bytes, for bodies read by their own parser:
     /// a 415 for another content type, a 413 past the limit, a 400 when there is none.
     package func jsonBody(limit: Int) async throws -> Data {

@@ -257,6 +257,7 @@ private func assemble(
     AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     SubscriptionRoutes(subscriptions: subscriptions).addRoutes(to: signedIn)
+    ShareRoutes(shares: CalendarShares(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
     let transfer = CalendarTransfer(store: store, clock: dependencies.clock)
     CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })

@@ -3,7 +3,7 @@ import JadwalCore
 import SQLKit
 
 extension SQLRepository: CalendarStore {
-    private static let calendarColumns =
+    static let calendarColumns =
         "id, account_id, slug, display_name, description, color, sort_order, time_zone, components, revision, created_at, dead_properties, subscription_id"
     private static let objectColumns =
         "calendar_id, name, uid, component, icalendar, etag, first_start, last_end, revision, updated_at"
@@ -204,7 +204,7 @@ extension SQLRepository: CalendarStore {
         components.sorted().map(\.rawValue).joined(separator: ",")
     }
 
-    private static func calendar(from row: any SQLRow) throws -> CalendarCollection {
+    static func calendar(from row: any SQLRow) throws -> CalendarCollection {
         let componentsText = try row.decode(column: "components", as: String.self)
         let components = try Set(componentsText.split(separator: ",").map { text in
             guard let kind = ComponentKind(rawValue: String(text)) else { throw StorageError.corruptRow("component \(text)") }

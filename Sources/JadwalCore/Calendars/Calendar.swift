@@ -24,11 +24,14 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
     /// The subscription that fills it (an ICS feed): its events come from there, so the person
     /// and their devices may rename or recolour it but not change what it holds.
     public var subscriptionID: UUID?
+    /// Set on the view of a calendar someone shared with the person looking (`CalendarShare`);
+    /// not stored with the calendar.
+    public var sharing: CalendarSharing?
 
     public init(
         id: UUID, accountID: UUID, slug: String, displayName: String, description: String = "", color: String? = nil,
         order: Int? = nil, timeZone: String? = nil, components: Set<ComponentKind>, revision: Int64 = 0, createdAt: Date,
-        deadProperties: [String: String] = [:], subscriptionID: UUID? = nil
+        deadProperties: [String: String] = [:], subscriptionID: UUID? = nil, sharing: CalendarSharing? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -43,6 +46,7 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.deadProperties = deadProperties
         self.subscriptionID = subscriptionID
+        self.sharing = sharing
     }
 }
 

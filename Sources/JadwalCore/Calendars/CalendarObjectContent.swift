@@ -93,6 +93,8 @@ public struct CalendarWrites: Sendable {
         case notFound
         /// The calendar is filled by a subscription; only its refresh writes there.
         case readOnly
+        /// The calendar was shared with the writer to read, not to change.
+        case sharedReadOnly
     }
 
     /// RFC 9110 §13.1.1: `*` holds when the resource exists; otherwise one of the listed ETags
@@ -129,6 +131,7 @@ public struct CalendarWrites: Sendable {
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
         source: WriteSource, transaction tx: any StoreTransaction
     ) async throws -> (object: CalendarObject, created: Bool) {
+        guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }
         if calendar.isSubscribed {
             // A subscription's to-do may be marked done (the mark is the person's, kept across
             // refreshes); nothing else in a subscribed calendar is theirs to change.
@@ -196,6 +199,7 @@ public struct CalendarWrites: Sendable {
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(newName) else { throw Refusal.invalidName }
         guard !source.isSubscribed, !destination.isSubscribed else { throw Refusal.readOnly }
+        guard !source.isReadOnlyShare, !destination.isReadOnlyShare else { throw Refusal.sharedReadOnly }
         let now = clock.now
         return try await store.transaction { tx in
             guard let moving = try await tx.calendarObject(calendarID: source.id, name: name) else { throw Refusal.notFound }
@@ -238,6 +242,7 @@ public struct CalendarWrites: Sendable {
         name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource, transaction tx: any StoreTransaction
     ) async throws {
         guard !calendar.isSubscribed else { throw Refusal.readOnly }
+        guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }
         try await remove(name: name, in: calendar, ifMatch: ifMatch, source: source, transaction: tx)
     }
 

@@ -37,7 +37,8 @@ public struct IntegratedCalendar: Sendable {
         let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
             var found: [(CalendarCollection, [CalendarObject])] = []
             let hidden: Set<UUID> = try await shownOnly ? tx.hiddenCalendarIDs(accountID: account.id) : []
-            for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) && !hidden.contains(calendar.id) {
+            for calendar in try await Calendars.visible(accountID: account.id, tx: tx)
+            where calendar.components.contains(.event) && !hidden.contains(calendar.id) {
                 found.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
             }
             return found

@@ -96,7 +96,9 @@ public struct AccountBusyTime: Sendable {
         let settings: ConflictSettings
         if let known { settings = known } else { settings = try await tx.conflictSettings(accountID: account.id) }
         var snapshot = Snapshot()
-        for calendar in try await tx.calendars(accountID: account.id) where calendar.components.contains(.event) {
+        // Calendars shared with the person count when their share says so (`CalendarShare.countsAsBusy`).
+        for calendar in try await Calendars.visible(accountID: account.id, tx: tx)
+        where calendar.components.contains(.event) && calendar.sharedWithMe?.countsAsBusy != false {
             let policy = settings.busyPolicy(calendarID: calendar.id)
             for object in try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end) {
                 let found = occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window, limit: Self.instanceLimit)

@@ -99,7 +99,7 @@ public struct ConflictCheck: Sendable {
         guard let accountID = written.first?.accountID, let account = try await tx.account(id: accountID),
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
         else { return }
-        let calendars = Dictionary(try await tx.calendars(accountID: accountID).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let calendars = Dictionary(try await Calendars.visible(accountID: accountID, tx: tx).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let subscribed = written.filter { calendars[$0.calendarID]?.isSubscribed == true }
         guard !subscribed.isEmpty else { return }
         let settings = try await tx.conflictSettings(accountID: accountID)
@@ -116,7 +116,7 @@ public struct ConflictCheck: Sendable {
         let blocks = try await busyTime.blocks(account: account, in: window, settings: settings, tx: tx)
         for block in blocks {
             guard let reference = block.kind.referenceID, let (calendarID, name) = EventOccurrence.location(of: reference),
-                  calendars[calendarID]?.isSubscribed == false, !checked.contains(ObjectKey(calendarID, name)),
+                  calendars[calendarID]?.holdsOthersEvents == false, !checked.contains(ObjectKey(calendarID, name)),
                   ranges.contains(where: { $0.overlaps(block.range) })
             else { continue }
             let again = Request(accountID: accountID, calendarID: calendarID, objectName: name, source: .feed, recheckOthers: false)
@@ -225,7 +225,7 @@ public struct ConflictCheck: Sendable {
         guard let window = written.window else { return [] }
         let busy = BusyTime(try await busyTime.blocks(account: account, in: window, settings: settings, tx: tx), window: window)
         let found = written.occurrences.map { busy.conflict(for: written.block($0)) }
-        let subscribed = Set(try await tx.calendars(accountID: account.id).filter(\.isSubscribed).map(\.id))
+        let subscribed = Set(try await Calendars.visible(accountID: account.id, tx: tx).filter(\.holdsOthersEvents).map(\.id))
         return try await eventConflicts(written, found: found, account: account, settings: settings, now: now, subscribed: subscribed) { calendarID, name in
             try await tx.calendarObject(calendarID: calendarID, name: name)
         }

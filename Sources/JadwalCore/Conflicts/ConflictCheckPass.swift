@@ -63,7 +63,7 @@ extension ConflictCheck {
         else { return try await checkEach(batch, now: now, tx: tx) }
 
         let settings = try await tx.conflictSettings(accountID: account.id)
-        let calendars = Dictionary(try await tx.calendars(accountID: account.id).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let calendars = Dictionary(try await Calendars.visible(accountID: account.id, tx: tx).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // The written objects, one read per calendar.
         var objects: [ObjectKey: CalendarObject] = [:]
         for calendarID in Set(batch.map(\.calendarID)) where calendars[calendarID] != nil {
@@ -82,7 +82,7 @@ extension ConflictCheck {
                 occurrences: busyOccurrences(of: object, calendar: calendar, account: account, settings: settings, ahead: ahead)))
         }
 
-        let subscribed = Set(calendars.values.filter(\.isSubscribed).map(\.id))
+        let subscribed = Set(calendars.values.filter(\.holdsOthersEvents).map(\.id))
         var found = [[EventConflict]](repeating: [], count: batch.count)
         let windows = written.compactMap { $0?.window }
         if let first = windows.map(\.start).min(), let last = windows.map(\.end).max(), let window = try? TimeRange(start: first, end: last) {

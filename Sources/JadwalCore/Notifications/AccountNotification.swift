@@ -14,6 +14,8 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     case setupDone = "setup-done"
     /// The linked WhatsApp stopped: logged out from the phone, or refused by WhatsApp.
     case whatsAppUnlinked = "whatsapp-unlinked"
+    /// Someone shared a calendar with the person, or answered the person's share.
+    case share
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

@@ -89,6 +89,26 @@ public struct NotificationText: Sendable {
             : ("\(device) is set up", "Your calendars now sync with \(device).")
     }
 
+    /// Someone shared a calendar with the person.
+    public func shareInvited(owner: String, calendar: String, access: CalendarShare.Access) -> (title: String, body: String) {
+        switch (arabic, access) {
+        case (true, .read): ("شارك \(owner) تقويم \(calendar)", "يمكنك عرض أحداثه بعد قبول الدعوة من الإعدادات ← التقويمات.")
+        case (true, .readWrite): ("شارك \(owner) تقويم \(calendar)", "يمكنك عرض أحداثه وتعديلها بعد قبول الدعوة من الإعدادات ← التقويمات.")
+        case (false, .read): ("\(owner) shared \(calendar) with you", "Accept it in Settings → Calendars to see its events.")
+        case (false, .readWrite): ("\(owner) shared \(calendar) with you", "Accept it in Settings → Calendars to see and edit its events.")
+        }
+    }
+
+    /// A person answered the share of one of the person's calendars.
+    public func shareAnswered(sharee: String, calendar: String, accepted: Bool) -> (title: String, body: String) {
+        switch (arabic, accepted) {
+        case (true, true): ("قبل \(sharee) مشاركة \(calendar)", "يظهر التقويم الآن عند \(sharee).")
+        case (true, false): ("رفض \(sharee) مشاركة \(calendar)", "لن يظهر التقويم عند \(sharee).")
+        case (false, true): ("\(sharee) accepted \(calendar)", "The calendar now shows for \(sharee).")
+        case (false, false): ("\(sharee) declined \(calendar)", "The calendar does not show for \(sharee).")
+        }
+    }
+
     /// The linked WhatsApp stopped delivering.
     public func whatsAppUnlinked(loggedOut: Bool) -> (title: String, body: String) {
         switch (arabic, loggedOut) {

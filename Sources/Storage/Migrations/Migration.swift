@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -665,6 +665,47 @@ extension Migrations {
             )
             """,
             "CREATE INDEX hidden_calendars_calendar ON hidden_calendars (calendar_id)",
+        ]
+    }
+}
+
+extension Migrations {
+    /// Calendars shared with other people by email (an invitation until answered; the sharee's
+    /// own slug, name and colour once accepted), and whom each person lets see their busy time.
+    static let v22CalendarShares = Migration(version: 22, name: "calendar shares and busy-time visibility") { engine in
+        let no = engine == .sqlite ? "0" : "FALSE"
+        return [
+            """
+            CREATE TABLE calendar_shares (
+                id TEXT PRIMARY KEY,
+                calendar_id TEXT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+                owner_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                sharee_email TEXT NOT NULL,
+                sharee_id TEXT REFERENCES accounts (id) ON DELETE CASCADE,
+                access TEXT NOT NULL,
+                state TEXT NOT NULL,
+                slug TEXT,
+                display_name TEXT,
+                color TEXT,
+                busy_set BOOLEAN NOT NULL DEFAULT \(no),
+                busy BOOLEAN NOT NULL DEFAULT \(no),
+                note TEXT NOT NULL DEFAULT '',
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                UNIQUE (calendar_id, sharee_email)
+            )
+            """,
+            "CREATE UNIQUE INDEX calendar_shares_sharee_slug ON calendar_shares (sharee_id, slug)",
+            "CREATE INDEX calendar_shares_email ON calendar_shares (sharee_email)",
+            "CREATE INDEX calendar_shares_owner ON calendar_shares (owner_id)",
+            """
+            CREATE TABLE busy_time_visibility (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                audience TEXT NOT NULL,
+                allowed TEXT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
         ]
     }
 }

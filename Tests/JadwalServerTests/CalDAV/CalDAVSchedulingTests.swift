@@ -216,7 +216,7 @@ struct CalDAVSchedulingTests {
         }
     }
 
-    @Test("busy time through the Outbox: local users' busy periods, 3.7 for unknown addresses, 5.3 for a disabled account; refusals", arguments: TestEnvironment.engines)
+    @Test("busy time through the Outbox: the busy periods of people who allow the asker; 3.7 alike for unknown, disabled and not-allowing ones; refusals", arguments: TestEnvironment.engines)
     func freeBusy(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let alice = try await DAVUser.make("alice@example.com", harness: harness, client: client)
@@ -248,6 +248,15 @@ struct CalDAVSchedulingTests {
 
             let request = freeBusyRequest(
                 organizer: alice.address, attendees: ["MAILTO:Bob@Example.com", "mailto:nobody@example.com", carol.address, alice.address])
+            // Nobody sees Bob's busy time until he allows it; his answer is then an unknown address's.
+            let before = try await client.dav(.post, alice.outbox, as: alice, body: request, contentType: "text/calendar; charset=utf-8")
+            let statusesBefore = try XMLReader().read(Data(buffer: before.body)).elements(named: .scheduleResponseItem)
+                .map { $0.first(.requestStatus)?.trimmedText }
+            #expect(statusesBefore == ["3.7;Invalid calendar user", "3.7;Invalid calendar user", "3.7;Invalid calendar user", "2.0;Success"])
+            #expect(!before.text.contains("FREEBUSY:2026"), "nothing of Bob's busy time leaves before he allows it")
+            let bobSession = try await client.signIn(bob.email, harness: harness)
+            let allowed = try await client.send(.put, "/api/v1/free-busy/sharing", json: #"{"allow": ["Alice@Example.com"]}"#, token: bobSession.accessToken)
+            #expect(allowed.status == .ok && allowed.text.contains("alice@example.com"), "\(allowed.text)")
             let answer = try await client.dav(.post, alice.outbox, as: alice, body: request, contentType: "text/calendar; charset=utf-8")
             #expect(answer.status == .ok, "\(answer.text)")
             #expect(answer.headers[.contentType]?.hasPrefix("application/xml") == true)
@@ -260,8 +269,8 @@ struct CalDAVSchedulingTests {
             #expect(items.allSatisfy { $0.elements.map(\.name).allSatisfy { [.recipient, .requestStatus, .calendarData].contains($0) } },
                     "only what python caldav reads: it refuses any other child")
             #expect(items.map { $0.first(.requestStatus)?.trimmedText } == [
-                "2.0;Success", "3.7;Invalid calendar user", "5.3;No scheduling support for user", "2.0;Success",
-            ])
+                "2.0;Success", "3.7;Invalid calendar user", "3.7;Invalid calendar user", "2.0;Success",
+            ], "a disabled account is answered like an unknown address")
             let bobData = try #require(items.first?.first(.calendarData)?.text)
             let lines = bobData.components(separatedBy: "\r\n")
             #expect(lines.contains("METHOD:REPLY") && lines.contains("UID:fb-request-1"))

@@ -83,12 +83,33 @@ public struct ConflictCheck: Sendable {
 
     func check(_ request: Request, now: Date, tx: any StoreTransaction) async throws -> Outcome {
         var outcome = Outcome()
-        try await record(try await conflicts(request, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
+        // A sharee's check of a shared calendar's event records nothing on it (its conflicts are
+        // its owner's); it only has the sharee's own events it overlaps checked again.
+        let ownerID = try await tx.calendar(id: request.calendarID)?.accountID
+        if ownerID == nil || ownerID == request.accountID {
+            try await record(try await conflicts(request, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
+        }
         if request.recheckOthers {
             try await recheckOthers(naming: [request], skipping: [], now: now, tx: tx, into: &outcome)
             try await checkOverlapped(by: [request], skipping: [ObjectKey(request)], now: now, tx: tx, into: &outcome)
+            try await checkSharees(of: [request], now: now, tx: tx)
         }
         return outcome
+    }
+
+    /// A write into a shared calendar is the owner's check; each person it is shared with, whose
+    /// share counts as busy, gets a check of their own (which asks about their own events).
+    func checkSharees(of written: [Request], now: Date, tx: any StoreTransaction) async throws {
+        for calendarID in Set(written.map(\.calendarID)) {
+            let shares = try await tx.calendarShares(calendarID: calendarID).filter { $0.state == .accepted && $0.countsAsBusy }
+            for share in shares {
+                guard let shareeID = share.shareeID else { continue }
+                for request in written where request.calendarID == calendarID && request.accountID == share.ownerID {
+                    let theirs = Request(accountID: shareeID, calendarID: calendarID, objectName: request.objectName, source: request.source)
+                    try await tx.enqueue(theirs.job(now: now))
+                }
+            }
+        }
     }
 
     /// A subscribed calendar's event cannot be moved or cancelled here, so its conflicts are the
@@ -100,7 +121,10 @@ public struct ConflictCheck: Sendable {
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
         else { return }
         let calendars = Dictionary(try await Calendars.visible(accountID: accountID, tx: tx).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let subscribed = written.filter { calendars[$0.calendarID]?.isSubscribed == true }
+        let subscribed = written.filter { request in
+            guard let calendar = calendars[request.calendarID] else { return false }
+            return calendar.holdsOthersEvents && calendar.sharedWithMe?.countsAsBusy != false
+        }
         guard !subscribed.isEmpty else { return }
         let settings = try await tx.conflictSettings(accountID: accountID)
         var ranges: [TimeRange] = []

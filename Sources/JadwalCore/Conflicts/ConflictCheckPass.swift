@@ -73,7 +73,7 @@ extension ConflictCheck {
         var written: [Written?] = []
         for request in batch {
             // Gone, or subscribed (its conflicts are the other side's): its open conflicts retire.
-            guard let calendar = calendars[request.calendarID], !calendar.isSubscribed, let object = objects[ObjectKey(request)] else {
+            guard let calendar = calendars[request.calendarID], !calendar.holdsOthersEvents, let object = objects[ObjectKey(request)] else {
                 written.append(nil)
                 continue
             }
@@ -104,11 +104,20 @@ extension ConflictCheck {
         }
 
         var outcome = Outcome()
-        for (index, request) in batch.enumerated() {
+        // A shared calendar's event is recorded by its owner's checks only (see `check`), also
+        // when the share ended before this check ran.
+        var othersCalendars: Set<UUID> = []
+        for calendarID in Set(batch.map(\.calendarID)) where calendars[calendarID]?.sharedWithMe != nil || calendars[calendarID] == nil {
+            var owner = calendars[calendarID]?.sharedWithMe?.ownerID
+            if owner == nil { owner = try await tx.calendar(id: calendarID)?.accountID }
+            if let owner, owner != account.id { othersCalendars.insert(calendarID) }
+        }
+        for (index, request) in batch.enumerated() where !othersCalendars.contains(request.calendarID) {
             try await record(found[index], of: request, now: now, tx: tx, into: &outcome)
         }
         try await recheckOthers(naming: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)
         try await checkOverlapped(by: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)
+        try await checkSharees(of: batch.filter(\.recheckOthers), now: now, tx: tx)
         return outcome
     }
 

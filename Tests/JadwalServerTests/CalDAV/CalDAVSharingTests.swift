@@ -248,5 +248,38 @@ struct CalDAVSharingTests {
             #expect(try await client.dav(.propfind, sharedPath, as: bob, depth: "0").status == .notFound)
         }
     }
+
+    @Test("a read-write share counts as the sharee's busy time: the owner's new event puts the sharee's own event in conflict, and only the sharee's; a read-only one does not", arguments: TestEnvironment.engines)
+    func sharedBusyTime(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine, configure: { $0.workers = 0 }) { harness, client in
+            let alice = try await DAVUser.make("alice@example.com", harness: harness, client: client)
+            let bob = try await DAVUser.make("bob@example.com", harness: harness, client: client)
+            let aliceToken = try await client.signIn(alice.email, harness: harness).accessToken
+            let bobToken = try await client.signIn(bob.email, harness: harness).accessToken
+            let calendarID = try await Self.personalID(client, token: aliceToken)
+            #expect(try await client.putICS(bob.calendar("personal") + "gym.ics", as: bob, ICS.event(uid: "gym", summary: "Gym", start: "20261123T100000")).status == .created)
+            let share = try await client.send(.post, "/api/v1/calendars/\(calendarID)/shares", json: #"{"email": "bob@example.com", "access": "read-write"}"#, token: aliceToken).json(Share.self)
+            #expect(try await client.send(.post, "/api/v1/shares/\(share.id)/accept", token: bobToken).status == .ok)
+            try await ConflictAPITests.runJobs(harness)
+
+            // Alice's family lunch lands on Bob's gym: the conflict is on Bob's own event.
+            #expect(try await client.putICS(alice.calendar("personal") + "lunch.ics", as: alice, ICS.event(uid: "lunch", summary: "Family lunch", start: "20261123T103000")).status == .created)
+            try await ConflictAPITests.runJobs(harness)
+            let bobs = try await ConflictAPITests.conflicts(client, token: bobToken)
+            #expect(bobs.map(\.event.name) == ["gym.ics"] && bobs.first?.overlaps.map(\.title) == ["Family lunch"], "\(bobs)")
+            #expect(try await ConflictAPITests.conflicts(client, token: aliceToken).isEmpty, "Alice's calendar does not hold Bob's gym")
+
+            // Moved away by Alice: Bob's conflict retires.
+            #expect(try await client.putICS(alice.calendar("personal") + "lunch.ics", as: alice, ICS.event(uid: "lunch", summary: "Family lunch", start: "20261123T140000")).status == .noContent)
+            try await ConflictAPITests.runJobs(harness)
+            #expect(try await ConflictAPITests.conflicts(client, token: bobToken).isEmpty)
+
+            // Read-only, or set to free by Bob: it no longer counts.
+            #expect(try await client.send(.patch, "/api/v1/shares/\(share.id)", json: #"{"busy": false}"#, token: bobToken).status == .ok)
+            #expect(try await client.putICS(alice.calendar("personal") + "tea.ics", as: alice, ICS.event(uid: "tea", summary: "Tea", start: "20261123T100000")).status == .created)
+            try await ConflictAPITests.runJobs(harness)
+            #expect(try await ConflictAPITests.conflicts(client, token: bobToken).isEmpty)
+        }
+    }
 }
 

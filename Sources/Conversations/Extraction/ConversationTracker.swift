@@ -397,7 +397,8 @@ struct ConversationTracker {
                 if fragment.activity == nil { return }
             }
         }
-        guard fragment.hasWhen, !vetoed else { return }
+        // "ما تيجي ننزل نتمشى عالكورنيش بالليل؟": an invitation for a part of the day is for today.
+        guard fragment.hasWhen || reading.invites && fragment.partOfDay != nil && !reading.hasNoTimeFrame, !vetoed else { return }
         // Only plans between the two people (labelling rule 1): "did you hear Mona's wedding is on the 20th?"
         // asks what the other knows, and "I'm meeting the client Thursday at 10" reports the
         // sender's (or someone else's) schedule. Either waits, like a forwarded card, for an invitation.

@@ -282,7 +282,14 @@ struct ConversationTracker {
         var open = plans.indices.filter { plans[$0].status == .open && plans[$0].proposer != sender }
         // The yes goes to the plans the other's latest proposal set, not to older ones still open.
         let bound = open.filter(answered.contains)
-        if !bound.isEmpty { open = bound }
+        if !bound.isEmpty {
+            open = bound
+        } else if answered.isEmpty {
+            // "👌" after the tickets are booked: a yes that answers nothing asked reacts to the
+            // latest agreement; it does not agree an older plan nobody took up.
+            let lastAgreement = plans.filter { $0.status == .agreed }.map(\.touched).max() ?? -1
+            open = open.filter { plans[$0].touched > lastAgreement }
+        }
         guard !open.isEmpty else { return fragments }
         var unused = fragments
         var targeted: [Int: PlanFragment] = [:]
@@ -328,11 +335,29 @@ struct ConversationTracker {
         // "What time is the match Thursday?" with nothing arranged yet asks about something else.
         let asksAbout = (reading.asksTime || reading.asksWhen) && plans.isEmpty && !reading.invites
         let vetoed = (reading.isVetoed && !reading.invites) || asksAbout
+        // "did you hear KPLC is doing maintenance Thursday, 9 to 5?", "my in-laws land that night,
+        // JFK at 9pm": news, and a report of one's own or someone else's day, say nothing about
+        // the plans between the two, whatever plan is open.
+        let reportsOnly = !reading.invites && (reading.asksWhatOtherKnows && reading.isQuestion
+            || reading.isAboutOthersOnly && !reading.accepts && !reading.denies && (!reading.isQuestion || !reading.asksAboutTheWhen)
+                // "I'm free Sunday" in answer to the other's plan is a counter, not a report.
+                && !hasOpenPlan(notBy: sender)
+                // "what time?" "She said half 1": the answer to the other's question about the plan.
+                && answered.isEmpty && !plans.contains(where: \.timeAsked))
+        if reportsOnly, fragment.hasWhen, !plans.isEmpty {
+            if reading.asksWhatOtherKnows { announcement = fragment }
+            return
+        }
         if let index = target(for: fragment, among: Array(plans.indices)) {
             let fragment = offered(fragment, to: index)
             switch plans[index].status {
             case .open:
                 guard !vetoed || fragment.hasTime else { return }
+                // "also the bins are going out wednesday now not tuesday": the proposer's own
+                // longer statement naming other days, asking nothing, is about something else.
+                let asideDays = plans[index].proposer == sender && !reading.isQuestion && !reading.invites && !reading.accepts && !reading.cancels
+                    && reading.wordCount > 5 && fragment.hasDay && plans[index].day != nil && fragment.days != plans[index].details.days
+                if asideDays { return }
                 if changesWhen(fragment, of: index) {
                     merge(fragment, into: index, sender: sender)
                 } else {
@@ -348,7 +373,13 @@ struct ConversationTracker {
                 if otherDay, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
                     break
                 }
-                if changesWhen(fragment, of: index), !vetoed {
+                // A longer statement with a time after the plan is agreed ("the load shedding is
+                // 12 to 2:30 on Sunday", "our office moved to tower 2.08") tells something beside
+                // it; moving the plan is asked ("make it 7.30 ok?") or said short ("8 instead").
+                // A time for a plan agreed without one ("Done, 12.30") refines it.
+                let refines = plans[index].details.clock == nil && plans[index].details.anchor == nil && !fragment.hasDay
+                let moves = reading.isQuestion || reading.invites || reading.accepts || reading.wordCount <= 5 || refines
+                if changesWhen(fragment, of: index), !vetoed, moves {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)
                     plans[index].touched = step
@@ -366,7 +397,8 @@ struct ConversationTracker {
                 if fragment.activity == nil { return }
             }
         }
-        guard fragment.hasWhen, !vetoed else { return }
+        // "ما تيجي ننزل نتمشى عالكورنيش بالليل؟": an invitation for a part of the day is for today.
+        guard fragment.hasWhen || reading.invites && fragment.partOfDay != nil && !reading.hasNoTimeFrame, !vetoed else { return }
         // Only plans between the two people (labelling rule 1): "did you hear Mona's wedding is on the 20th?"
         // asks what the other knows, and "I'm meeting the client Thursday at 10" reports the
         // sender's (or someone else's) schedule. Either waits, like a forwarded card, for an invitation.

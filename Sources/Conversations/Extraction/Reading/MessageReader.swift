@@ -85,6 +85,7 @@ struct MessageReader: Sendable {
     private static let knowingVerbs: Set<String> = [
         "see", "saw", "seen", "hear", "heard", "know", "سمعت", "سمعتي", "سمعتو", "شفت", "شفتي", "عرفت", "عرفتي", "دريت", "دريتي", "تدري", "تدرين",
         "تعرف", "تعرفي", "تعرفين", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
+        "shifti", "shifty", "shefte", "shefti", "chefti", "cheft", "sm3ti", "sme3te",
     ]
 
     /// Requests to the other aside from a plan: "let me know", "text me", "send pics", "خبريني", "طمنيني", "3ayetli".
@@ -332,6 +333,9 @@ struct MessageReader: Sendable {
     // MARK: acts
 
     private func readActs(_ items: [Item], into reading: inout MessageReading) {
+        // "ما تيجي ننزل نتمشى؟", "why don't we grab lunch?", "mat3ali m3ana?": a negated
+        // invitation asked as a question invites; only said flat ("ما نروح") does it refuse.
+        let asks = items.contains { $0.text.contains("?") || $0.text.contains("؟") }
         for (position, item) in items.enumerated() {
             if item.text == "?" { reading.isQuestion = true }
             let negated = position > 0 && items[position - 1].cues.isEmpty && Self.negations.contains(items[position - 1].text)
@@ -339,7 +343,9 @@ struct MessageReader: Sendable {
                 reading.denies = true
             }
             if item.cues.isEmpty, item.token.kind == .word {
-                if Self.cancelStems.contains(where: { item.text.hasPrefix($0) }) { reading.cancels = true }
+                // "منأجلها", "هنلغيها", "بنأجل": the first-person plural prefix before the stem.
+                let unprefixed = item.text.first.map { Self.pluralPrefixes.contains($0) } == true ? String(item.text.dropFirst()) : item.text
+                if Self.cancelStems.contains(where: { item.text.hasPrefix($0) || unprefixed.hasPrefix($0) }) { reading.cancels = true }
                 if let first = item.text.first, Self.pluralPrefixes.contains(first), item.text.count >= 5,
                    Lexicon.shared.isInvitation(String(item.text.dropFirst())) {
                     reading.invites = true
@@ -348,9 +354,11 @@ struct MessageReader: Sendable {
             for cue in item.cues {
                 switch cue {
                 case .accept:
-                    if negated { reading.denies = true } else { reading.accepts = true }
+                    // "ya reit", "ya 3am", "ya basha": the Arabizi vocative, not "yeah".
+                    let vocative = item.text == "ya" && position + 1 < items.count && items[position + 1].token.kind == .word
+                    if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
-                    if negated { reading.denies = true } else { reading.invites = true }
+                    if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
                     if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
@@ -867,9 +875,15 @@ struct MessageReader: Sendable {
         return nil
     }
 
+    /// Ordinal hours ("الساعة العاشرة"): a time only after the word for the hour; elsewhere "the fifth", "the third".
+    private static let ordinalHours: Set<String> = ["ثالثه", "رابعه", "خامسه", "سادسه", "ثامنه", "تاسعه", "عاشره", "حاديه", "ثانيه"]
+
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
         if index > 0, items[index - 1].has(.numberLabel) { return false }
+        if item.token.kind == .word, Lexicon.variants(of: item.text).contains(where: Self.ordinalHours.contains) {
+            return index > 0 && items[index - 1].has(.clockLead)
+        }
         if Self.militaryClock(item) != nil {
             let previous = index > 0 ? items[index - 1] : nil
             let next = index + 1 < items.count ? items[index + 1] : nil
@@ -883,7 +897,7 @@ struct MessageReader: Sendable {
         if index + 1 < items.count {
             let next = items[index + 1]
             if next.has(.quantityUnit) || Self.ordinalSuffixes.contains(next.text) { return false }
-            if case .durationUnit = next.cues.first, !(index > 0 && items[index - 1].has(.clockLead) && next.text == "h") { return false }
+            if case .durationUnit = next.cues.first, !Self.isFrenchHour(index, items) { return false }
             // "3-1": a score.
             let meridiemAfter = index + 3 < items.count && Self.meridiemWords[items[index + 3].text] != nil
             if next.text == "-", index + 2 < items.count, items[index + 2].isNumber, item.isNumber, items[index + 2].token.minute == nil, !meridiemAfter,
@@ -956,14 +970,24 @@ struct MessageReader: Sendable {
         return SpokenClock(hour: hour, minute: minute, isPM: isPM)
     }
 
+    /// "à 10h", "vers 9h", "samedi 15h": the French hour mark glued to the hour. After "à"/"vers",
+    /// beside a day, or past noon it is a time; "2h" alone is still two hours.
+    private static func isFrenchHour(_ index: Int, _ items: [Item]) -> Bool {
+        guard index + 1 < items.count, items[index + 1].text == "h", items[index].isNumber,
+              items[index + 1].token.start == items[index].token.end else { return false }
+        let hour = items[index].token.number
+        if index > 0, items[index - 1].has(.clockLead) { return true }
+        if (13...23).contains(hour) { return true }
+        return index > 0 && isDayItem(items[index - 1]) && (1...12).contains(hour)
+    }
+
     private func durationAt(_ index: Int, _ items: [Item]) -> (minutes: Int, next: Int)? {
         for cue in items[index].cues {
             if case .duration(let minutes) = cue { return (minutes, index + 1) }
         }
         if Self.militaryClock(items[index]) != nil { return nil }
         // "à 10h", "vers 9h": the French hour mark.
-        if index > 0, items[index - 1].has(.clockLead), index + 1 < items.count, items[index + 1].text == "h",
-           items[index + 1].token.start == items[index].token.end { return nil }
+        if Self.isFrenchHour(index, items) { return nil }
         guard index + 1 < items.count, let value = clockValue(items[index]), value.minute == 0 else { return nil }
         for cue in items[index + 1].cues {
             if case .durationUnit(let unit) = cue {

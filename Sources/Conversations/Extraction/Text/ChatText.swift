@@ -161,7 +161,10 @@ struct ChatText {
             if index + 2 < tokens.count, tokens[index].kind == .number, tokens[index].text == "3", tokens[index + 1].text == "am",
                tokens[index + 1].start == tokens[index].end, tokens[index + 2].kind == .word {
                 let verb = Array(tokens[index + 2].text)
-                if verb.count > 2, verb[0] == "b", !"aeiouy".contains(verb[1]) {
+                // "3am bmoot", and "3am y2oul", "3am t3mel", "3am n7ke": a verb's person prefix
+                // before a consonant written as a digit ("3am tmrw" stays three in the morning).
+                let prefixed = verb.count > 2 && (verb[0] == "b" && !"aeiouy".contains(verb[1]) || "ytn".contains(verb[0]) && "235789".contains(verb[1]))
+                if prefixed {
                     result.append(Token(text: "3am", kind: .word, start: tokens[index].start, end: tokens[index + 1].end))
                     index += 2
                     continue

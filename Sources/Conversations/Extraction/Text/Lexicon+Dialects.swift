@@ -114,10 +114,14 @@ extension Lexicon {
             "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
             "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",
-            "ايجار", "القناه", "قناه", "channel", "bein", "ssc", "mbc", "يذاع", "تذاع", "البث", "الخبر", "الاخبار", "news", "على الرياضيه",
+            "ايجار", "القناه", "قناه", "channel",
+            // Watching a broadcast, each where they are ("ye watchin the gemme sunday?", "tu regardes le match ce soir?").
+            "watching the", "watchin the", "you watching", "u watching", "watching with", "tu regardes", "regardes le", "تتفرج", "بتتفرج", "هتتفرج",
+            "باش تتفرج", "hatetfarag", "hatetfarrag", "btetfarraj", "tetfarag", "بيلعب", "bi yel3ab", "byel3ab", "bein", "ssc", "mbc", "يذاع", "تذاع", "البث", "الخبر", "الاخبار", "news", "على الرياضيه",
             "الحراره", "درجه الحراره", "temperature", "heatwave", "موعد التسليم", "اخر موعد", "مهلة", "مهله", "deadline", "el taslim", "taslim", "wajib", "el wajib",
         ], .notAMeeting),
         ([
+            "your sister", "your brother", "your mum", "your mom", "your dad", "your cousin", "your boss",
             "my sister", "my brother", "my wife", "my husband", "my son", "my daughter", "my kids", "my friend", "my friends", "my family",
             "my parents", "my team", "they're", "theyre", "they are", "they'll", "he'll", "she'll", "he has", "she has", "they have",
             "اخوي", "اخوك", "اختي", "اختك", "اهلي", "ربعي", "اصحابي", "صحابي", "زوجي", "مرتي", "مراتي", "جوزي", "اخويا", "اختي", "عيالي",

@@ -223,6 +223,7 @@ struct Lexicon: Sendable {
             "yesterday", "last night", "last week", "last weekend", "ago", "remember", "was so", "was great", "was fun", "went well",
             "went", "had a", "was epic", "was amazing", "it was", "امس", "البارحه", "البارح", "اللي فات", "الماضي", "الماضيه", "قبل يومين",
             "كان يوم", "كانت", "رحنا", "emes", "ams", "embare7", "elbare7", "yesterday's", "kant", "kan",
+            "how was", "how wis", "how did", "how'd", "how was the",
         ], .past),
         ([
             "i have a", "i have an", "i've got", "ive got", "i got a", "my appointment", "i'm flying", "im flying", "i'm going to",
@@ -231,6 +232,7 @@ struct Lexicon: Sendable {
             "3indi shoghol", "3indi dawam", "3andi",
             "wish me luck", "pray for me", "ادعيلي", "ادعولي", "دعواتك", "عندي حفله", "عندي مقابله", "عندي اجتماع", "عندي درس",
             "عندي محاضره", "عندي رحله", "عندي طياره", "عندي سفر", "my graduation", "my interview",
+            "i finish at", "i finish work", "i get off", "i'm off at", "we have our",
         ], .ownPlan),
         ([
             "my sister's", "my brother's", "my mom's", "my mum's", "my dad's", "my wife's", "my husband's", "my friend's",
@@ -243,7 +245,7 @@ struct Lexicon: Sendable {
             "يفتح", "يسكر", "يقفل", "يأذن", "ياذن", "الاذان", "كم سعر", "بكم", "سعر", "price", "ta8reeban", "taqreeban",
         ], .inquiry),
         ([
-            "due", "deadline", "submit", "submission", "episode", "drops", "airs", "season", "parcel", "package", "delivery",
+            "due", "deadline", "last date", "last day to", "submit", "submission", "episode", "drops", "airs", "season", "parcel", "package", "delivery",
             "arrive", "arrives", "courier", "rain", "raining", "sunny", "weather", "forecast", "التسليم", "تسليم", "الحلقه", "مطر",
             "الجو", "غبار", "شحنه", "الطلب",
         ], .notAMeeting),
@@ -353,6 +355,16 @@ struct Lexicon: Sendable {
         (["eight", "ثمان", "ثمانيه", "ثمنيه", "ثمن", "تمانيه", "تمنيه", "tamanya", "thaman"], .numberWord(8)),
         (["nine", "تسع", "تسعه", "tis3"], .numberWord(9)),
         (["ten", "عشر", "عشره", "3ashr", "3ashra"], .numberWord(10)),
+        // The hour as an ordinal ("الساعة العاشرة صباحًا", "الساعة الثالثة"): formal and written Arabic.
+        (["ثالثه"], .numberWord(3)),
+        (["رابعه"], .numberWord(4)),
+        (["خامسه"], .numberWord(5)),
+        (["سادسه"], .numberWord(6)),
+        (["ثامنه"], .numberWord(8)),
+        (["تاسعه"], .numberWord(9)),
+        (["عاشره"], .numberWord(10)),
+        (["حاديه عشر", "حاديه عشره"], .numberWord(11)),
+        (["ثانيه عشر", "ثانيه عشره"], .numberWord(12)),
         (["eleven", "احدعش", "حداش", "احدعشر", "احد عشر"], .numberWord(11)),
         (["twelve", "اثنعش", "ثنعش", "اطنعش", "اثنا عشر", "اثني عشر"], .numberWord(12)),
         (["same time", "same place", "same time?", "نفس الوقت", "بنفس الوقت", "نفس الموعد", "nafs el wa8t", "nafs el wagt", "nafs el sa3a"], .sameTime),

@@ -43,7 +43,7 @@ extension WebRoutes {
             return CalendarLayout.Item(
                 title: instance.occurrence.summary ?? texts.text("untitled"), start: instance.start, end: instance.end,
                 isAllDay: instance.occurrence.isAllDay, kind: kind, colorClass: colors.cssClass(for: instance.calendar),
-                href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName),
+                href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName, occurrence: instance.occurrence.recurrenceId?.iso8601),
                 isCancelled: instance.occurrence.isCancelled)
         }
         if let prayerSettings {

@@ -77,7 +77,7 @@ struct EventAPITests {
             for (body, fragment) in [
                 (#"{"title": "", "start": "2026-11-23T13:00"}"#, "'title'"),
                 (#"{"title": "x", "start": "tomorrow"}"#, "'start'"),
-                (#"{"title": "x", "start": "2026-11-23T13:00", "end": "2026-11-23T12:00"}"#, "'end' must be after"),
+                (#"{"title": "x", "start": "2026-11-23T13:00", "end": "2026-11-23T12:00"}"#, "'end' must not be before"),
                 (#"{"title": "x", "start": "2026-11-23T13:00", "timeZone": "Mars/Olympus"}"#, "'timeZone'"),
                 (#"{"title": "x", "start": "2026-11-23T13:00", "rrule": "FREQ=SOMETIMES"}"#, "'rrule'"),
                 (#"{"title": "x", "start": "2026-11-23T13:00", "status": "maybe"}"#, "'status'"),
@@ -91,6 +91,80 @@ struct EventAPITests {
 
             #expect(try await client.send(.delete, "\(base)/\(view.name)", token: token).status == .noContent)
             #expect(try await client.send(.get, "\(base)/\(view.name)", token: token).status == .notFound)
+        }
+    }
+
+    struct Instances: Decodable {
+        struct Item: Decodable { let object: String; let recurrenceId: String?; let start: String; let summary: String? }
+        let events: [Item]
+    }
+
+    @Test("a scoped edit or delete of a repeating event: this (RECURRENCE-ID), following (UNTIL and a new series), all; each reaches sync-collection",
+          arguments: TestEnvironment.engines)
+    func scopes(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let user = try await DAVUser.make("series@example.com", harness: harness, client: client)
+            let token = try await client.signIn("series@example.com", harness: harness).accessToken
+            let calendars = try await client.send(.get, "/api/v1/calendars", token: token).json(Calendars.self).calendars
+            let personal = try #require(calendars.first { $0.slug == "personal" })
+            let base = "/api/v1/calendars/\(personal.id)/events"
+            let created = try await client.send(.post, base, json: """
+                {"title": "Class", "start": "2026-11-02T18:00", "end": "2026-11-02T19:00", "timeZone": "Asia/Riyadh", "rrule": "FREQ=WEEKLY;COUNT=4"}
+                """, token: token).json(View.self)
+            let href = user.calendar("personal") + created.name
+            func instances() async throws -> [Instances.Item] {
+                try await client.send(.get, "/api/v1/events?start=2026-11-01&end=2026-12-31", token: token).json(Instances.self).events
+            }
+            let before = try await instances()
+            #expect(before.map(\.recurrenceId) == ["2026-11-02T15:00:00Z", "2026-11-09T15:00:00Z", "2026-11-16T15:00:00Z", "2026-11-23T15:00:00Z"])
+            var syncToken = try #require(try ParsedMultistatus(try await client.dav(.report, user.calendar("personal"), as: user, body: CalDAVSyncTests.sync(nil))).syncToken)
+            func changedSince() async throws -> [String] {
+                let answer = try ParsedMultistatus(try await client.dav(.report, user.calendar("personal"), as: user, body: CalDAVSyncTests.sync(syncToken)))
+                syncToken = try #require(answer.syncToken)
+                return answer.hrefs.sorted()
+            }
+
+            // This event: the instance of 9 November moves an hour later.
+            let one = try await client.send(.put, "\(base)/\(created.name)?scope=this&occurrence=2026-11-09T15:00:00Z", json: """
+                {"title": "Class (room 2)", "start": "2026-11-09T19:00", "end": "2026-11-09T20:00", "timeZone": "Asia/Riyadh"}
+                """, token: token)
+            #expect(one.status == .ok, "\(one.text)")
+            #expect(try await changedSince() == [href])
+            let ics = try await client.dav(.get, href, as: user).text
+            #expect(ics.contains("RECURRENCE-ID;TZID=Asia/Riyadh:20261109T180000") && ics.contains("RRULE:FREQ=WEEKLY;COUNT=4"), "\(ics)")
+            #expect(try await instances().map(\.summary) == ["Class", "Class (room 2)", "Class", "Class"])
+
+            // This and following from 16 November: 201 with the new series; both objects reach the next sync.
+            let following = try await client.send(.put, "\(base)/\(created.name)?scope=following&occurrence=2026-11-16T15:00:00Z", json: """
+                {"title": "Class (new term)", "start": "2026-11-16T17:00", "end": "2026-11-16T18:00", "timeZone": "Asia/Riyadh", "rrule": "FREQ=WEEKLY;COUNT=4"}
+                """, token: token)
+            #expect(following.status == .created, "\(following.text)")
+            let newSeries = try following.json(View.self)
+            #expect(newSeries.uid != created.uid && newSeries.event.rrule == "FREQ=WEEKLY;COUNT=2")
+            #expect(try await changedSince() == [href, user.calendar("personal") + newSeries.name].sorted())
+            #expect(try await client.dav(.get, href, as: user).text.contains("RRULE:FREQ=WEEKLY;UNTIL=20261116T145959Z"))
+            #expect(try await instances().map(\.start) == ["2026-11-02T15:00:00Z", "2026-11-09T16:00:00Z", "2026-11-16T14:00:00Z", "2026-11-23T14:00:00Z"])
+
+            // Delete this one (EXDATE), then the old series' following (nothing left before the first: the object goes).
+            let deleted = try await client.send(.delete, "\(base)/\(newSeries.name)?scope=this&occurrence=2026-11-23T14:00:00Z", token: token)
+            #expect(deleted.status == .noContent, "\(deleted.text)")
+            #expect(try await client.dav(.get, user.calendar("personal") + newSeries.name, as: user).text.contains("EXDATE;TZID=Asia/Riyadh:20261123T170000"))
+            #expect(try await changedSince() == [user.calendar("personal") + newSeries.name])
+            #expect(try await client.send(.delete, "\(base)/\(created.name)?scope=following&occurrence=2026-11-02T15:00:00Z", token: token).status == .noContent)
+            #expect(try await client.send(.get, "\(base)/\(created.name)", token: token).status == .notFound)
+            #expect(try await instances().map(\.start) == ["2026-11-16T14:00:00Z"])
+
+            // Bad input: each a 400 that says what to send.
+            for (method, query, fragment) in [
+                (HTTPRequest.Method.put, "?scope=sometimes", "'scope' must be this, following or all"),
+                (.put, "?scope=this", "needs 'occurrence'"),
+                (.put, "?scope=this&occurrence=2026-11-17T14:00:00Z", "no instance starting at"),
+                (.delete, "?scope=following&occurrence=soon", "'occurrence' must be an instant"),
+                (.delete, "?scope=everything", "'scope' must be"),
+            ] {
+                let answer = try await client.send(method, "\(base)/\(newSeries.name)\(query)", json: #"{"title": "x", "start": "2026-11-16T17:00"}"#, token: token)
+                #expect(answer.status == .badRequest && answer.text.contains(fragment), "\(query): \(answer.text)")
+            }
         }
     }
 }

@@ -51,7 +51,7 @@ if (eventForm) {
     const titleMessage = title ? '' : document.getElementById('title-error').dataset.required;
     const start = field('startDate').value + (allDay.checked ? '' : 'T' + (field('startTime').value || '00:00'));
     const end = field('endDate').value + (allDay.checked ? '' : 'T' + (field('endTime').value || '00:00'));
-    const ordered = field('startDate').value && field('endDate').value && (allDay.checked ? end >= start : end > start);
+    const ordered = field('startDate').value && field('endDate').value && end >= start;
     const orderMessage = ordered ? '' : document.getElementById('endDate-error').dataset.order;
     if (touched.has('title')) showError('title', titleMessage);
     if (touched.has('endDate') || touched.has('startDate')) showError('endDate', orderMessage);

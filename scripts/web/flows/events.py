@@ -1,0 +1,117 @@
+"""Repeating events in the browser: opened from one of its days, the form asks which events a
+change reaches (this event, this and following, all events); each choice changes what the views
+show, a deletion asks the same question, and the question is asked in Arabic, right to left."""
+from __future__ import annotations
+
+import datetime
+import json
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def _monday_in_two_weeks() -> datetime.date:
+    today = datetime.date.today()
+    return today + datetime.timedelta(days=14 - today.weekday())
+
+
+def _personal(run) -> str:
+    answer = run.api("GET", "/api/v1/calendars")
+    return next(c["id"] for c in json.loads(answer["body"])["calendars"] if c["slug"] == "personal")
+
+
+def _titles(run, first: datetime.date) -> list[str]:
+    end = first + datetime.timedelta(days=35)
+    answer = run.api("GET", f"/api/v1/events?start={first.isoformat()}&end={end.isoformat()}")
+    return [e["summary"] for e in json.loads(answer["body"])["events"] if e["summary"].startswith("Reading club")]
+
+
+def _open_instance(run, day: datetime.date, title: str) -> bool:
+    run.open(f"/calendar?view=week&date={day.isoformat()}")
+    chips = [a for a in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid a") if title in a.text and f"occurrence={day.isoformat()}" in (a.get_attribute("href") or "")]
+    if not run.check(bool(chips), f"the week of {day} has a '{title}' chip that names its instance"):
+        return False
+    run.driver.execute_script("arguments[0].click()", chips[0])
+    return run.wait_for(lambda: run.driver.find_elements(By.ID, "edit-scope"), "a repeating event opened from one day asks which events to change")
+
+
+def repeating(run) -> None:
+    first = _monday_in_two_weeks()
+    days = [first + datetime.timedelta(weeks=n) for n in range(4)]
+    created = run.api("POST", f"/api/v1/calendars/{_personal(run)}/events",
+                      {"title": "Reading club", "start": f"{first.isoformat()}T18:00", "end": f"{first.isoformat()}T19:00",
+                       "rrule": "FREQ=WEEKLY;COUNT=4"})
+    if not run.check(created["status"] == 201, f"a weekly event is made through the API ({created})"):
+        return
+
+    # This event: the second week only.
+    if not _open_instance(run, days[1], "Reading club"):
+        return
+    run.check(run.find("#startDate").get_attribute("value") == days[1].isoformat(), "the form shows the day that was opened")
+    run.check(run.find("#scope-this").is_selected(), "'This event' is the preselected answer")
+    run.screen("event-scope")
+    title = run.find("#title")
+    title.clear()
+    title.send_keys("Reading club (library)")
+    run.find("#save").click()
+    run.wait_for(lambda: "view=week" in run.driver.current_url, "saving one event goes back to its week")
+    run.wait_for(lambda: "Reading club (library)" in run.find(".timegrid").text, "the week shows the changed event")
+    run.check(_titles(run, first) == ["Reading club", "Reading club (library)", "Reading club", "Reading club"],
+              f"only that event changed ({_titles(run, first)})")
+
+    # This and following: from the third week, a new title and an hour later.
+    if not _open_instance(run, days[2], "Reading club"):
+        return
+    run.find("#scope-following").click()
+    title = run.find("#title")
+    title.clear()
+    title.send_keys("Reading club (new term)")
+    run.set_value("#startTime", "19:00")
+    run.set_value("#endTime", "20:00")
+    run.find("#save").click()
+    run.wait_for(lambda: "Reading club (new term)" in run.find(".timegrid").text, "the week shows the new series")
+    run.check(_titles(run, first) == ["Reading club", "Reading club (library)", "Reading club (new term)", "Reading club (new term)"],
+              f"the third and fourth weeks changed ({_titles(run, first)})")
+
+    # Delete one: the fourth week goes, the third stays.
+    if not _open_instance(run, days[3], "Reading club (new term)"):
+        return
+    run.check(bool(run.driver.find_elements(By.ID, "delete-scope")), "deleting asks the same question")
+    run.find("#delete-scope-this").click()
+    run.find("#delete").click()
+    WebDriverWait(run.driver, 5).until(expected_conditions.alert_is_present())
+    run.driver.switch_to.alert.accept()
+    run.wait_for(lambda: run.driver.current_url.endswith("/calendar"), "deleting goes back to the calendar")
+    run.check(_titles(run, first) == ["Reading club", "Reading club (library)", "Reading club (new term)"],
+              f"only the fourth week's event went ({_titles(run, first)})")
+
+    # All events: the first series gets one title, the override keeps its own.
+    if not _open_instance(run, days[0], "Reading club"):
+        return
+    run.find("#scope-all").click()
+    title = run.find("#title")
+    title.clear()
+    title.send_keys("Reading club (autumn)")
+    run.find("#save").click()
+    run.wait_for(lambda: "Reading club (autumn)" in run.find(".timegrid").text, "the week shows the renamed series")
+    run.check(_titles(run, first)[0] == "Reading club (autumn)" and len(_titles(run, first)) == 3, f"the series was renamed ({_titles(run, first)})")
+
+
+def repeating_arabic(run) -> None:
+    answer = run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    run.check(answer["status"] == 200, f"the profile takes Arabic ({answer})")
+    try:
+        day = _monday_in_two_weeks() + datetime.timedelta(weeks=2)
+        if not _open_instance(run, day, "Reading club"):
+            return
+        run.check(run.find("html").get_attribute("dir") == "rtl", "the event form is right to left in Arabic")
+        legend = run.find("#edit-scope legend").text
+        run.check("متكرر" in legend and run.find("label[for='scope-following']").text == "هذا الحدث والأحداث التالية",
+                  f"the question is asked in Arabic ({legend!r})")
+        run.screen("event-scope-arabic")
+    finally:
+        run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+FLOWS = [repeating, repeating_arabic]

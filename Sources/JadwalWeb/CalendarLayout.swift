@@ -27,6 +27,10 @@ package struct CalendarLayout {
         /// Where to edit it; nil for prayers, which are computed, not stored.
         package var href: String?
         package var isCancelled: Bool = false
+        /// The event's own colour (a CSS3 name), shown as a dot beside the calendar's colour.
+        package var eventColor: String? = nil
+        /// A deadline: a moment, drawn as a marker rather than a block.
+        package var isDeadline: Bool = false
     }
 
     package let view: View

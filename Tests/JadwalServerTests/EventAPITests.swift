@@ -167,4 +167,73 @@ struct EventAPITests {
             }
         }
     }
+
+    @Test("an event's own colour (COLOR) and categories, a deadline (zero length), and the category filter on events and to-dos",
+          arguments: TestEnvironment.engines)
+    func labels(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let user = try await DAVUser.make("labels@example.com", harness: harness, client: client)
+            let token = try await client.signIn("labels@example.com", harness: harness).accessToken
+            let calendars = try await client.send(.get, "/api/v1/calendars", token: token).json(Calendars.self).calendars
+            let personal = try #require(calendars.first { $0.slug == "personal" })
+            let base = "/api/v1/calendars/\(personal.id)/events"
+
+            let match = try await client.send(.post, base, json: """
+                {"title": "Match", "start": "2026-11-23T18:00", "timeZone": "Asia/Riyadh", "color": "Turquoise", "categories": ["Family", " Sport ", "family"]}
+                """, token: token)
+            #expect(match.status == .created, "\(match.text)")
+            let matchView = try match.json(View.self)
+            #expect(matchView.event.color == "turquoise" && matchView.event.categories == ["Family", "Sport"])
+            let ics = try await client.dav(.get, user.calendar("personal") + matchView.name, as: user).text
+            #expect(ics.contains("COLOR:turquoise") && ics.contains("CATEGORIES:Family,Sport"), "\(ics)")
+
+            // A deadline: the end is the start. An all-day event still needs a day.
+            let deadline = try await client.send(.post, base, json: """
+                {"title": "Tax return", "start": "2026-11-24T17:00", "end": "2026-11-24T17:00", "timeZone": "Asia/Riyadh", "categories": ["Work"]}
+                """, token: token)
+            #expect(deadline.status == .created, "\(deadline.text)")
+            #expect(try await client.send(.post, base, json: #"{"title": "x", "start": "2026-11-24", "end": "2026-11-24", "allDay": true}"#, token: token)
+                .status == .badRequest)
+
+            struct Events: Decodable {
+                struct Item: Decodable { let summary: String?; let eventColor: String?; let categories: [String]; let deadline: Bool; let start: String; let end: String }
+                let events: [Item]
+            }
+            let all = try await client.send(.get, "/api/v1/events?start=2026-11-23&end=2026-11-25", token: token).json(Events.self).events
+            #expect(all.map(\.summary) == ["Match", "Tax return"])
+            #expect(all.first?.eventColor == "turquoise" && all.first?.deadline == false)
+            #expect(all.last?.deadline == true && all.last?.start == all.last?.end && all.last?.start == "2026-11-24T14:00:00Z")
+            let family = try await client.send(.get, "/api/v1/events?start=2026-11-23&end=2026-11-25&category=FAMILY", token: token).json(Events.self).events
+            #expect(family.map(\.summary) == ["Match"], "categories match without case")
+            #expect(try await client.send(.get, "/api/v1/events?start=2026-11-23&end=2026-11-25&category=Chess", token: token).json(Events.self).events.isEmpty)
+
+            // Clearing: an edit without them removes them (the draft describes the whole event).
+            let plain = try await client.send(.put, "\(base)/\(matchView.name)", json: #"{"title": "Match", "start": "2026-11-23T18:00"}"#, token: token)
+            #expect(try plain.json(View.self).event.color == nil && (try plain.json(View.self).event.categories ?? []).isEmpty)
+
+            for (body, fragment) in [
+                (##"{"title": "x", "start": "2026-11-23T13:00", "color": "#ff0000"}"##, "'color' must be a CSS3 colour name"),
+                (#"{"title": "x", "start": "2026-11-23T13:00", "categories": [""]}"#, "'categories' must be"),
+                (#"{"title": "x", "start": "2026-11-23T13:00", "categories": ["\#(String(repeating: "a", count: 101))"]}"#, "'categories' must be"),
+            ] {
+                let refused = try await client.send(.post, base, json: body, token: token)
+                #expect(refused.status == .badRequest && refused.text.contains(fragment), "\(body): \(refused.text)")
+            }
+            let long = String(repeating: "x", count: 101)
+            #expect(try await client.send(.get, "/api/v1/events?start=2026-11-23&end=2026-11-25&category=\(long)", token: token).status == .badRequest)
+
+            // To-dos: the same categories and filter; null removes them.
+            struct Task: Decodable { let name: String; let title: String?; let categories: [String]? }
+            struct Tasks: Decodable { let tasks: [Task] }
+            let milk = try await client.send(.post, "/api/v1/tasks", json: #"{"title": "Buy milk", "categories": ["Errands"]}"#, token: token)
+            #expect(milk.status == .created, "\(milk.text)")
+            _ = try await client.send(.post, "/api/v1/tasks", json: #"{"title": "Read"}"#, token: token)
+            let errands = try await client.send(.get, "/api/v1/tasks?category=errands", token: token).json(Tasks.self).tasks
+            #expect(errands.map(\.title) == ["Buy milk"] && errands.first?.categories == ["Errands"])
+            let milkName = try milk.json(Task.self).name
+            #expect(try await client.send(.put, "/api/v1/tasks/\(milkName)", json: #"{"categories": null}"#, token: token).status == .ok)
+            #expect(try await client.send(.get, "/api/v1/tasks?category=errands", token: token).json(Tasks.self).tasks.isEmpty)
+            #expect(try await client.send(.post, "/api/v1/tasks", json: #"{"title": "x", "categories": [" "]}"#, token: token).status == .badRequest)
+        }
+    }
 }

@@ -228,6 +228,6 @@ extension EventDraft {
             title: event.title ?? "", start: text(event.start), end: endText, allDay: event.isAllDay, timeZone: event.start.tzid,
             location: event.location, description: event.description, rrule: event.recurrenceRules.first?.icalValue,
             alarmMinutesBefore: alarm, busy: event.transparency != .transparent, status: event.status?.rawValue.lowercased(),
-            color: EventColor.of(component), categories: ItemCategories.of(component))
+            color: EventColor.of(component), categories: Optional(ItemCategories.of(component)).flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -1,6 +1,8 @@
-"""Repeating events in the browser: opened from one of its days, the form asks which events a
-change reaches (this event, this and following, all events); each choice changes what the views
-show, a deletion asks the same question, and the question is asked in Arabic, right to left."""
+"""Events in the browser beyond the basics. Repeating events: opened from one of its days, the
+form asks which events a change reaches (this event, this and following, all events); each choice
+changes what the views show, a deletion asks the same question, asked in Arabic too, right to left.
+Labels: an event's own colour and categories from the form, shown on the chip; a deadline (the end
+is the start) drawn as a marker; the category filter on the calendar and on the task list."""
 from __future__ import annotations
 
 import datetime
@@ -114,4 +116,65 @@ def repeating_arabic(run) -> None:
         run.api("PATCH", "/api/v1/me", {"language": "en"})
 
 
-FLOWS = [repeating, repeating_arabic]
+def _add(run, day: datetime.date, title: str, start: str, end: str, color: str = "", categories: str = "") -> None:
+    run.open(f"/events/new?date={day.isoformat()}")
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "event-form"), f"the form opens to add '{title}'")
+    run.find("#title").send_keys(title)
+    run.set_value("#startTime", start)
+    run.set_value("#endTime", end)
+    run.driver.execute_script("document.getElementById('color').value = arguments[0]", color)
+    if categories:
+        run.find("#categories").send_keys(categories)
+    run.wait_for(lambda: run.find("#save").is_enabled(), f"'{title}' can be saved")
+    run.find("#save").click()
+    run.wait_for(lambda: "view=week" in run.driver.current_url, f"saving '{title}' goes to its week")
+
+
+def _chip(run, title: str):
+    return next((a for a in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid a.item") if title in a.text), None)
+
+
+def labels(run) -> None:
+    day = _monday_in_two_weeks() + datetime.timedelta(days=2)
+    _add(run, day, "Swimming", "07:00", "08:00", color="seagreen", categories="Sport, Family")
+    chip = _chip(run, "Swimming")
+    run.check(chip is not None and "ev-color" in chip.get_attribute("class") and "evc-seagreen" in chip.get_attribute("class"),
+              f"the chip carries the event's own colour ({chip.get_attribute('class') if chip else None})")
+    dot = run.driver.execute_script("return getComputedStyle(arguments[0], '::before').backgroundColor", chip) if chip else None
+    run.check(dot == "rgb(46, 139, 87)", f"the dot is sea green ({dot})")
+    # A deadline: the end is the start; the form allows it and the week draws a marker.
+    _add(run, day, "Report due", "17:00", "17:00", categories="Work")
+    chip = _chip(run, "Report due")
+    run.check(chip is not None and "deadline" in chip.get_attribute("class"), "a deadline is drawn as a marker")
+    run.check(chip is not None and "Deadline" in chip.get_attribute("textContent"), "the marker says 'Deadline' to screen readers")
+    run.screen("week-colour-deadline")
+
+    # The category filter keeps the view and shows only what carries the category.
+    run.open(f"/calendar?view=week&date={day.isoformat()}")
+    options = [o.text for o in run.driver.find_elements(By.CSS_SELECTOR, "#category-filter option")]
+    run.check({"Family", "Sport", "Work"} <= set(options), f"the filter offers the week's categories ({options})")
+    run.driver.execute_script("document.getElementById('category-filter').value = 'Sport'")
+    run.find(".category-filter button").click()
+    run.wait_for(lambda: "category=Sport" in run.driver.current_url, "filtering by a category reloads the view")
+    text = run.find(".timegrid").text
+    run.check("Swimming" in text and "Report due" not in text, f"only events with the category are shown ({text[:120]!r})")
+    run.find("a[rel='next']").click()
+    run.wait_for(lambda: "category=Sport" in run.driver.current_url, "moving to the next week keeps the filter")
+    run.screen("week-category-filter")
+
+    # To-dos: categories in the form, a tag in the list, the same filter.
+    run.open("/tasks")
+    run.find("#title").send_keys("Buy goggles")
+    run.find("#categories").send_keys("Sport")
+    run.find("#add-task").click()
+    run.wait_for(lambda: any("Sport" in t.text for t in run.driver.find_elements(By.CSS_SELECTOR, "#task-list .task .category")),
+                 "the task list shows the task's category")
+    run.driver.execute_script("document.getElementById('category').value = 'Sport'")
+    run.find(".task-filters button").click()
+    run.wait_for(lambda: "category=Sport" in run.driver.current_url, "the task list filters by category")
+    titles = [a.text for a in run.driver.find_elements(By.CSS_SELECTOR, "#task-list .task-title")]
+    run.check(titles == ["Buy goggles"], f"only the task with the category is listed ({titles})")
+    run.screen("tasks-category-filter")
+
+
+FLOWS = [repeating, repeating_arabic, labels]

@@ -3,6 +3,7 @@ import Hummingbird
 import ICalendar
 import JadwalCore
 import JadwalHTTP
+import NIOCore
 
 /// Events as JSON under `/api/v1/calendars/{id}/events`: the web app's way to create, read, edit
 /// and delete events. Every write goes through `CalendarWrites`, the path CalDAV PUT takes, so
@@ -16,13 +17,21 @@ package struct EventRoutes: Sendable {
     package let writes: CalendarWrites
     package let calendars: Calendars
     package let series: EventSeriesChanges
+    package let copies: EventCopies
 
-    package init(clock: Clock, random: RandomSource, writes: CalendarWrites, calendars: Calendars, series: EventSeriesChanges) {
+    package init(clock: Clock, random: RandomSource, writes: CalendarWrites, calendars: Calendars, series: EventSeriesChanges, copies: EventCopies) {
         self.clock = clock
         self.random = random
         self.writes = writes
         self.calendars = calendars
         self.series = series
+        self.copies = copies
+    }
+
+    /// `POST …/events/{name}/duplicate`'s optional body.
+    package struct DuplicateRequest: Decodable, Sendable {
+        /// Another of the person's calendars to put the copy in.
+        package var calendarId: String?
     }
 
     package struct EventView: Encodable, Sendable {
@@ -65,6 +74,25 @@ package struct EventRoutes: Sendable {
             }
             guard let object = change.object else { throw APIError.notFound("No event '\(name)' in this calendar.") }
             return try JSONResponse(Self.view(object)).response(from: request, context: context)
+        }
+        group.post("calendars/{id}/events/{name}/duplicate") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let (calendar, name) = try await target(context)
+            // The body is optional: no body copies into the same calendar.
+            let body = try await request.body.collect(upTo: 4096)
+            var destination: CalendarCollection?
+            let asked = body.readableBytes == 0 ? nil : try? JSONDecoder().decode(DuplicateRequest.self, from: Data(body.readableBytesView))
+            if body.readableBytes > 0, asked == nil {
+                throw APIError.badRequest("invalid_json", "Send no body, or {\"calendarId\": \"<one of your calendars>\"}.")
+            }
+            if let id = asked?.calendarId {
+                guard let uuid = UUID(uuidString: id), let found = try await calendars.own(id: uuid, accountID: account.id) else {
+                    throw APIError.badRequest("invalid_field", "'calendarId' must be the id of one of your calendars (GET /api/v1/calendars), not '\(id)'.")
+                }
+                destination = found
+            }
+            let copy = try await Self.answering(name) { try await copies.duplicate(name: name, in: calendar, to: destination, source: .api) }
+            return try JSONResponse(Self.view(copy), status: .created).response(from: request, context: context)
         }
         group.delete("calendars/{id}/events/{name}") { request, context -> Response in
             let (scope, occurrence) = try Self.scope(request)

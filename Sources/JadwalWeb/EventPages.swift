@@ -158,6 +158,12 @@ extension WebRoutes {
                 request, context, form: form, calendar: calendar, name: object.name, uid: object.uid, existing: (object, parsed, kept),
                 calendars: [calendar])
         }
+        group.post("events/{calendar}/{name}/duplicate") { _, context -> Response in
+            let (calendar, object, _) = try await storedEvent(context)
+            let copy = try await EventCopies(store: store, clock: clock, random: random).duplicate(name: object.name, in: calendar, source: .api)
+            // The copy opens for editing: a duplicate is usually the start of a similar event.
+            return WebPage.redirect(EventPages.editPath(calendarID: calendar.id, objectName: copy.name) + "?duplicated=1")
+        }
         group.post("events/{calendar}/{name}/delete") { request, context -> Response in
             let (calendar, object, _) = try await storedEvent(context)
             let form = try context.form(EventPages.Form.self)
@@ -297,7 +303,7 @@ extension WebRoutes {
             "notes": form.notes ?? "", "etag": form.etag ?? "", "colors": colorOptions, "categories": form.categories ?? "", "repeats": repeats, "reminders": reminders, "calendars": calendarOptions,
             "errors": errors, "hasErrors": !errors.isEmpty,
             "action": editing.map { EventPages.editPath(calendarID: $0.calendar.id, objectName: $0.name) } ?? "/events/new",
-            "isNew": editing == nil,
+            "isNew": editing == nil, "notice": false,
         ]
         if let occurrence = form.occurrence, !occurrence.isEmpty, editing != nil {
             // A repeating event opened at one instance asks which instances a change reaches.
@@ -310,6 +316,8 @@ extension WebRoutes {
         }
         if let editing {
             page["deleteAction"] = EventPages.editPath(calendarID: editing.calendar.id, objectName: editing.name) + "/delete"
+            page["duplicateAction"] = EventPages.editPath(calendarID: editing.calendar.id, objectName: editing.name) + "/duplicate"
+            if request.uri.queryParameters.get("duplicated") != nil { page["notice"] = texts.text("duplicatedNote") }
             page["calendarName"] = editing.calendar.displayName
         }
         if request.uri.queryParameters.get("changed") != nil { page["errors"] = ["form": texts.text("errorChangedElsewhere")] }

@@ -236,4 +236,49 @@ struct EventAPITests {
             #expect(try await client.send(.post, "/api/v1/tasks", json: #"{"title": "x", "categories": [" "]}"#, token: token).status == .badRequest)
         }
     }
+
+    @Test("duplicating an event: a new UID and name, everything else kept (repeats, overrides, alarm, colour), into this or another calendar; it syncs",
+          arguments: TestEnvironment.engines)
+    func duplicate(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let user = try await DAVUser.make("copies@example.com", harness: harness, client: client)
+            let token = try await client.signIn("copies@example.com", harness: harness).accessToken
+            let calendars = try await client.send(.get, "/api/v1/calendars", token: token).json(Calendars.self).calendars
+            let personal = try #require(calendars.first { $0.slug == "personal" })
+            let tasks = try #require(calendars.first { $0.slug == "tasks" })
+            let base = "/api/v1/calendars/\(personal.id)/events"
+            let original = try await client.send(.post, base, json: """
+                {"title": "Lesson", "start": "2026-11-23T16:00", "timeZone": "Asia/Riyadh", "rrule": "FREQ=WEEKLY;COUNT=3", "alarmMinutesBefore": 10,
+                 "color": "teal", "categories": ["School"]}
+                """, token: token).json(View.self)
+            #expect(try await client.send(.put, "\(base)/\(original.name)?scope=this&occurrence=2026-11-30T13:00:00Z",
+                                          json: #"{"title": "Lesson (exam)", "start": "2026-11-30T16:00"}"#, token: token).status == .ok)
+            let syncToken = try #require(try ParsedMultistatus(try await client.dav(.report, user.calendar("personal"), as: user, body: CalDAVSyncTests.sync(nil))).syncToken)
+
+            let copied = try await client.send(.post, "\(base)/\(original.name)/duplicate", token: token)
+            #expect(copied.status == .created, "\(copied.text)")
+            let copy = try copied.json(View.self)
+            #expect(copy.uid != original.uid && copy.name != original.name)
+            #expect(copy.event.title == "Lesson" && copy.event.rrule == "FREQ=WEEKLY;COUNT=3" && copy.event.alarmMinutesBefore == 10)
+            #expect(copy.event.color == "teal" && copy.event.categories == ["School"])
+            let ics = try await client.dav(.get, user.calendar("personal") + copy.name, as: user).text
+            #expect(ics.contains("RECURRENCE-ID;TZID=Asia/Riyadh:20261130T160000") && ics.contains("SUMMARY:Lesson (exam)"), "the override comes along")
+            #expect(!ics.contains(original.uid) && !ics.contains("SEQUENCE:"), "\(ics)")
+            let changed = try ParsedMultistatus(try await client.dav(.report, user.calendar("personal"), as: user, body: CalDAVSyncTests.sync(syncToken)))
+            #expect(changed.hrefs == [user.calendar("personal") + copy.name])
+
+            // Into another calendar: one that holds events; a task list or a stranger's id is refused.
+            let work = try await client.send(.post, "/api/v1/calendars", json: #"{"displayName": "Work"}"#, token: token)
+            struct Made: Decodable { let id: String }
+            let workID = try work.json(Made.self).id
+            let moved = try await client.send(.post, "\(base)/\(original.name)/duplicate", json: #"{"calendarId": "\#(workID)"}"#, token: token)
+            #expect(moved.status == .created, "\(moved.text)")
+            #expect(try await client.send(.get, "/api/v1/calendars/\(workID)/events/\(try moved.json(View.self).name)", token: token).status == .ok)
+            #expect(try await client.send(.post, "\(base)/\(original.name)/duplicate", json: #"{"calendarId": "\#(tasks.id)"}"#, token: token).status == .badRequest)
+            let stranger = try await client.send(.post, "\(base)/\(original.name)/duplicate", json: #"{"calendarId": "\#(UUID().uuidString)"}"#, token: token)
+            #expect(stranger.status == .badRequest && stranger.text.contains("'calendarId'"))
+            #expect(try await client.send(.post, "\(base)/\(original.name)/duplicate", json: #"{"calendarId": 7}"#, token: token).status == .badRequest)
+            #expect(try await client.send(.post, "\(base)/nothing.ics/duplicate", token: token).status == .notFound)
+        }
+    }
 }

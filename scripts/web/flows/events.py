@@ -177,4 +177,27 @@ def labels(run) -> None:
     run.screen("tasks-category-filter")
 
 
-FLOWS = [repeating, repeating_arabic, labels]
+def duplicate(run) -> None:
+    day = _monday_in_two_weeks() + datetime.timedelta(days=3)
+    _add(run, day, "Piano lesson", "16:00", "17:00", color="orchid", categories="Music")
+    chip = _chip(run, "Piano lesson")
+    if not run.check(chip is not None, "the lesson is in the week"):
+        return
+    run.driver.execute_script("arguments[0].click()", chip)
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "duplicate"), "an event's page has a Duplicate button")
+    original = run.driver.current_url
+    run.find("#duplicate").click()
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "event-notice") and run.driver.current_url != original,
+                 "duplicating opens the copy, saying it is one")
+    run.check(run.find("#title").get_attribute("value") == "Piano lesson" and run.find("#color").get_attribute("value") == "orchid"
+              and run.find("#categories").get_attribute("value") == "Music", "the copy has the original's title, colour and categories")
+    run.screen("event-duplicated")
+    run.set_value("#startDate", (day + datetime.timedelta(days=1)).isoformat())
+    run.set_value("#endDate", (day + datetime.timedelta(days=1)).isoformat())
+    run.find("#save").click()
+    run.wait_for(lambda: "view=week" in run.driver.current_url, "the copy is saved")
+    chips = [a.text for a in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid a.item") if "Piano lesson" in a.text]
+    run.check(len(chips) == 2, f"the week has the lesson and its copy a day later ({chips})")
+
+
+FLOWS = [repeating, repeating_arabic, labels, duplicate]

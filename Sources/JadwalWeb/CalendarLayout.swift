@@ -111,6 +111,17 @@ package struct CalendarLayout {
         date.adding(days: -((date.weekday - weekStart + 7) % 7))
     }
 
+    /// The hour a week or day view opens at: an hour before now when today is shown, otherwise
+    /// the start of the person's working day (08:00 when they set none), so the grid does not
+    /// open at midnight.
+    package func openingHour(now: Date, workingStart: Int?) -> Int {
+        if days.contains(today.daysSinceEpoch) {
+            let hour = calendar.component(.hour, from: now)
+            return max(0, hour - 1)
+        }
+        return min(23, max(0, workingStart ?? 8))
+    }
+
     package func midnight(_ date: LocalDate) -> Date {
         // A day whose midnight is skipped by a clock change starts at the first instant it has.
         return calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day))

@@ -76,7 +76,11 @@ extension WebRoutes {
         }
         switch view {
         case .month: page["month"] = model.month()
-        case .week, .day: page["grid"] = model.grid()
+        case .week, .day:
+            var grid = model.grid()
+            let workingStart = try await conflicts.settings(accountID: account.id).workingHours?.start.hour
+            grid["openingHour"] = layout.openingHour(now: clock.now, workingStart: workingStart)
+            page["grid"] = grid
         case .agenda: page["agenda"] = model.agenda()
         }
         if let notice { page["notice"] = notice }
@@ -271,7 +275,7 @@ package struct CalendarPageModel {
         }
         let hours = (0..<24).map { hour -> [String: Any] in
             let instant = layout.midnight(layout.anchor).addingTimeInterval(Double(hour) * 3600)
-            return ["label": formats.time(instant), "rowClass": "r-\(hour * 4) n-4"]
+            return ["label": formats.time(instant), "rowClass": "r-\(hour * 4) n-4", "hour": hour]
         }
         return ["columns": columns, "hours": hours, "single": layout.view == .day]
     }

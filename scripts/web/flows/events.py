@@ -177,6 +177,22 @@ def labels(run) -> None:
     run.screen("tasks-category-filter")
 
 
+def opening_hour(run) -> None:
+    """The week opens at the working day rather than midnight (a week without today: 08:00 unless set)."""
+    day = _monday_in_two_weeks()
+    run.open(f"/calendar?view=week&date={day.isoformat()}")
+    hour = run.find(".timegrid").get_attribute("data-opening-hour")
+    run.check(hour == "8", f"a week without today opens at 08:00 ({hour})")
+    # At the top of the window, or as near as the page's length lets it come.
+    top, scrolled, room = run.driver.execute_script(
+        "return [document.getElementById('hour-8').getBoundingClientRect().top, window.scrollY,"
+        " document.documentElement.scrollHeight - window.innerHeight]")
+    run.check(scrolled > 0 and (abs(top) < 5 or abs(scrolled - room) < 2), f"the page is scrolled to 08:00 (its row at {top} px, {scrolled}/{room} px)")
+    run.open("/calendar?view=day")
+    now_hour = run.find(".timegrid").get_attribute("data-opening-hour")
+    run.check(now_hour is not None and now_hour.isdigit(), f"today's day view opens near the current hour ({now_hour})")
+
+
 def duplicate(run) -> None:
     day = _monday_in_two_weeks() + datetime.timedelta(days=3)
     _add(run, day, "Piano lesson", "16:00", "17:00", color="orchid", categories="Music")
@@ -200,4 +216,4 @@ def duplicate(run) -> None:
     run.check(len(chips) == 2, f"the week has the lesson and its copy a day later ({chips})")
 
 
-FLOWS = [repeating, repeating_arabic, labels, duplicate]
+FLOWS = [repeating, repeating_arabic, labels, duplicate, opening_hour]

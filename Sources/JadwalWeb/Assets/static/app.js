@@ -132,3 +132,10 @@ if (bell) {
     listen();
   }
 }
+
+// Week and day views open at the working day (or an hour before now today), not at midnight;
+// a link to a place on the page (#…) keeps its own place.
+for (const grid of document.querySelectorAll('.timegrid[data-opening-hour]')) {
+  const hour = document.getElementById('hour-' + grid.dataset.openingHour);
+  if (hour && !location.hash) window.scrollTo({top: hour.getBoundingClientRect().top + window.scrollY, behavior: 'instant'});
+}

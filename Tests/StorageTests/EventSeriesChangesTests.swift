@@ -106,6 +106,15 @@ struct EventSeriesChangesTests {
         let reminders = ReminderQueue.Target(accountID: s.account.id, calendarID: s.personal.id, objectName: newSeries.name).subject
         #expect(jobs.contains { $0.subject == reminders }, "the new series' alarm is scheduled")
 
+        // A conflict whose occurrence has passed retires by itself when the conflicts are read.
+        let conflicts = Conflicts(store: s.store, clock: s.clock.clock, busyTime: AccountBusyTime())
+        #expect(try await conflicts.list(account: s.account, includeResolved: false).count == 1)
+        let ended = try #require(open.first).event.end
+        s.clock.advance(by: ended.timeIntervalSince(s.clock.now) + 1)
+        #expect(try await conflicts.list(account: s.account, includeResolved: false).isEmpty)
+        let retired = try await conflicts.list(account: s.account, includeResolved: true).map(\.0)
+        #expect(retired.count == 1 && retired.first?.status == .obsolete && retired.first?.resolvedAt == s.clock.now)
+
         // Delete this one (EXDATE in DTSTART's zone), then this and following, then all.
         _ = try await s.series.delete(name: newSeries.name, in: s.personal, scope: .this, occurrence: "2026-11-02T09:00:00Z", ifMatch: nil, source: .api)
         #expect(try await s.text(newSeries.name).contains("EXDATE;TZID=Europe/Berlin:20261102T100000"))

@@ -31,6 +31,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as AppPasswords.Problem: APIError(problem)
         case let problem as Calendars.Problem: APIError(problem)
         case let refusal as CalendarWrites.Refusal: APIError(refusal, name: "the object")
+        case let problem as EventSeriesChanges.Problem: APIError(problem, name: "the object")
         case let taken as CalendarSlugTaken: APIError(taken)
         case let refusal as ConflictResolution.Refusal: APIError(refusal)
         case let problem as ConflictSettingsChange.Problem: APIError(problem)
@@ -125,6 +126,20 @@ extension APIError {
             self.init(.forbidden, code: "read_only", message: "This calendar is a subscription: its events come from the feed and cannot be changed here.")
         case .sharedReadOnly:
             self.init(.forbidden, code: "read_only", message: "This calendar was shared with you to read; ask its owner for read-write access to change it.")
+        }
+    }
+}
+
+extension APIError {
+    package init(_ problem: EventSeriesChanges.Problem, name: String) {
+        switch problem {
+        case .notAnEvent:
+            self = .badRequest("not_an_event", "'\(name)' is not an event; edit it as iCalendar at …/objects/\(name).")
+        case .occurrenceRequired: self = .badRequest("occurrence_required", problem.description.asSentence)
+        case .occurrence: self = .badRequest("invalid_occurrence", problem.description.asSentence)
+        case .notInSeries: self = .badRequest("occurrence_not_in_series", problem.description.asSentence)
+        case .draft(let draft): self = .badRequest("invalid_field", "Field \(draft.description).")
+        case .invalid: self = .badRequest("invalid_event", problem.description.asSentence)
         }
     }
 }

@@ -37,6 +37,11 @@ package struct CalendarObjectRoutes: Sendable {
         package let location: String?
         package let status: String?
         package let busy: Bool
+        /// The event's own colour (RFC 7986 COLOR), beside the calendar's `color`.
+        package let eventColor: String?
+        package let categories: [String]
+        /// A deadline: it ends when it starts (a moment, shown as a marker).
+        package let deadline: Bool
     }
 
     package struct EventList: Encodable, Sendable {
@@ -133,16 +138,27 @@ package struct CalendarObjectRoutes: Sendable {
         guard end.timeIntervalSince(start) <= Double(IntegratedCalendar.maxWindowDays) * 86_400 else {
             throw APIError.badRequest("invalid_query", "Ask for at most \(IntegratedCalendar.maxWindowDays) days at a time.")
         }
-        let (instances, truncated) = try await integrated.instances(account: account, from: start, to: end)
+        let (instances, truncated) = try await integrated.instances(account: account, from: start, to: end, category: try Self.category(query))
         let events = instances.map { instance in
             let occurrence = instance.occurrence
             return EventInstance(
                 calendarId: instance.calendar.id.uuidString, calendarName: instance.calendar.displayName, color: instance.calendar.color,
                 object: instance.objectName, uid: occurrence.uid, recurrenceId: occurrence.recurrenceId?.iso8601, start: occurrence.start.iso8601,
                 end: occurrence.end.iso8601, allDay: occurrence.isAllDay, summary: occurrence.summary,
-                location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value, busy: instance.isBusy)
+                location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value, busy: instance.isBusy,
+                eventColor: EventColor.of(occurrence.component), categories: ItemCategories.of(occurrence.component),
+                deadline: !occurrence.isAllDay && occurrence.start == occurrence.end)
         }
         return EventList(start: start, end: end, events: events, truncated: truncated)
+    }
+
+    /// `?category=`, the one tag a list is narrowed to; nil when absent or empty.
+    package static func category(_ query: Parameters) throws -> String? {
+        guard let text = query.get("category")?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard text.count <= ItemCategories.maxLength, !text.containsControlCharacters else {
+            throw APIError.badRequest("invalid_query", "'category' must be 1 to \(ItemCategories.maxLength) characters without control characters.")
+        }
+        return text
     }
 
     /// A date (midnight in the person's zone) or an ISO 8601 instant.

@@ -104,7 +104,8 @@ package struct TaskRoutes: Sendable {
             guard let filter = TaskList.Filter(rawValue: statusText) else {
                 throw APIError.badRequest("invalid_query", "'status' must be one of \(Self.accepted(TaskList.Filter.allCases)), not '\(statusText)'.")
             }
-            let views = try await tasks.listed(account: account, order: order, filter: filter)
+            let category = try CalendarObjectRoutes.category(query)
+            let views = try await tasks.listed(account: account, order: order, filter: filter, category: category)
                 .map { Self.view($0.task, planned: $0.planned) }
             return JSONResponse(TaskListView(sort: order.rawValue, status: filter.rawValue, tasks: views))
         }

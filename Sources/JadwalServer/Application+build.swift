@@ -263,7 +263,9 @@ private func assemble(
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
         .addRoutes(to: signedIn)
-    EventRoutes(clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars).addRoutes(to: signedIn)
+    let seriesChanges = EventSeriesChanges(store: store, clock: dependencies.clock, random: dependencies.random)
+    EventRoutes(clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, series: seriesChanges,
+                copies: EventCopies(store: store, clock: dependencies.clock, random: dependencies.random)).addRoutes(to: signedIn)
     let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
     let planner = TaskPlanner(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     TaskRoutes(store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, planner: planner, tasks: tasks)

@@ -46,6 +46,8 @@ package struct CalendarHTML {
         package var time: String?
         package var href: String?
         package var cancelled: String?
+        /// The word for a deadline's marker, read by screen readers beside the drawn diamond.
+        package var deadline: String? = nil
     }
 
     package mutating func chip(_ chip: Chip) {
@@ -56,6 +58,11 @@ package struct CalendarHTML {
             value(href)
         }
         raw("\">")
+        if let deadline = chip.deadline {
+            raw("<span class=\"marker\" aria-hidden=\"true\">◆</span><span class=\"visually-hidden\">")
+            value(deadline)
+            raw("</span> ")
+        }
         if let time = chip.time {
             raw("<span class=\"time\">")
             value(time)

@@ -27,6 +27,10 @@ package struct CalendarLayout {
         /// Where to edit it; nil for prayers, which are computed, not stored.
         package var href: String?
         package var isCancelled: Bool = false
+        /// The event's own colour (a CSS3 name), shown as a dot beside the calendar's colour.
+        package var eventColor: String? = nil
+        /// A deadline: a moment, drawn as a marker rather than a block.
+        package var isDeadline: Bool = false
     }
 
     package let view: View
@@ -105,6 +109,17 @@ package struct CalendarLayout {
 
     package func startOfWeek(_ date: LocalDate) -> LocalDate {
         date.adding(days: -((date.weekday - weekStart + 7) % 7))
+    }
+
+    /// The hour a week or day view opens at: an hour before now when today is shown, otherwise
+    /// the start of the person's working day (08:00 when they set none), so the grid does not
+    /// open at midnight.
+    package func openingHour(now: Date, workingStart: Int?) -> Int {
+        if days.contains(today.daysSinceEpoch) {
+            let hour = calendar.component(.hour, from: now)
+            return max(0, hour - 1)
+        }
+        return min(23, max(0, workingStart ?? 8))
     }
 
     package func midnight(_ date: LocalDate) -> Date {

@@ -29,7 +29,13 @@ extension WebRoutes {
         }
         let layout = CalendarLayout(view: view, anchor: anchor, today: today, zone: zone, weekStart: account.language == .arabic ? 0 : 1)
         let window = layout.window
-        let (instances, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end, shownOnly: true)
+        let (everything, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end, shownOnly: true)
+        // `?category=` narrows the view to one tag; the menu offers the tags in the window.
+        let category = query.get("category").map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        var seen = Set<String>()
+        let windowCategories = everything.flatMap { ItemCategories.of($0.occurrence.component) }
+            .filter { seen.insert($0.lowercased()).inserted }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        let instances = category.map { wanted in everything.filter { ItemCategories.matches($0.occurrence.component, wanted) } } ?? everything
         // Prayers are drawn on the week and day grids only.
         let prayerSettings = view == .week || view == .day ? try await prayer.settings(accountID: account.id) : nil
 
@@ -43,8 +49,9 @@ extension WebRoutes {
             return CalendarLayout.Item(
                 title: instance.occurrence.summary ?? texts.text("untitled"), start: instance.start, end: instance.end,
                 isAllDay: instance.occurrence.isAllDay, kind: kind, colorClass: colors.cssClass(for: instance.calendar),
-                href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName),
-                isCancelled: instance.occurrence.isCancelled)
+                href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName, occurrence: instance.occurrence.recurrenceId?.iso8601),
+                isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
+                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end)
         }
         if let prayerSettings {
             let prayers = PrayerCalendar(settings: prayerSettings, language: account.language)
@@ -56,11 +63,24 @@ extension WebRoutes {
             }
         }
 
-        let model = CalendarPageModel(layout: layout, formats: formats, texts: texts, items: items, showHijri: account.showHijri)
+        var model = CalendarPageModel(layout: layout, formats: formats, texts: texts, items: items, showHijri: account.showHijri)
+        model.category = category
         var page: [String: Any] = model.header()
+        let chosen = category?.lowercased()
+        var categoryOptions = windowCategories
+        if let category, !categoryOptions.contains(where: { $0.lowercased() == chosen }) { categoryOptions.append(category) }
+        if !categoryOptions.isEmpty {
+            page["hasCategories"] = true
+            page["categories"] = [["value": "", "label": texts.text("categoryAll"), "selected": category == nil] as [String: Any]]
+                + categoryOptions.map { ["value": $0, "label": $0, "selected": $0.lowercased() == chosen] }
+        }
         switch view {
         case .month: page["month"] = model.month()
-        case .week, .day: page["grid"] = model.grid()
+        case .week, .day:
+            var grid = model.grid()
+            let workingStart = try await conflicts.settings(accountID: account.id).workingHours?.start.hour
+            grid["openingHour"] = layout.openingHour(now: clock.now, workingStart: workingStart)
+            page["grid"] = grid
         case .agenda: page["agenda"] = model.agenda()
         }
         if let notice { page["notice"] = notice }
@@ -86,6 +106,17 @@ package struct CalendarColors {
     private var classes: [UUID: String] = [:]
     private var rules: [String] = []
     package static let fallback = "#2f6f9f"
+    private var eventClasses: [String: String] = [:]
+
+    /// The class for an event's own colour (`evc-turquoise`); nil for a name CSS would not read.
+    package mutating func eventColor(_ name: String) -> String? {
+        guard let name = EventColor.canonical(name) else { return nil }
+        if let known = eventClasses[name] { return known }
+        let cssClass = "evc-\(name)"
+        eventClasses[name] = cssClass
+        rules.append(".\(cssClass){--ev:\(name)}")
+        return cssClass
+    }
 
     package mutating func cssClass(for calendar: CalendarCollection) -> String {
         if let known = classes[calendar.id] { return known }
@@ -112,6 +143,8 @@ package struct CalendarPageModel {
     package let items: [CalendarLayout.Item]
     /// The person asked to see the Hijri date beside the Gregorian one (settings).
     package var showHijri = false
+    /// The one category the view is narrowed to, kept by every link.
+    package var category: String?
 
     package var title: String {
         switch layout.view {
@@ -125,6 +158,7 @@ package struct CalendarPageModel {
 
     package func link(_ view: CalendarLayout.View, _ day: LocalDate) -> String {
         "/calendar?view=\(view.rawValue)&date=\(day)"
+            + (category.map { "&category=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? "")
     }
 
     package func header() -> [String: Any] {
@@ -135,7 +169,7 @@ package struct CalendarPageModel {
             "heading": title, "views": views, "view": layout.view.rawValue,
             "previousHref": link(layout.view, layout.previous), "nextHref": link(layout.view, layout.next),
             "todayHref": link(layout.view, layout.today), "monthValue": String(format: "%04d-%02d", layout.anchor.year, layout.anchor.month),
-            "dateValue": layout.anchor.description, "addHref": addHref(layout.anchor),
+            "dateValue": layout.anchor.description, "addHref": addHref(layout.anchor), "category": category ?? "",
         ]
         if let hijri = hijri { header["hijri"] = hijri }
         return header
@@ -159,8 +193,8 @@ package struct CalendarPageModel {
     private func chip(_ item: CalendarLayout.Item, showTime: Bool) -> CalendarHTML.Chip {
         CalendarHTML.Chip(
             title: item.title, classes: classes(item),
-            time: showTime && !item.isAllDay ? formats.timeRange(item.start, item.end) : nil,
-            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil)
+            time: showTime && !item.isAllDay ? (item.isDeadline ? formats.time(item.start) : formats.timeRange(item.start, item.end)) : nil,
+            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil)
     }
 
     private func chipList(_ items: [CalendarLayout.Item], showTime: Bool) -> String {
@@ -171,6 +205,7 @@ package struct CalendarPageModel {
 
     private func classes(_ item: CalendarLayout.Item) -> String {
         "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
+            + (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "")
     }
 
     /// A day's heading and links, as every view shows them.
@@ -225,7 +260,9 @@ package struct CalendarPageModel {
             column["events"] = placements.map { placement -> [String: Any] in
                 // Absent keys are false: Mustache would otherwise search every enclosing section.
                 [
-                    "title": placement.item.title, "time": formats.timeRange(placement.item.start, placement.item.end),
+                    "title": placement.item.title,
+                    "time": placement.item.isDeadline ? formats.time(placement.item.start) : formats.timeRange(placement.item.start, placement.item.end),
+                    "deadline": placement.item.isDeadline ? texts.text("deadline") as Any : false,
                     "classes": classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)",
                     "href": placement.item.href.map { $0 as Any } ?? false,
                     "cancelled": placement.item.isCancelled ? texts.text("cancelled") as Any : false,
@@ -238,7 +275,7 @@ package struct CalendarPageModel {
         }
         let hours = (0..<24).map { hour -> [String: Any] in
             let instant = layout.midnight(layout.anchor).addingTimeInterval(Double(hour) * 3600)
-            return ["label": formats.time(instant), "rowClass": "r-\(hour * 4) n-4"]
+            return ["label": formats.time(instant), "rowClass": "r-\(hour * 4) n-4", "hour": hour]
         }
         return ["columns": columns, "hours": hours, "single": layout.view == .day]
     }

@@ -9,8 +9,10 @@ import PrayerTimes
 /// the JSON API's description of an event, and is written through the path CalDAV PUT takes,
 /// so phones see it on their next sync. A problem is shown beside its field, never as an error page.
 package enum EventPages {
-    package static func editPath(calendarID: UUID, objectName: String) -> String {
-        "/events/\(calendarID.uuidString.lowercased())/" + WebPage.pathSegment(objectName)
+    /// An event's page; with `occurrence` (an instance's original start, as the expander gives
+    /// it), the page of that instance of a repeating event.
+    package static func editPath(calendarID: UUID, objectName: String, occurrence: String? = nil) -> String {
+        "/events/\(calendarID.uuidString.lowercased())/" + WebPage.pathSegment(objectName) + (occurrence.map { "?occurrence=" + $0 } ?? "")
     }
 
     /// The form's fields, as posted.
@@ -27,7 +29,14 @@ package enum EventPages {
         package var `repeat`: String?
         package var reminder: String?
         package var notes: String?
+        /// A CSS3 colour name, or empty for the calendar's colour.
+        package var color: String?
+        /// Categories separated by commas.
+        package var categories: String?
         package var etag: String?
+        /// The instance of a repeating event the page shows, and which instances a change reaches.
+        package var occurrence: String?
+        package var scope: String?
     }
 
     /// The repeat choices a person picks from; any other rule a phone wrote is kept as "custom".
@@ -55,7 +64,8 @@ package enum EventPages {
             title: draft.title, location: draft.location, allDay: draft.allDay == true ? "on" : nil, startDate: startDate, startTime: startTime,
             endDate: endDate, endTime: endTime, zone: zone, calendar: calendar?.uuidString.lowercased(),
             repeat: draft.rrule.map { rule in repeats.first { $0.rule == rule }?.value ?? "custom" } ?? "none",
-            reminder: draft.alarmMinutesBefore.map(String.init) ?? "", notes: draft.description, etag: etag)
+            reminder: draft.alarmMinutesBefore.map(String.init) ?? "", notes: draft.description, color: draft.color ?? "",
+            categories: (draft.categories ?? []).joined(separator: ", "), etag: etag)
     }
 
     /// Where a problem with the draft is shown, and what it says.
@@ -70,6 +80,8 @@ package enum EventPages {
         case .alarm: ("reminder", "errorReminder")
         case .status: ("form", "errorNotSaved")
         case .text(let field): (field == "location" ? "location" : "notes", "errorTooLong")
+        case .color: ("color", "errorColor")
+        case .categories: ("categories", "errorCategories")
         }
     }
 }
@@ -94,10 +106,11 @@ extension EventPages.Form {
         let rule = choice == "custom" ? keptRule : EventPages.repeats.first { $0.value == choice }?.rule
         let notes = (self.notes ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let place = (location ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let labels = (categories ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return EventDraft(
             title: title ?? "", start: start, end: end, allDay: all, timeZone: zone.flatMap { $0.isEmpty ? nil : $0 },
             location: place.isEmpty ? nil : place, description: notes.isEmpty ? nil : notes, rrule: rule,
-            alarmMinutesBefore: reminder.flatMap { Int($0) })
+            alarmMinutesBefore: reminder.flatMap { Int($0) }, color: (color ?? "").isEmpty ? nil : color, categories: labels)
     }
 }
 
@@ -126,11 +139,16 @@ extension WebRoutes {
         group.get("events/{calendar}/{name}") { request, context -> Response in
             let (calendar, object, parsed) = try await storedEvent(context)
             guard let master = parsed.master("VEVENT"),
-                  let draft = EventDraft(event: master)
+                  let seriesDraft = EventDraft(event: master)
             else { throw HTTPError(.notFound, message: "This is not an event Jadwal can edit here.") }
             let account = try context.requireIdentity().account
-            let form = EventPages.form(shownInZone(draft, account: account), zone: shownZone(draft, account: account), calendar: calendar.id, etag: object.etag)
-            return try await eventPage(request, context, form: form, calendars: [calendar], editing: (calendar, object.name, draft.rrule))
+            // Opened from one instance of a repeating event: the form shows that instance.
+            let occurrence = request.uri.queryParameters.get("occurrence").map { String($0) }
+            let instanceDraft = occurrence.flatMap { EventSeriesChanges.draft(of: parsed, occurrence: $0) }
+            let draft = instanceDraft ?? seriesDraft
+            var form = EventPages.form(shownInZone(draft, account: account), zone: shownZone(draft, account: account), calendar: calendar.id, etag: object.etag)
+            if instanceDraft != nil { (form.occurrence, form.scope) = (occurrence, SeriesScope.this.rawValue) }
+            return try await eventPage(request, context, form: form, calendars: [calendar], editing: (calendar, object.name, seriesDraft.rrule))
         }
         group.post("events/{calendar}/{name}") { request, context -> Response in
             let (calendar, object, parsed) = try await storedEvent(context)
@@ -140,17 +158,34 @@ extension WebRoutes {
                 request, context, form: form, calendar: calendar, name: object.name, uid: object.uid, existing: (object, parsed, kept),
                 calendars: [calendar])
         }
+        group.post("events/{calendar}/{name}/duplicate") { _, context -> Response in
+            let (calendar, object, _) = try await storedEvent(context)
+            let copy = try await EventCopies(store: store, clock: clock, random: random).duplicate(name: object.name, in: calendar, source: .api)
+            // The copy opens for editing: a duplicate is usually the start of a similar event.
+            return WebPage.redirect(EventPages.editPath(calendarID: calendar.id, objectName: copy.name) + "?duplicated=1")
+        }
         group.post("events/{calendar}/{name}/delete") { request, context -> Response in
             let (calendar, object, _) = try await storedEvent(context)
             let form = try context.form(EventPages.Form.self)
+            let scope = form.scope.flatMap(SeriesScope.init(rawValue:)) ?? .all
             do {
-                try await writes.delete(name: object.name, in: calendar, ifMatch: form.etag, source: .api)
+                _ = try await seriesChanges.delete(
+                    name: object.name, in: calendar, scope: scope, occurrence: form.occurrence.flatMap { $0.isEmpty ? nil : $0 }, ifMatch: form.etag,
+                    source: .api)
             } catch CalendarWrites.Refusal.preconditionFailed {
-                return WebPage.redirect(EventPages.editPath(calendarID: calendar.id, objectName: object.name) + "?changed=1")
+                let occurrence = form.occurrence.flatMap { $0.isEmpty ? nil : $0 }
+                let page = EventPages.editPath(calendarID: calendar.id, objectName: object.name, occurrence: occurrence)
+                return WebPage.redirect(page + (occurrence == nil ? "?" : "&") + "changed=1")
+            } catch is EventSeriesChanges.Problem {
+                // The instance is gone (removed on another device): the calendar shows what is left.
+                return WebPage.redirect("/calendar")
             }
             return WebPage.redirect("/calendar")
         }
     }
+
+    /// Scoped edits and deletions of repeating events (one instance, it and the following, all).
+    var seriesChanges: EventSeriesChanges { EventSeriesChanges(store: store, clock: clock, random: random) }
 
     private func eventCalendars(_ account: Account) async throws -> [CalendarCollection] {
         try await calendars.all(accountID: account.id).filter { $0.components.contains(.event) }
@@ -189,18 +224,34 @@ extension WebRoutes {
         let texts = assets.texts(account.language)
         let editing = existing.map { (calendar, $0.object.name, $0.rule) }
         let draft = form.draft(keptRule: existing?.rule)
+        if let existing {
+            // An edit goes through the series rules: the scope the person chose, or the whole event.
+            let scope = form.scope.flatMap(SeriesScope.init(rawValue:)) ?? .all
+            do {
+                _ = try await seriesChanges.edit(
+                    draft, name: existing.object.name, in: calendar, scope: scope, occurrence: form.occurrence.flatMap { $0.isEmpty ? nil : $0 },
+                    ifMatch: form.etag ?? existing.object.etag, defaultTimeZone: account.timeZone, source: .api)
+            } catch EventSeriesChanges.Problem.draft(let problem) {
+                let (field, key) = EventPages.field(of: problem)
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)])
+            } catch let refusal as CalendarWrites.Refusal {
+                let key = if case .preconditionFailed = refusal { "errorChangedElsewhere" } else { "errorNotSaved" }
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)])
+            } catch is EventSeriesChanges.Problem {
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text("errorNotSaved")])
+            }
+            return WebPage.redirect("/calendar?view=week&date=\(String((form.startDate ?? "").prefix(10)))")
+        }
         let text: String
         do {
-            text = try draft.icalendar(uid: uid, existing: existing?.parsed, defaultTimeZone: account.timeZone, now: clock.now)
+            text = try draft.icalendar(uid: uid, existing: nil, defaultTimeZone: account.timeZone, now: clock.now)
         } catch {
             let (field, key) = EventPages.field(of: error)
             return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)])
         }
         do {
             let content = try CalendarObjectContent(text: text)
-            _ = try await writes.put(
-                content, name: name, in: calendar, ifMatch: existing == nil ? nil : (form.etag ?? existing?.object.etag), ifNoneMatch: existing == nil,
-                source: .api)
+            _ = try await writes.put(content, name: name, in: calendar, ifNoneMatch: true, source: .api)
         } catch let refusal as CalendarWrites.Refusal {
             let key = if case .preconditionFailed = refusal { "errorChangedElsewhere" } else { "errorNotSaved" }
             return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)])
@@ -233,6 +284,14 @@ extension WebRoutes {
                     : texts.text("reminder_minutes", ["count": String(minutes)])
                 return ["value": String(minutes), "label": label, "selected": form.reminder == String(minutes)]
             }
+        let chosenColor = form.color ?? ""
+        var colorChoices = EventColor.palette
+        if !chosenColor.isEmpty, !colorChoices.contains(chosenColor) { colorChoices.append(chosenColor) }
+        let colorOptions = [["value": "", "label": texts.text("color_calendar"), "selected": chosenColor.isEmpty] as [String: Any]]
+            + colorChoices.map { name -> [String: Any] in
+                let label = texts.text("color_\(name)")
+                return ["value": name, "label": label == "color_\(name)" ? name : label, "selected": name == chosenColor]
+            }
         var colors = CalendarColors()
         let calendarOptions = calendars.map { calendar -> [String: Any] in
             ["value": calendar.id.uuidString.lowercased(), "label": calendar.displayName, "selected": calendar.id.uuidString.lowercased() == form.calendar,
@@ -241,13 +300,24 @@ extension WebRoutes {
         var page: [String: Any] = [
             "title": form.title ?? "", "location": form.location ?? "", "allDay": form.isAllDay, "startDate": form.startDate ?? "",
             "startTime": form.startTime ?? "", "endDate": form.endDate ?? "", "endTime": form.endTime ?? "", "zone": form.zone ?? "",
-            "notes": form.notes ?? "", "etag": form.etag ?? "", "repeats": repeats, "reminders": reminders, "calendars": calendarOptions,
+            "notes": form.notes ?? "", "etag": form.etag ?? "", "colors": colorOptions, "categories": form.categories ?? "", "repeats": repeats, "reminders": reminders, "calendars": calendarOptions,
             "errors": errors, "hasErrors": !errors.isEmpty,
             "action": editing.map { EventPages.editPath(calendarID: $0.calendar.id, objectName: $0.name) } ?? "/events/new",
-            "isNew": editing == nil,
+            "isNew": editing == nil, "notice": false,
         ]
+        if let occurrence = form.occurrence, !occurrence.isEmpty, editing != nil {
+            // A repeating event opened at one instance asks which instances a change reaches.
+            let chosen = form.scope ?? SeriesScope.this.rawValue
+            page["occurrence"] = occurrence
+            page["hasScopes"] = true
+            page["scopes"] = SeriesScope.allCases.map { scope -> [String: Any] in
+                ["value": scope.rawValue, "label": texts.text("scope_\(scope.rawValue)"), "checked": scope.rawValue == chosen]
+            }
+        }
         if let editing {
             page["deleteAction"] = EventPages.editPath(calendarID: editing.calendar.id, objectName: editing.name) + "/delete"
+            page["duplicateAction"] = EventPages.editPath(calendarID: editing.calendar.id, objectName: editing.name) + "/duplicate"
+            if request.uri.queryParameters.get("duplicated") != nil { page["notice"] = texts.text("duplicatedNote") }
             page["calendarName"] = editing.calendar.displayName
         }
         if request.uri.queryParameters.get("changed") != nil { page["errors"] = ["form": texts.text("errorChangedElsewhere")] }

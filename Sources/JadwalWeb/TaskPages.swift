@@ -21,6 +21,8 @@ package enum TaskPages {
         package var zone: String?
         package var estimate: String?
         package var notes: String?
+        /// Categories separated by commas.
+        package var categories: String?
         package var etag: String?
         /// The list's sort and filter, kept across the post.
         package var sort: String?
@@ -83,7 +85,8 @@ package enum TaskPages {
         }
         return Form(
             title: draft.title, priority: priority, dueDate: date, dueTime: time, zone: zone,
-            estimate: draft.estimateMinutes.map(String.init) ?? "", notes: draft.notes ?? "", etag: etag)
+            estimate: draft.estimateMinutes.map(String.init) ?? "", notes: draft.notes ?? "",
+            categories: (draft.categories ?? []).joined(separator: ", "), etag: etag)
     }
 
     /// Where a draft's problem is shown, and what it says.
@@ -98,6 +101,7 @@ package enum TaskPages {
         case .priority: FieldProblem(field: "priority", key: "tasksErrorPriority")
         case .estimate: FieldProblem(field: "estimate", key: "tasksErrorEstimate")
         case .status, .cannotClear: FieldProblem(field: "form", key: "tasksErrorNotSaved")
+        case .categories: FieldProblem(field: "categories", key: "errorCategories")
         }
     }
 }
@@ -142,6 +146,16 @@ extension TaskPages.Form {
             }
         }
 
+        let labels = (categories ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let shownLabels = (shown?.categories ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if labels != shownLabels {
+            if labels.isEmpty {
+                if editing { draft.cleared.insert(.categories) }
+            } else {
+                draft.categories = labels
+            }
+        }
+
         // A textarea sends CRLF; the notes keep the person's line breaks as iCalendar's LF.
         let text = trimmed(notes).replacingOccurrences(of: "\r\n", with: "\n")
         if text != trimmed(shown?.notes).replacingOccurrences(of: "\r\n", with: "\n") {
@@ -159,7 +173,9 @@ extension WebRoutes {
     package func addTaskRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("tasks") { request, context -> Response in
             let query = request.uri.queryParameters
-            return try await tasksPage(request, context, sort: query.get("sort"), show: query.get("status"), form: TaskPages.Form(priority: "none"))
+            return try await tasksPage(
+                request, context, sort: query.get("sort"), show: query.get("status"), form: TaskPages.Form(priority: "none"),
+                category: query.get("category").map { String($0) })
         }
         group.post("tasks") { request, context -> Response in
             let account = try context.requireIdentity().account
@@ -286,7 +302,7 @@ extension WebRoutes {
 
     private func tasksPage(
         _ request: Request, _ context: JadwalRequestContext, sort: String?, show: String?, form: TaskPages.Form, errors: [String: String] = [:],
-        outcome: TaskPlanner.Outcome? = nil
+        outcome: TaskPlanner.Outcome? = nil, category: String? = nil
     ) async throws -> Response {
         let account = try context.requireIdentity().account
         let viewer = try await viewer(request, context)
@@ -294,7 +310,14 @@ extension WebRoutes {
         let (order, filter) = Self.listChoice(sort: sort, show: show)
         let model = TaskPageModel(
             formats: WebFormats.shared(language: account.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt), texts: texts, now: clock.now)
-        let listed = try await tasks.listed(account: account, order: order, filter: filter)
+        let everything = try await tasks.listed(account: account, order: order, filter: filter)
+        // `?category=` narrows the list to one tag; the menu offers the tags of the list.
+        let category = category.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let listed = category.map { wanted in everything.filter { ItemCategories.matches($0.task.todo.source, wanted) } } ?? everything
+        var seen = Set<String>()
+        var labels = everything.flatMap { ItemCategories.of($0.task.todo.source) }.filter { seen.insert($0.lowercased()).inserted }
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        if let category, !seen.contains(category.lowercased()) { labels.append(category) }
         var page: [String: Any] = [
             "tasks": listed.map { model.item($0.task, planned: $0.planned ?? [], order: order, filter: filter) },
             "isEmpty": listed.isEmpty,
@@ -302,6 +325,9 @@ extension WebRoutes {
             "sorts": TaskList.Order.allCases.map { ["value": $0.rawValue, "label": texts.text("tasksSort_\($0.rawValue)"), "selected": $0 == order] as [String: Any] },
             "filters": TaskList.Filter.allCases.map { ["value": $0.rawValue, "label": texts.text("tasksShow_\($0.rawValue)"), "selected": $0 == filter] as [String: Any] },
             "sort": order.rawValue, "show": filter.rawValue,
+            "categoryOptions": [["value": "", "label": texts.text("categoryAll"), "selected": category == nil] as [String: Any]]
+                + labels.map { ["value": $0, "label": $0, "selected": $0.lowercased() == category?.lowercased()] },
+            "hasCategoryOptions": !labels.isEmpty,
             "form": model.formValues(form, zone: account.timeZone),
             "errors": errors, "hasErrors": !errors.isEmpty,
         ]
@@ -375,6 +401,7 @@ package struct TaskPageModel {
             "sort": order.rawValue, "show": filter.rawValue,
             "planned": planned.map { block($0.range) },
             "hasPlanned": !planned.isEmpty,
+            "categories": ItemCategories.of(todo.source),
         ]
         if priority != "none" {
             item["priority"] = texts.text("tasksPriority_\(priority)")
@@ -395,7 +422,7 @@ package struct TaskPageModel {
         let chosen = form.priority ?? "none"
         var values: [String: Any] = [
             "title": form.title ?? "", "dueDate": form.dueDate ?? "", "dueTime": form.dueTime ?? "", "zone": form.zone ?? zone,
-            "estimate": form.estimate ?? "", "notes": form.notes ?? "",
+            "estimate": form.estimate ?? "", "notes": form.notes ?? "", "categories": form.categories ?? "",
             "priorities": TaskPages.priorities.map { ["value": $0, "label": texts.text("tasksPriority_\($0)"), "selected": $0 == chosen] as [String: Any] },
         ]
         if let shown = form.zone, !shown.isEmpty, shown != zone { values["zoneNote"] = texts.text("tasksZoneNote", ["zone": shown]) }

@@ -26,6 +26,17 @@ struct CalendarLayoutTests {
         .init(title: title, start: instant(start), end: instant(end), isAllDay: allDay, kind: .event, colorClass: "cal-0", href: nil)
     }
 
+    @Test("week and day views open an hour before now when today is shown, else at the working day's start (08:00 when unset)")
+    func openingHour() throws {
+        let today = CalendarLayout(view: .week, anchor: try day("2026-02-14"), today: try day("2026-02-14"), zone: riyadh, weekStart: 1)
+        // 14:20 in Riyadh (UTC+3).
+        #expect(today.openingHour(now: instant("2026-02-14T11:20:00Z"), workingStart: 9) == 13)
+        #expect(today.openingHour(now: instant("2026-02-13T21:30:00Z"), workingStart: 9) == 0, "just after midnight: the top")
+        let later = CalendarLayout(view: .day, anchor: try day("2026-03-02"), today: try day("2026-02-14"), zone: riyadh, weekStart: 1)
+        #expect(later.openingHour(now: instant("2026-02-14T11:20:00Z"), workingStart: 7) == 7)
+        #expect(later.openingHour(now: instant("2026-02-14T11:20:00Z"), workingStart: nil) == 8)
+    }
+
     @Test("a month grid starts on the person's first weekday and holds whole weeks")
     func monthGrid() throws {
         let monday = CalendarLayout(view: .month, anchor: try day("2026-02-14"), today: try day("2026-02-14"), zone: riyadh, weekStart: 1)

@@ -218,7 +218,7 @@ struct WebAppTests {
                 ("title", "Call"), ("startDate", "2026-09-23"), ("startTime", "18:00"), ("endDate", "2026-09-23"), ("endTime", "17:00"),
                 ("calendar", calendar),
             ], csrf: csrf)
-            #expect(backwards.status == .unprocessableContent && backwards.text.contains("The end must be after the start."))
+            #expect(backwards.status == .unprocessableContent && backwards.text.contains("The end cannot be before the start."))
             #expect(backwards.text.contains(#"value="Call""#))  // what was typed stays
 
             let saved = try await browser.post(client, "/events/new", [
@@ -258,9 +258,12 @@ struct WebAppTests {
 
             let current = try await browser.get(client, edit)
             let fresh = try #require(TestBrowser.first(#"name="etag" value="([^"]+)""#, in: current.text)).replacingOccurrences(of: "&quot;", with: "\"")
-            let deleted = try await browser.post(client, edit + "/delete", [("etag", fresh)], csrf: csrf)
+            // The chip opens the instance (`?occurrence=`); the event's own page is the path.
+            let eventPage = String(edit.prefix { $0 != "?" })
+            #expect(edit.contains("?occurrence=2026-09-23T"), "a repeating event's chip names its instance")
+            let deleted = try await browser.post(client, eventPage + "/delete", [("etag", fresh)], csrf: csrf)
             #expect(deleted.status == .seeOther)
-            #expect(try await browser.get(client, edit).status == .notFound)
+            #expect(try await browser.get(client, eventPage).status == .notFound)
             #expect(try await browser.get(client, "/calendar?view=week&date=2026-09-23").text.contains("Dinner with Sara") == false)
         }
     }

@@ -35,7 +35,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The screens with flows of their own, in scripts/web/flows/.
-SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars", "whatsapp_link")
+SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars", "whatsapp_link", "events")
 
 CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -241,7 +241,7 @@ def add_event(run: Run) -> None:
     run.find("#title").send_keys("Dinner with Sara")
     run.set_value("#startTime", "20:00")
     run.set_value("#endTime", "19:00")
-    run.wait_for(lambda: "after the start" in run.find("#endDate-error").text, "an end before the start is shown beside the field")
+    run.wait_for(lambda: "before the start" in run.find("#endDate-error").text, "an end before the start is shown beside the field")
     run.check(not save.is_enabled(), "Add is disabled while the end is before the start")
     run.screen("event-form-invalid")
     run.set_value("#endTime", "21:30")
@@ -337,6 +337,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True, help="the jadwal binary")
     parser.add_argument("--screenshots", default=None, help="folder for the screenshots (default: a new temporary folder)")
+    parser.add_argument("--only", nargs="+", choices=SCREEN_FLOWS, default=None,
+                        help="sign in and run only these screens' flows (a quick check while working on them)")
     args = parser.parse_args()
     for tool in (CHROMIUM, CHROMEDRIVER):
         if not os.access(tool, os.X_OK):
@@ -349,10 +351,12 @@ def main() -> int:
         # Each screen's flows live in scripts/web/flows/<screen>.py as FLOWS, run in this order
         # after signing in; every flow starts from any page and may leave the browser anywhere.
         # A module's LAST flows end the session the others use, so they run after all of them.
-        modules = [importlib.import_module(f"flows.{name}") for name in SCREEN_FLOWS]
+        modules = [importlib.import_module(f"flows.{name}") for name in (args.only or SCREEN_FLOWS)]
         extra = [flow for module in modules for flow in module.FLOWS]
         last = [flow for module in modules for flow in getattr(module, "LAST", [])]
-        for flow in (link_from_elsewhere, sign_in, add_event, views, navigation, notifications, *extra, phone, arabic, *last):
+        flows = (sign_in, *extra, *last) if args.only else (
+            link_from_elsewhere, sign_in, add_event, views, navigation, notifications, *extra, phone, arabic, *last)
+        for flow in flows:
             try:
                 flow(run)
             except SystemExit:

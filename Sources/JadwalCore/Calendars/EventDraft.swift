@@ -23,10 +23,15 @@ public struct EventDraft: Sendable, Codable, Equatable {
     public var busy: Bool?
     /// `confirmed`, `tentative` or `cancelled`.
     public var status: String?
+    /// The event's own colour (RFC 7986 `COLOR`), a CSS3 colour name such as `turquoise`.
+    public var color: String?
+    /// Its categories (`CATEGORIES`), e.g. `["Family", "Sport"]`.
+    public var categories: [String]?
 
     public init(
         title: String, start: String, end: String? = nil, allDay: Bool? = nil, timeZone: String? = nil, location: String? = nil,
-        description: String? = nil, rrule: String? = nil, alarmMinutesBefore: Int? = nil, busy: Bool? = nil, status: String? = nil
+        description: String? = nil, rrule: String? = nil, alarmMinutesBefore: Int? = nil, busy: Bool? = nil, status: String? = nil,
+        color: String? = nil, categories: [String]? = nil
     ) {
         self.title = title
         self.start = start
@@ -39,34 +44,61 @@ public struct EventDraft: Sendable, Codable, Equatable {
         self.alarmMinutesBefore = alarmMinutesBefore
         self.busy = busy
         self.status = status
+        self.color = color
+        self.categories = categories
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case title, start(String), end(String), endBeforeStart, timeZone(String), rrule(String), alarm, status(String), text(String)
+        case color(String), categories
 
         public var description: String {
             switch self {
             case .title: "'title' must be 1 to 500 characters without control characters"
             case .start(let value): "'start' must be a date (2026-11-23), a wall time (2026-11-23T13:00) or an instant (2026-11-23T10:00:00Z), not '\(value)'"
             case .end(let value): "'end' must be in the same form as 'start', not '\(value)'"
-            case .endBeforeStart: "'end' must be after 'start'"
+            case .endBeforeStart: "'end' must not be before 'start' (equal makes a deadline; an all-day event ends a day or more later)"
             case .timeZone(let zone): "'timeZone' must be an IANA time zone such as Asia/Riyadh, not '\(zone)'"
             case .rrule(let reason): "'rrule' is not a valid recurrence rule: \(reason)"
             case .alarm: "'alarmMinutesBefore' must be between 0 and 40320 (four weeks)"
             case .status(let value): "'status' must be confirmed, tentative or cancelled, not '\(value)'"
             case .text(let field): "'\(field)' must be at most 10000 characters"
+            case .color(let value): "'color' must be a CSS3 colour name such as turquoise or tomato (RFC 7986), not '\(value)'"
+            case .categories: ItemCategories.rule
             }
         }
     }
 
     /// The iCalendar object for this draft: a new one with `uid`, or `existing` edited.
     public func icalendar(uid: String, existing: Component? = nil, defaultTimeZone: String, now: Date) throws(Problem) -> String {
+        let vevent = try component(uid: uid, base: existing?.master("VEVENT"), defaultTimeZone: defaultTimeZone, now: now)
+        var calendar = existing ?? Component(name: "VCALENDAR", properties: [
+            Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Web//EN"),
+        ])
+        // The master is replaced in place; overrides of other instances stay as they were.
+        calendar.components.removeAll { $0.name == "VEVENT" && $0.isMaster }
+        calendar.components.append(vevent)
+        Self.defineZone(of: vevent, in: &calendar)
+        return calendar.serialized
+    }
+
+    /// Adds the VTIMEZONE for the zone of `vevent`'s start when the calendar does not define it yet.
+    static func defineZone(of vevent: Component, in calendar: inout Component) {
+        guard let start = try? vevent.first("DTSTART")?.dateValue(), let zone = start.tzid,
+              !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == zone }),
+              let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: zone, fromYear: max(1970, start.local.date.year - 1))
+        else { return }
+        calendar.components.insert(vtimezone, at: 0)
+    }
+
+    /// The VEVENT this draft describes: a new one with `uid`, or `base` (a stored master or
+    /// override) with the draft's fields written over it.
+    func component(uid: String, base existingEvent: Component?, defaultTimeZone: String, now: Date) throws(Problem) -> Component {
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmedTitle.isEmpty, trimmedTitle.count <= 500, !trimmedTitle.containsControlCharacters else { throw .title }
         for (field, value) in [("location", location), ("description", description)] where (value?.count ?? 0) > 10_000 {
             throw .text(field)
         }
-        let existingEvent = existing?.master("VEVENT")
         // An edit without a zone keeps the event's own.
         let zone = timeZone ?? existingEvent?.first("DTSTART")?.parameter("TZID").flatMap { IANATimeZone.isKnown($0) ? $0 : nil } ?? defaultTimeZone
         guard IANATimeZone.isKnown(zone), let zoneRules = ZoneRules(ianaIdentifier: zone) else { throw .timeZone(zone) }
@@ -81,7 +113,9 @@ public struct EventDraft: Sendable, Codable, Equatable {
         } else {
             endValue = Self.shifted(startValue, by: 3600)
         }
-        guard endValue.utcSeconds(floating: zoneRules) > startValue.utcSeconds(floating: zoneRules) else { throw .endBeforeStart }
+        // An end equal to a timed start is a deadline: a moment, not a span (RFC 5545 §3.6.1).
+        let (endSeconds, startSeconds) = (endValue.utcSeconds(floating: zoneRules), startValue.utcSeconds(floating: zoneRules))
+        guard endSeconds > startSeconds || (endSeconds == startSeconds && !isAllDay) else { throw .endBeforeStart }
 
         var recurrence: [RecurrenceRule] = []
         if let rrule, !rrule.isEmpty {
@@ -97,6 +131,13 @@ public struct EventDraft: Sendable, Codable, Equatable {
             guard let value = Event.Status(rawValue: status.uppercased()) else { throw .status(status) }
             parsedStatus = value
         }
+
+        var colorName: String?
+        if let color, !color.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard let name = EventColor.canonical(color) else { throw .color(color) }
+            colorName = name
+        }
+        guard let labels = ItemCategories.checked(categories ?? []) else { throw .categories }
 
         var event: Event
         if let existingEvent, let parsed = try? Event(component: existingEvent) {
@@ -119,22 +160,13 @@ public struct EventDraft: Sendable, Codable, Equatable {
             event.alarms = []
         }
         var vevent = event.component
+        vevent.set("COLOR", colorName.map { Property(name: "COLOR", value: $0) })
+        ItemCategories.set(labels, on: &vevent)
         let stamp = UTCStamp.format(now)
         vevent.set("DTSTAMP", Property(name: "DTSTAMP", value: stamp))
         vevent.set("LAST-MODIFIED", Property(name: "LAST-MODIFIED", value: stamp))
         if vevent.first("CREATED") == nil { vevent.set("CREATED", Property(name: "CREATED", value: stamp)) }
-
-        var calendar = existing ?? Component(name: "VCALENDAR", properties: [
-            Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Web//EN"),
-        ])
-        // The master is replaced in place; overrides of other instances stay as they were.
-        calendar.components.removeAll { $0.name == "VEVENT" && $0.isMaster }
-        calendar.components.append(vevent)
-        if !isAllDay, startValue.tzid != nil, !calendar.components.contains(where: { $0.name == "VTIMEZONE" && $0.first("TZID")?.value == zone }),
-           let vtimezone = VTimeZoneWriter.component(forIANAIdentifier: zone, fromYear: max(1970, startValue.local.date.year - 1)) {
-            calendar.components.insert(vtimezone, at: 0)
-        }
-        return calendar.serialized
+        return vevent
     }
 
     /// Reads one of the accepted forms.
@@ -195,6 +227,7 @@ extension EventDraft {
         self.init(
             title: event.title ?? "", start: text(event.start), end: endText, allDay: event.isAllDay, timeZone: event.start.tzid,
             location: event.location, description: event.description, rrule: event.recurrenceRules.first?.icalValue,
-            alarmMinutesBefore: alarm, busy: event.transparency != .transparent, status: event.status?.rawValue.lowercased())
+            alarmMinutesBefore: alarm, busy: event.transparency != .transparent, status: event.status?.rawValue.lowercased(),
+            color: EventColor.of(component), categories: Optional(ItemCategories.of(component)).flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -31,8 +31,9 @@ public struct IntegratedCalendar: Sendable {
 
     /// The instances overlapping `start..<end`, at most `maxInstances` (then `truncated`).
     /// `shownOnly` leaves out the calendars the person hides from their calendar views (the
-    /// web's views ask for it; the API lists every calendar).
-    public func instances(account: Account, from start: Date, to end: Date, shownOnly: Bool = false) async throws
+    /// web's views ask for it; the API lists every calendar). With `category`, only instances
+    /// carrying it (an override's own CATEGORIES count for its instance).
+    public func instances(account: Account, from start: Date, to end: Date, shownOnly: Bool = false, category: String? = nil) async throws
         -> (instances: [Instance], truncated: Bool) {
         let candidates = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
             var found: [(CalendarCollection, [CalendarObject])] = []
@@ -52,7 +53,8 @@ public struct IntegratedCalendar: Sendable {
             for object in objects {
                 // Stored objects were parsed on the way in; one that no longer parses is skipped, not fatal.
                 guard let parsed = parse(object) else { continue }
-                for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences {
+                for occurrence in CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences
+                where category.map({ ItemCategories.matches(occurrence.component, $0) }) ?? true {
                     instances.append(Instance(
                         calendar: calendar, objectName: object.name, occurrence: occurrence,
                         start: AccountBusyTime.instant(occurrence.start, zone: zone), end: AccountBusyTime.instant(occurrence.end, zone: zone)))

@@ -19,7 +19,9 @@ public struct Conflicts: Sendable {
     public func list(account: Account, includeResolved: Bool) async throws -> [(EventConflict, ConflictDay?)] {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let busyTime = self.busyTime
-        return try await store.read { tx in
+        let now = clock.now
+        return try await store.transaction { tx in
+            try await Self.retirePassed(accountID: account.id, now: now, tx: tx)
             let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: includeResolved)
             let days = try await busyTime.conflictDays(of: conflicts, account: account, zone: zone, tx: tx)
             return conflicts.map { ($0, days[$0.id]) }
@@ -31,7 +33,9 @@ public struct Conflicts: Sendable {
     public func page(account: Account, from asked: Int, limit: Int) async throws -> (count: Int, from: Int, [(EventConflict, ConflictDay?)]) {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let busyTime = self.busyTime
-        return try await store.read { tx in
+        let now = clock.now
+        return try await store.transaction { tx in
+            try await Self.retirePassed(accountID: account.id, now: now, tx: tx)
             let open = try await tx.conflicts(accountID: account.id, includeResolved: false)
             let from = open.isEmpty ? 0 : min(max(0, asked) - max(0, asked) % limit, (open.count - 1) / limit * limit)
             let shown = Array(open.dropFirst(from).prefix(limit))
@@ -45,6 +49,17 @@ public struct Conflicts: Sendable {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let busyTime = self.busyTime
         return try await store.read { tx in try await busyTime.conflictDays(of: [conflict], account: account, zone: zone, tx: tx)[conflict.id] }
+    }
+
+    /// An open conflict whose occurrence has ended can no longer be kept, moved or cancelled:
+    /// it retires (obsolete) the next time the person's conflicts are read, so the lists hold
+    /// only what can still be dealt with.
+    static func retirePassed(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
+        for var conflict in try await tx.conflicts(accountID: accountID, includeResolved: false) where conflict.event.end <= now {
+            conflict.status = .obsolete
+            conflict.resolvedAt = now
+            try await tx.updateConflict(conflict)
+        }
     }
 
     public func settings(accountID: UUID) async throws -> ConflictSettings {

@@ -43,7 +43,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
 
     /// The fields a JSON client may send as `null` to clear them on an edit.
     public enum Field: String, Sendable, Hashable, Codable, CodingKey, CaseIterable {
-        case title, notes, due, timeZone, priority, estimateMinutes, status, alarmMinutesBefore
+        case title, notes, due, timeZone, priority, estimateMinutes, status, alarmMinutesBefore, categories
     }
 
     public var title: String?
@@ -60,12 +60,14 @@ public struct TaskDraft: Sendable, Equatable, Codable {
     public var status: String?
     /// A reminder this many minutes before `due`.
     public var alarmMinutesBefore: Int?
+    /// Its categories (`CATEGORIES`), e.g. `["Home", "Errands"]`; `[]` or `null` removes them.
+    public var categories: [String]?
     /// Fields the JSON gave as `null`.
     public var cleared: Set<Field> = []
 
     public init(
         title: String? = nil, notes: String? = nil, due: String? = nil, timeZone: String? = nil, priority: Priority? = nil,
-        estimateMinutes: Int? = nil, status: String? = nil, alarmMinutesBefore: Int? = nil, cleared: Set<Field> = []
+        estimateMinutes: Int? = nil, status: String? = nil, alarmMinutesBefore: Int? = nil, categories: [String]? = nil, cleared: Set<Field> = []
     ) {
         self.title = title
         self.notes = notes
@@ -75,6 +77,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         self.estimateMinutes = estimateMinutes
         self.status = status
         self.alarmMinutesBefore = alarmMinutesBefore
+        self.categories = categories
         self.cleared = cleared
     }
 
@@ -97,6 +100,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         estimateMinutes = try value(.estimateMinutes, Int.self)
         status = try value(.status, String.self)
         alarmMinutesBefore = try value(.alarmMinutesBefore, Int.self)
+        categories = try value(.categories, [String].self)
         self.cleared = cleared
     }
 
@@ -110,6 +114,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
         try container.encodeIfPresent(estimateMinutes, forKey: .estimateMinutes)
         try container.encodeIfPresent(status, forKey: .status)
         try container.encodeIfPresent(alarmMinutesBefore, forKey: .alarmMinutesBefore)
+        try container.encodeIfPresent(categories, forKey: .categories)
     }
 
     public static let maxEstimateMinutes = 10_080
@@ -117,7 +122,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case titleMissing, title, notes, due(String), dueBeforeStart, timeZone(String), priority(String), estimate, status(String)
-        case alarm, alarmNeedsDue, cannotClear(Field)
+        case alarm, alarmNeedsDue, cannotClear(Field), categories
 
         /// The JSON field the problem is about.
         public var field: String {
@@ -131,6 +136,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
             case .status: "status"
             case .alarm, .alarmNeedsDue: "alarmMinutesBefore"
             case .cannotClear(let field): field.rawValue
+            case .categories: "categories"
             }
         }
 
@@ -149,6 +155,7 @@ public struct TaskDraft: Sendable, Equatable, Codable {
             case .alarm: "'alarmMinutesBefore' must be between 0 and \(TaskDraft.maxAlarmMinutes) (four weeks)"
             case .alarmNeedsDue: "'alarmMinutesBefore' needs a 'due' to count back from"
             case .cannotClear(let field): "'\(field.rawValue)' cannot be null"
+            case .categories: ItemCategories.rule
             }
         }
     }
@@ -244,8 +251,17 @@ public struct TaskDraft: Sendable, Equatable, Codable {
             }
         }
 
+        var labels: [String]?
+        if let categories {
+            guard let checked = ItemCategories.checked(categories) else { throw .categories }
+            labels = checked
+        } else if cleared.contains(.categories) {
+            labels = []
+        }
+
         if current != nil { todo.sequence += 1 }
         var vtodo = todo.component
+        if let labels { ItemCategories.set(labels, on: &vtodo) }
         let stamp = UTCStamp.format(now)
         vtodo.set("DTSTAMP", Property(name: "DTSTAMP", value: stamp))
         vtodo.set("LAST-MODIFIED", Property(name: "LAST-MODIFIED", value: stamp))
@@ -277,7 +293,7 @@ extension TaskDraft {
         self.init(
             title: todo.title ?? "", notes: todo.description, due: todo.due.map(TaskDue.text), timeZone: todo.due?.tzid,
             priority: todo.priority.map(Priority.number), estimateMinutes: minutes, status: todo.effectiveStatus.rawValue.lowercased(),
-            alarmMinutesBefore: alarm)
+            alarmMinutesBefore: alarm, categories: Optional(ItemCategories.of(todo.source)).flatMap { $0.isEmpty ? nil : $0 })
     }
 }
 

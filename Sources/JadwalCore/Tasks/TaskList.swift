@@ -196,7 +196,9 @@ public struct Tasks: Sendable {
     }
 
     /// The to-dos `filter` keeps, in `order`, each with the time planned for it.
-    public func listed(account: Account, order: TaskList.Order, filter: TaskList.Filter) async throws -> [(task: StoredTask, planned: [PlannedTaskBlock]?)] {
+    /// The to-dos `filter` takes, in `order`; with `category`, only those carrying it.
+    public func listed(account: Account, order: TaskList.Order, filter: TaskList.Filter, category: String? = nil) async throws
+        -> [(task: StoredTask, planned: [PlannedTaskBlock]?)] {
         let now = clock.now
         let parse = self.parse
         let busyTime = self.busyTime
@@ -204,7 +206,10 @@ public struct Tasks: Sendable {
             guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
             let tasks = try await TaskList.tasks(in: list, account: account, tx: tx, parse: parse)
             let planned = Dictionary(grouping: try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime).blocks, by: \.taskUID)
-            return order.sorted(tasks.filter { filter.includes($0.todo) }).map { ($0, planned[$0.todo.uid]) }
+            let chosen = tasks.filter { task in
+                filter.includes(task.todo) && (category.map { ItemCategories.matches(task.todo.source, $0) } ?? true)
+            }
+            return order.sorted(chosen).map { ($0, planned[$0.todo.uid]) }
         }
     }
 

@@ -51,7 +51,7 @@ if (eventForm) {
     const titleMessage = title ? '' : document.getElementById('title-error').dataset.required;
     const start = field('startDate').value + (allDay.checked ? '' : 'T' + (field('startTime').value || '00:00'));
     const end = field('endDate').value + (allDay.checked ? '' : 'T' + (field('endTime').value || '00:00'));
-    const ordered = field('startDate').value && field('endDate').value && (allDay.checked ? end >= start : end > start);
+    const ordered = field('startDate').value && field('endDate').value && end >= start;
     const orderMessage = ordered ? '' : document.getElementById('endDate-error').dataset.order;
     if (touched.has('title')) showError('title', titleMessage);
     if (touched.has('endDate') || touched.has('startDate')) showError('endDate', orderMessage);
@@ -131,4 +131,11 @@ if (bell) {
     window.addEventListener('pageshow', (event) => { if (event.persisted) listen(); });
     listen();
   }
+}
+
+// Week and day views open at the working day (or an hour before now today), not at midnight;
+// a link to a place on the page (#…) keeps its own place.
+for (const grid of document.querySelectorAll('.timegrid[data-opening-hour]')) {
+  const hour = document.getElementById('hour-' + grid.dataset.openingHour);
+  if (hour && !location.hash) window.scrollTo({top: hour.getBoundingClientRect().top + window.scrollY, behavior: 'instant'});
 }

@@ -1,0 +1,204 @@
+import Foundation
+import ICalendar
+
+/// Which instances of a repeating event a change reaches, as calendar apps ask it.
+public enum SeriesScope: String, Sendable, CaseIterable, Codable {
+    /// The one instance: an override with RECURRENCE-ID, or an EXDATE when it goes.
+    case this
+    /// The instance and every later one: the series ends before it (UNTIL) and, for an edit,
+    /// a new series with its own UID starts there.
+    case following
+    /// The whole series.
+    case all
+}
+
+/// A stored event read for a change to some of its instances (RFC 5545 §3.8.4.4, §3.8.5). Pure:
+/// it turns the object's text into the texts to store, and `EventSeriesChanges` writes them.
+struct EventSeries {
+    typealias Problem = EventSeriesChanges.Problem
+
+    private(set) var calendar: Component
+    let master: Component
+    let start: DateOrDateTime
+    let resolver: TimeZoneResolver
+
+    init(calendar: Component) throws(Problem) {
+        guard let master = calendar.master("VEVENT"), let start = try? master.first("DTSTART")?.dateValue() else { throw .notAnEvent }
+        self.calendar = calendar
+        self.master = master
+        self.start = start
+        resolver = TimeZoneResolver(calendar: calendar)
+    }
+
+    var uid: String { master.first("UID")?.value ?? "" }
+    var isRepeating: Bool { master.first("RRULE") != nil || master.first("RDATE") != nil }
+
+    /// The instant a DATE or DATE-TIME names, read in this object's zones (a date and a
+    /// floating time count in UTC, as the expander's default does).
+    func instant(_ value: DateOrDateTime) -> Int64 {
+        switch value {
+        case .date(let day): Int64(day.daysSinceEpoch) * 86_400
+        case .dateTime(let local, .utc), .dateTime(let local, .floating): local.secondsSinceEpoch
+        case .dateTime(let local, .zone(let tzid)): (resolver.rules(for: tzid) ?? .utc).utcSeconds(for: local)
+        }
+    }
+
+    /// `value` written the way the series' DTSTART is (a date, a time in its zone, UTC or floating),
+    /// as RECURRENCE-ID and EXDATE must be.
+    func inStartForm(instant: Int64, date: CivilDate) -> DateOrDateTime {
+        switch start {
+        case .date: .date(date)
+        case .dateTime(_, .utc): .dateTime(LocalDateTime(secondsSinceEpoch: instant), .utc)
+        case .dateTime(_, .floating): .dateTime(LocalDateTime(secondsSinceEpoch: instant), .floating)
+        case .dateTime(_, .zone(let tzid)): .dateTime((resolver.rules(for: tzid) ?? .utc).local(forUTC: instant), .zone(tzid))
+        }
+    }
+
+    /// The instance `text` names — its original start, as the event list's `recurrenceId` gives
+    /// it: a date for an all-day series, an instant (`2026-11-23T10:00:00Z` or with an offset),
+    /// or a wall time in the series' zone — written as RECURRENCE-ID; refused when the series
+    /// has no such instance (never was, or removed by EXDATE).
+    func instance(_ text: String) throws(Problem) -> DateOrDateTime {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let value: DateOrDateTime
+        if start.isDate {
+            guard trimmed.count == 10, let day = try? DateOrDateTime.parse(trimmed.filter { $0 != "-" }, valueType: "DATE"), day.isDate else {
+                throw .occurrence(text, allDay: true)
+            }
+            value = day
+        } else if trimmed.hasSuffix("Z") || trimmed.dropFirst(19).contains("+") || trimmed.dropFirst(19).contains("-") {
+            guard let date = ISO8601DateFormatter().date(from: trimmed) else { throw .occurrence(text, allDay: false) }
+            let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+            value = inStartForm(instant: seconds, date: LocalDateTime(secondsSinceEpoch: seconds).date)
+        } else {
+            let digits = trimmed.filter { $0 != "-" && $0 != ":" }
+            let local = digits.count == 13 ? digits + "00" : digits
+            guard local.count == 15, case .dateTime(let wall, _)? = try? DateOrDateTime.parse(local) else { throw .occurrence(text, allDay: false) }
+            value = .dateTime(wall, start.reference)
+        }
+        guard isRepeating else {
+            guard instant(value) == instant(start) else { throw .notInSeries(text) }
+            return value
+        }
+        let at = instant(value)
+        let components = calendar.components.filter { $0.name == "VEVENT" }
+        let found = try? RecurrenceSet(uid: uid, components: components).occurrences(
+            from: at - 86_400, to: at + 86_400 * 2, resolver: resolver, options: ExpansionOptions(includeCancelled: true))
+        guard let found, found.occurrences.contains(where: { $0.recurrenceId.map { $0.sortSeconds == at } ?? false }) else {
+            throw .notInSeries(text)
+        }
+        return value
+    }
+
+    /// The override for `instance`, if the object has one.
+    func overrideIndex(_ instance: DateOrDateTime) -> Int? {
+        calendar.components.firstIndex { component in
+            component.name == "VEVENT" && (try? component.first("RECURRENCE-ID")?.dateValue()).flatMap { $0.map(instant) } == instant(instance)
+        }
+    }
+
+    /// The VEVENT an edit of one instance starts from: its override, or the master without its
+    /// recurrence, at the instance.
+    func overrideBase(_ instance: DateOrDateTime) -> Component {
+        if let index = overrideIndex(instance) { return calendar.components[index] }
+        var base = master
+        for name in ["RRULE", "RDATE", "EXDATE", "EXRULE"] { base.remove(name) }
+        base.set("RECURRENCE-ID", instance.property("RECURRENCE-ID"))
+        if var event = try? Event(component: base) {
+            // The instance's own start and end; the draft usually moves them again.
+            if case .end(let end)? = event.end {
+                let length = instant(end) - instant(event.start)
+                event.end = start.isDate ? .end(.date(instance.local.date.adding(days: Int(length / 86_400))))
+                    : .end(.dateTime(instance.local.adding(seconds: length), instance.reference))
+            }
+            event.start = instance
+            base = event.component
+        }
+        return base
+    }
+
+    /// Puts `override` (with RECURRENCE-ID) in place of the instance's old override or beside the master.
+    mutating func setOverride(_ override: Component, for instance: DateOrDateTime) {
+        var override = override
+        override.set("RECURRENCE-ID", instance.property("RECURRENCE-ID"))
+        if let index = overrideIndex(instance) {
+            calendar.components[index] = override
+        } else {
+            calendar.components.append(override)
+        }
+        EventDraft.defineZone(of: override, in: &calendar)
+    }
+
+    /// Removes one instance: an EXDATE on the master (in DTSTART's form), and its override if any.
+    mutating func exclude(_ instance: DateOrDateTime, now: Date) {
+        if let index = overrideIndex(instance) { calendar.components.remove(at: index) }
+        let reader = self
+        editMaster(now: now) { event in
+            if !event.exceptionDates.contains(where: { reader.instant($0) == reader.instant(instance) }) { event.exceptionDates.append(instance) }
+        }
+    }
+
+    /// Ends the series before `instance`: UNTIL just before it on every rule (COUNT, which UNTIL
+    /// excludes, gives way), and RDATEs, EXDATEs and overrides from it on dropped. Returns what was
+    /// dropped, for a new series to carry on, and each rule's instances left over from a COUNT.
+    @discardableResult
+    mutating func end(before instance: DateOrDateTime, now: Date) -> (later: [Component], remainingCounts: [RecurrenceRule: Int]) {
+        let cut = instant(instance)
+        let until: DateOrDateTime = switch start {
+        case .date: .date(instance.local.date.adding(days: -1))
+        case .dateTime(_, .floating): .dateTime(instance.local.adding(seconds: -1), .floating)
+        default: .dateTime(LocalDateTime(secondsSinceEpoch: cut - 1), .utc)
+        }
+        var remaining: [RecurrenceRule: Int] = [:]
+        let later = calendar.components.filter { component in
+            component.name == "VEVENT" && (try? component.first("RECURRENCE-ID")?.dateValue()).flatMap { $0.map(instant) }.map { $0 >= cut } ?? false
+        }
+        calendar.components.removeAll { component in later.contains(component) }
+        let reader = self
+        editMaster(now: now) { event in
+            event.recurrenceRules = event.recurrenceRules.map { rule in
+                var ended = rule
+                if let count = rule.count {
+                    // COUNT counts the rule's instances from DTSTART, excluded ones too.
+                    var before = 0
+                    for local in RecurrenceIterator(rule: rule, start: event.start.local) {
+                        guard before < count, reader.instant(Self.with(local, like: event.start)) < cut else { break }
+                        before += 1
+                    }
+                    remaining[rule] = count - before
+                    ended.count = nil
+                }
+                if ended.until.map({ reader.instant($0) >= cut }) ?? true { ended.until = until }
+                return ended
+            }
+            event.recurrenceDates.removeAll { reader.instant($0.start) >= cut }
+            event.exceptionDates.removeAll { reader.instant($0) >= cut }
+        }
+        return (later, remaining)
+    }
+
+    /// The instances left, from the start: none means the object can go.
+    var hasInstances: Bool {
+        let components = calendar.components.filter { $0.name == "VEVENT" }
+        return ((try? RecurrenceSet(uid: uid, components: components).bounds(resolver: resolver)) ?? nil) != nil
+    }
+
+    mutating func editMaster(now: Date, _ change: (inout Event) -> Void) {
+        guard let text = StoredEventEdit(now: now).apply(to: calendar.serialized, change),
+              let edited = try? ICalendarParser().parseCalendar(text)
+        else { return }
+        calendar = edited
+    }
+
+    static func with(_ local: LocalDateTime, like value: DateOrDateTime) -> DateOrDateTime {
+        value.isDate ? .date(local.date) : .dateTime(local, value.reference)
+    }
+
+    /// `value` moved by whole days and, for a time, by seconds of wall clock.
+    static func shifted(_ value: DateOrDateTime, days: Int, seconds: Int64) -> DateOrDateTime {
+        switch value {
+        case .date(let day): .date(day.adding(days: days))
+        case .dateTime(let local, let reference): .dateTime(local.adding(seconds: Int64(days) * 86_400 + seconds), reference)
+        }
+    }
+}

@@ -44,23 +44,32 @@ package struct ShareRoutes: Sendable {
         }
     }
 
-    struct VisibilityRequest: Decodable {
-        /// `"everyone"`, `"nobody"`, or a list of addresses.
-        let allow: Allow
+    /// Who may see busy time, in the body and the answer: `"everyone"`, `"nobody"`, or a list of
+    /// addresses.
+    enum Allow: Codable, Sendable {
+        case word(String)
+        case addresses([String])
 
-        enum Allow: Decodable {
-            case word(String)
-            case addresses([String])
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                if let word = try? container.decode(String.self) {
-                    self = .word(word)
-                } else {
-                    self = .addresses(try container.decode([String].self))
-                }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let word = try? container.decode(String.self) {
+                self = .word(word)
+            } else {
+                self = .addresses(try container.decode([String].self))
             }
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .word(let word): try container.encode(word)
+            case .addresses(let list): try container.encode(list)
+            }
+        }
+    }
+
+    struct VisibilityRequest: Decodable {
+        let allow: Allow
     }
 
     /// A share as its owner sees it.
@@ -126,21 +135,7 @@ package struct ShareRoutes: Sendable {
     struct IncomingList: Encodable, Sendable { let shares: [IncomingView] }
 
     struct VisibilityView: Encodable, Sendable {
-        /// `"everyone"`, `"nobody"` or the list of addresses allowed.
-        let allow: AllowView
-
-        enum AllowView: Encodable, Sendable {
-            case word(String)
-            case addresses([String])
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                switch self {
-                case .word(let word): try container.encode(word)
-                case .addresses(let list): try container.encode(list)
-                }
-            }
-        }
+        let allow: Allow
 
         init(_ visibility: BusyTimeVisibility) {
             switch visibility.audience {

@@ -14,6 +14,9 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     case setupDone = "setup-done"
     /// The linked WhatsApp stopped: logged out from the phone, or refused by WhatsApp.
     case whatsAppUnlinked = "whatsapp-unlinked"
+    /// A change made in Jadwal to a mirrored calendar was not applied: the other server had
+    /// changed the item first, and its version was kept.
+    case remoteChangeRejected = "remote-change-rejected"
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

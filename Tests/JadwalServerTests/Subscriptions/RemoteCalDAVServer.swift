@@ -39,12 +39,6 @@ struct RemoteCalDAVServer: Sendable {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        defer {
-            // servers.py stops the server's process group on SIGTERM; not waited for here (a
-            // blocking wait would hold one of the few threads the tests share).
-            process.terminate()
-            try? handle.close()
-        }
         var described: Described?
         // servers.py prints the server as JSON once it answers (it waits up to 60 s itself).
         for _ in 0..<1200 where described == nil && process.isRunning {
@@ -55,9 +49,34 @@ struct RemoteCalDAVServer: Sendable {
             }
         }
         guard let described else {
+            await Self.stop(process)
+            try? handle.close()
             throw RemoteFailure("\(kind) did not start: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
         }
-        return try await body(RemoteCalDAVServer(kind: kind, baseURL: described.url, username: described.username, password: described.password, python: python))
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(RemoteCalDAVServer(
+                kind: kind, baseURL: described.url, username: described.username, password: described.password, python: python)))
+        } catch {
+            result = .failure(error)
+        }
+        await Self.stop(process)
+        try? handle.close()
+        return try result.get()
+    }
+
+    /// SIGTERM (servers.py stops the server's process group), then waits for the exit without
+    /// holding a thread.
+    static func stop(_ process: Process) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            if process.isRunning {
+                process.terminate()
+            } else {
+                process.terminationHandler = nil
+                continuation.resume()
+            }
+        }
     }
 
     struct Described: Decodable { let url: String; let username: String; let password: String }

@@ -182,6 +182,9 @@ def _on_signal(signum, _frame):
 
 
 atexit.register(stop_all)
+# A parent may start us with signals blocked (Foundation's Process in Swift tests does):
+# unblock them, so SIGTERM stops us and the servers we start inherit a clean mask.
+signal.pthread_sigmask(signal.SIG_SETMASK, set())
 for _sig in (signal.SIGTERM, signal.SIGHUP):
     signal.signal(_sig, _on_signal)
 

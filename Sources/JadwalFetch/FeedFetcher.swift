@@ -157,9 +157,14 @@ public struct FeedFetcher: FeedFetching {
         let limit = policy.maxBytes
         do {
             return try await channel.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(head))
-                if !request.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: request.body)))) }
-                try await outbound.write(.end(nil))
+                do {
+                    try await outbound.write(.head(head))
+                    if !request.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: request.body)))) }
+                    try await outbound.write(.end(nil))
+                } catch {
+                    // A server may answer (a 401) and close before reading the body: its answer
+                    // still counts; with none, reading below says the connection closed.
+                }
                 var answer = FetchAnswer(status: 0, headers: [:], body: [], url: request.url)
                 for try await part in inbound {
                     switch part {

@@ -140,7 +140,7 @@ let package = Package(
         .target(name: "JadwalLLM", dependencies: core + [.product(name: "AsyncHTTPClient", package: "async-http-client")] + io),
         // Fetching the URLs people give (subscribed feeds): its own HTTP client, so every hop is
         // checked on the address it connects to (no private addresses, no DNS rebinding).
-        .target(name: "JadwalFetch", dependencies: core + [.product(name: "NIOHTTP1", package: "swift-nio")] + io),
+        .target(name: "JadwalFetch", dependencies: core + ["DAV", .product(name: "NIOHTTP1", package: "swift-nio")] + io),
         // The job handlers: Core's durable jobs delivered through the adapters.
         .target(name: "JadwalJobs", dependencies: core + ["JadwalHTTP", "JadwalMail", "JadwalPush",
                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] + io),

@@ -42,6 +42,11 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
 
+step "SabreDAV (Debian; a CalDAV peer with Digest authentication for the connected-account tests)"
+if ! command -v php >/dev/null || [ ! -f /usr/share/php/Sabre/autoload.php ] || ! php -m | grep -qi pdo_sqlite; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends php-cli php-sqlite3 php-sabre-dav
+fi
+
 step "PostgreSQL (throwaway cluster)"
 pgdir=$(mktemp -d /tmp/jadwal-pg.XXXXXX)
 llmdir=$(mktemp -d /tmp/jadwal-llm.XXXXXX)

@@ -45,6 +45,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as ProfileChange.Problem: APIError(problem)
         case let failure as SignIn.Failure: APIError(failure)
         case let problem as CalendarSubscriptions.Problem: APIError(problem)
+        case let problem as CalDAVAccounts.Problem: APIError(problem)
         case let problem as CalendarTransfer.Problem: APIError(problem)
         case let problem as Goals.Problem: APIError(problem)
         case let refusal as TwoWeekPlanning.Refusal: APIError(refusal)
@@ -210,6 +211,18 @@ extension APIError {
         case .tooMany: APIError(.conflict, code: "too_many_subscriptions", message: problem.description.asSentence)
         case .invalidURL, .refreshInterval, .invalidProperty: APIError.badRequest("invalid_field", "Field \(problem.description).")
         case .refusedAddress: APIError(.unprocessableContent, code: "address_not_allowed", message: "Field \(problem.description).")
+        }
+    }
+
+    package init(_ problem: CalDAVAccounts.Problem) {
+        self = switch problem {
+        case .tooMany: APIError(.conflict, code: "too_many_accounts", message: problem.description.asSentence)
+        case .invalidURL, .unknownCalendar: APIError.badRequest("invalid_field", "Field \(problem.description).")
+        case .missingCredentials: APIError.badRequest("invalid_field", "Fields 'username' and 'password': \(problem.description).")
+        case .refusedAddress: APIError(.unprocessableContent, code: "address_not_allowed", message: "Field \(problem.description).")
+        // The other server's answer, not this one's failure: a 4xx naming it, never a 5xx.
+        case .refused: APIError(.unprocessableContent, code: "remote_refused_credentials", message: problem.description.asSentence)
+        case .unreachable: APIError(.unprocessableContent, code: "remote_unreachable", message: problem.description.asSentence)
         }
     }
 

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalendarShareStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -285,6 +285,27 @@ public protocol CalendarSubscriptionStore: Sendable {
     func calendarSubscriptions(accountID: UUID) async throws -> [CalendarSubscription]
     /// Saves everything but the ids and creation time.
     func updateCalendarSubscription(_ subscription: CalendarSubscription) async throws
+}
+
+public protocol CalDAVAccountStore: Sendable {
+    func insertCalDAVAccount(_ account: CalDAVAccount) async throws
+    func caldavAccount(id: UUID) async throws -> CalDAVAccount?
+    /// The person's connected accounts, oldest first.
+    func caldavAccounts(accountID: UUID) async throws -> [CalDAVAccount]
+    /// Saves everything but the ids, the credentials and the creation time.
+    func updateCalDAVAccount(_ account: CalDAVAccount) async throws
+    /// Removes the account with its sealed password (its mirrors go with their calendars).
+    func deleteCalDAVAccount(id: UUID) async throws
+    func insertCalendarMirror(_ mirror: CalendarMirror) async throws
+    func calendarMirror(calendarID: UUID) async throws -> CalendarMirror?
+    func calendarMirrors(caldavAccountID: UUID) async throws -> [CalendarMirror]
+    func updateCalendarMirror(_ mirror: CalendarMirror) async throws
+    func mirroredObjects(calendarID: UUID) async throws -> [MirroredObject]
+    func mirroredObject(calendarID: UUID, name: String) async throws -> MirroredObject?
+    func putMirroredObject(_ object: MirroredObject) async throws
+    func deleteMirroredObject(calendarID: UUID, name: String) async throws
+    /// The keys (`MessageCipher.keyID`) that sealed the passwords held.
+    func caldavPasswordKeyIDs() async throws -> [String]
 }
 
 public protocol GoalStore: Sendable {

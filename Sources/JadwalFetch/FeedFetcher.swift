@@ -40,6 +40,20 @@ public struct FeedFetcher: FeedFetching {
         }
     }
 
+    /// Any request to a person's server (a CalDAV account's PROPFIND, REPORT, PUT or DELETE),
+    /// under the same rules as a feed's GET: every hop's address checked, at most five redirects
+    /// (each re-sent with the same method and body, which is what DAV discovery needs), the size
+    /// cap, the deadline and a fetch slot. Every status is answered; what it means is the caller's.
+    public func exchange(_ request: FetchRequest) async throws(FeedFetchFailure) -> FetchAnswer {
+        do {
+            return try await slots.run { try await redirected(request) }
+        } catch let failure as FeedFetchFailure {
+            throw failure
+        } catch {
+            throw FeedFetchFailure(.network, "\(URLComponents(string: request.url)?.host ?? "the server") could not be reached: \(error)")
+        }
+    }
+
     public func checkAddress(_ url: String) async throws(FeedFetchFailure) {
         do {
             _ = try await policy.address(for: try FetchTarget(url))
@@ -50,55 +64,57 @@ public struct FeedFetcher: FeedFetching {
         }
     }
 
-    /// Follows redirects from the request's address, each hop checked anew.
+    /// A feed's GET, its answer read as a feed's.
     func follow(_ request: FeedRequest) async throws -> FeedResponse {
-        var url = request.url
-        for _ in 0...policy.maxRedirects {
-            let target = try FetchTarget(url)
-            let answer = try await exchange(target, request: request)
-            switch answer.status {
-            case 200...299:
-                return .document(body: answer.body, etag: answer.header("etag"), lastModified: answer.header("last-modified"), maxAge: answer.maxAge)
-            case 304:
-                return .notModified(maxAge: answer.maxAge)
-            case 301, 302, 303, 307, 308:
-                guard let location = answer.header("location"), let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString
-                else { throw FeedFetchFailure(.status, "the server redirected (HTTP \(answer.status)) without saying where", status: answer.status) }
-                url = next
-            case 404, 410:
-                throw FeedFetchFailure(.gone, "the server says the feed is not there (HTTP \(answer.status)); check the address", status: answer.status)
-            case 401, 403:
-                throw FeedFetchFailure(
-                    .unauthorized, "the server refused access (HTTP \(answer.status)); the feed may need a fresh secret address", status: answer.status)
-            default:
-                throw FeedFetchFailure(.status, "the server answered HTTP \(answer.status)", status: answer.status)
-            }
+        var headers = [("Accept", "text/calendar, */*;q=0.5")]
+        if let etag = request.etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        let answer = try await redirected(FetchRequest(method: "GET", url: request.url, headers: headers))
+        switch answer.status {
+        case 200...299:
+            return .document(body: answer.body, etag: answer.header("etag"), lastModified: answer.header("last-modified"), maxAge: answer.maxAge)
+        case 304:
+            return .notModified(maxAge: answer.maxAge)
+        case 404, 410:
+            throw FeedFetchFailure(.gone, "the server says the feed is not there (HTTP \(answer.status)); check the address", status: answer.status)
+        case 401, 403:
+            throw FeedFetchFailure(
+                .unauthorized, "the server refused access (HTTP \(answer.status)); the feed may need a fresh secret address", status: answer.status)
+        default:
+            throw FeedFetchFailure(.status, "the server answered HTTP \(answer.status)", status: answer.status)
         }
-        throw FeedFetchFailure(.status, "the feed redirected more than \(policy.maxRedirects) times")
     }
 
-    struct Answer {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: [UInt8]
-
-        func header(_ name: String) -> String? { headers.first(name: name) }
-
-        /// `Cache-Control: max-age=N`, in seconds.
-        var maxAge: Int? {
-            for part in headers[canonicalForm: "cache-control"] {
-                let directive = part.lowercased()
-                if directive.hasPrefix("max-age="), let seconds = Int(directive.dropFirst("max-age=".count)), seconds > 0 { return seconds }
+    /// Follows redirects from the request's address, each hop checked anew; the first answer
+    /// that is not a redirect.
+    func redirected(_ request: FetchRequest) async throws -> FetchAnswer {
+        var hop = request
+        for _ in 0...policy.maxRedirects {
+            let target = try FetchTarget(hop.url)
+            let answer = try await exchange(target, request: hop)
+            switch answer.status {
+            case 301, 302, 303, 307, 308:
+                guard let location = answer.header("location"), let next = URL(string: location, relativeTo: URL(string: hop.url))?.absoluteString
+                else { throw FeedFetchFailure(.status, "the server redirected (HTTP \(answer.status)) without saying where", status: answer.status) }
+                hop.url = next
+                if answer.status == 303 {
+                    hop.method = "GET"
+                    hop.body = []
+                }
+            default:
+                var final = answer
+                final.url = hop.url
+                return final
             }
-            return nil
         }
+        throw FeedFetchFailure(.status, "the server redirected more than \(policy.maxRedirects) times")
     }
 
     /// One request and its answer, over a connection to an address the policy allows.
-    func exchange(_ target: FetchTarget, request: FeedRequest) async throws -> Answer {
+    func exchange(_ target: FetchTarget, request: FetchRequest) async throws -> FetchAnswer {
         let address = try await policy.address(for: target)
         let deadline = policy.timeout
-        return try await withThrowingTaskGroup(of: Answer.self) { group in
+        return try await withThrowingTaskGroup(of: FetchAnswer.self) { group in
             group.addTask { try await self.send(target, to: address, request: request) }
             group.addTask {
                 try await Task.sleep(for: deadline)
@@ -110,7 +126,7 @@ public struct FeedFetcher: FeedFetching {
         }
     }
 
-    func send(_ target: FetchTarget, to address: SocketAddress, request: FeedRequest) async throws -> Answer {
+    func send(_ target: FetchTarget, to address: SocketAddress, request: FetchRequest) async throws -> FetchAnswer {
         let tls = target.secure ? self.tls : nil
         if target.secure, tls == nil { throw FeedFetchFailure(.tls, "TLS is not available on this server") }
         let serverName = target.hostIsAddress ? nil : target.host
@@ -133,18 +149,23 @@ public struct FeedFetcher: FeedFetching {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: target.hostHeader)
         headers.add(name: "User-Agent", value: "Jadwal (calendar subscription)")
-        headers.add(name: "Accept", value: "text/calendar, */*;q=0.5")
         headers.add(name: "Accept-Encoding", value: "identity")
         headers.add(name: "Connection", value: "close")
-        if let etag = request.etag { headers.add(name: "If-None-Match", value: etag) }
-        if let lastModified = request.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.pathAndQuery, headers: headers)
+        for (name, value) in request.headers { headers.add(name: name, value: value) }
+        if !request.body.isEmpty || request.method != "GET" { headers.add(name: "Content-Length", value: String(request.body.count)) }
+        let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: target.pathAndQuery, headers: headers)
         let limit = policy.maxBytes
         do {
             return try await channel.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(head))
-                try await outbound.write(.end(nil))
-                var answer = Answer(status: 0, headers: [:], body: [])
+                do {
+                    try await outbound.write(.head(head))
+                    if !request.body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: request.body)))) }
+                    try await outbound.write(.end(nil))
+                } catch {
+                    // A server may answer (a 401) and close before reading the body: its answer
+                    // still counts; with none, reading below says the connection closed.
+                }
+                var answer = FetchAnswer(status: 0, headers: [:], body: [], url: request.url)
                 for try await part in inbound {
                     switch part {
                     case .head(let response):
@@ -181,6 +202,40 @@ public struct FeedFetcher: FeedFetching {
         if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return "\(first.error)" }
         if let error = error as? ChannelError, case .connectTimeout = error { return "the connection timed out" }
         return "\(error)"
+    }
+}
+
+/// One request to a person's server: a feed's GET or a CalDAV method with its body.
+public struct FetchRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// What the server answered, after any redirects (`url` is the address that answered).
+public struct FetchAnswer: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    public var url: String
+
+    public func header(_ name: String) -> String? { headers.first(name: name) }
+
+    /// `Cache-Control: max-age=N`, in seconds.
+    var maxAge: Int? {
+        for part in headers[canonicalForm: "cache-control"] {
+            let directive = part.lowercased()
+            if directive.hasPrefix("max-age="), let seconds = Int(directive.dropFirst("max-age=".count)), seconds > 0 { return seconds }
+        }
+        return nil
     }
 }
 

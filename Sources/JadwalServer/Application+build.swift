@@ -194,9 +194,20 @@ private func assemble(
         }
         fetchRanges.append(range)
     }
-    let subscriptions = CalendarSubscriptions(
-        store: store, clock: dependencies.clock, random: dependencies.random,
-        fetcher: FeedFetcher(policy: FetchPolicy(allowPrivate: configuration.allowPrivateFetch, allowed: fetchRanges)))
+    // One fetcher for feeds and CalDAV accounts: the same address rules and fetch slots.
+    let fetcher = FeedFetcher(policy: FetchPolicy(allowPrivate: configuration.allowPrivateFetch, allowed: fetchRanges))
+    let subscriptions = CalendarSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, fetcher: fetcher)
+    let caldavAccounts = CalDAVAccounts(
+        store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher), cipher: chatCipher)
+    handlers.register(CalDAVAccounts.syncJob) { job in
+        let sync = try await caldavAccounts.sync(jobPayload: job.payload)
+        if case .failed(_, let reason) = sync.result {
+            logger.info("CalDAV account sync failed", metadata: ["account": "\(job.payload)", "reason": "\(reason)"])
+        }
+    }
+    handlers.register(CalDAVAccounts.writeBackJob) { job in
+        _ = try await caldavAccounts.writeBack(jobPayload: job.payload)
+    }
     handlers.register(CalendarSubscriptions.refreshJob) { job in
         let refresh = try await subscriptions.refresh(jobPayload: job.payload)
         if case .failed(_, let reason) = refresh.result {
@@ -256,7 +267,7 @@ private func assemble(
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
     AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
-    SubscriptionRoutes(subscriptions: subscriptions).addRoutes(to: signedIn)
+    SubscriptionRoutes(subscriptions: subscriptions, caldavAccounts: caldavAccounts).addRoutes(to: signedIn)
     ShareRoutes(shares: CalendarShares(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
     let transfer = CalendarTransfer(store: store, clock: dependencies.clock)
     CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)

@@ -4,7 +4,7 @@ import SQLKit
 
 extension SQLRepository: CalendarStore {
     static let calendarColumns =
-        "id, account_id, slug, display_name, description, color, sort_order, time_zone, components, revision, created_at, dead_properties, subscription_id"
+        "id, account_id, slug, display_name, description, color, sort_order, time_zone, components, revision, created_at, dead_properties, subscription_id, caldav_account_id"
     private static let objectColumns =
         "calendar_id, name, uid, component, icalendar, etag, first_start, last_end, revision, updated_at"
 
@@ -14,7 +14,8 @@ extension SQLRepository: CalendarStore {
             VALUES (\(bind: calendar.id.uuidString), \(bind: calendar.accountID.uuidString), \(bind: calendar.slug), \(bind: calendar.displayName),
                     \(bind: calendar.description), \(bind: calendar.color), \(bind: calendar.order), \(bind: calendar.timeZone),
                     \(bind: Self.componentsText(calendar.components)), \(bind: calendar.revision), \(bind: calendar.createdAt.unixMilliseconds),
-                    \(bind: try Self.deadPropertiesText(calendar.deadProperties)), \(bind: calendar.subscriptionID?.uuidString))
+                    \(bind: try Self.deadPropertiesText(calendar.deadProperties)), \(bind: calendar.subscriptionID?.uuidString),
+                    \(bind: calendar.caldavAccountID?.uuidString))
             """).run()
     }
 
@@ -217,7 +218,8 @@ extension SQLRepository: CalendarStore {
             timeZone: try row.decode(column: "time_zone", as: String?.self), components: components,
             revision: try row.decode(column: "revision", as: Int64.self), createdAt: try date(row, "created_at"),
             deadProperties: try deadProperties(row),
-            subscriptionID: try row.decode(column: "subscription_id", as: String?.self).flatMap(UUID.init(uuidString:))
+            subscriptionID: try row.decode(column: "subscription_id", as: String?.self).flatMap(UUID.init(uuidString:)),
+            caldavAccountID: try row.decode(column: "caldav_account_id", as: String?.self).flatMap(UUID.init(uuidString:))
         )
     }
 

@@ -11,6 +11,9 @@ an atexit hook and SIGTERM/SIGINT/SIGHUP handlers stop every server this module 
             HTTP Basic with the email and the app password (bcrypt, as in production).
   Radicale  htpasswd auth (bcrypt by default, `--radicale-auth plain` for plain text) with
             Radicale's login cache, owner_only rights, multifilesystem storage.
+  SabreDAV  Debian's php-sabre-dav (1.8) under `php -S`, scripts/caldav/sabredav_server.php:
+            HTTP Digest (MD5, qop=auth) as SabreDAV and Baikal default to, PDO SQLite storage,
+            one calendar "work"; getctag but no sync-collection (1.8 predates it).
   Xandikos  `xandikos serve --defaults`: single-user, no authentication (Xandikos only does
             Basic auth over its self-signed HTTPS, `--htpasswd` requires `--autocert`); the client
             still sends the credentials, Xandikos ignores them.
@@ -41,7 +44,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-KINDS = ("jadwal", "radicale", "xandikos")
+KINDS = ("jadwal", "radicale", "xandikos", "sabredav")
 DEFAULT_USER = "alice@example.com"
 VENV_BIN = Path(sys.executable).parent
 
@@ -179,6 +182,9 @@ def _on_signal(signum, _frame):
 
 
 atexit.register(stop_all)
+# A parent may start us with signals blocked (Foundation's Process in Swift tests does):
+# unblock them, so SIGTERM stops us and the servers we start inherit a clean mask.
+signal.pthread_sigmask(signal.SIG_SETMASK, set())
 for _sig in (signal.SIGTERM, signal.SIGHUP):
     signal.signal(_sig, _on_signal)
 
@@ -332,6 +338,18 @@ mask_passwords = True
         process = _spawn(cmd, data_dir, log_path)
         server = Server(kind, base_url, username, password, process, data_dir, log_path, keep_data)
         server.notes.append(f"htpasswd {radicale_auth}, login cache on")
+        return server
+
+    if kind == "sabredav":
+        php = shutil.which("php")
+        if not php:
+            raise ServerError("php is not installed (apt-get install php-cli php-sqlite3 php-sabre-dav)")
+        password = "sabre-secret-" + base64.b32encode(os.urandom(5)).decode().lower()
+        env = dict(os.environ, SABRE_DB=str(data_dir / "sabre.sqlite"), SABRE_USER=username, SABRE_PASSWORD=password)
+        script = Path(__file__).resolve().parent / "sabredav_server.php"
+        process = _spawn([php, "-S", f"127.0.0.1:{port}", str(script)], data_dir, log_path, env)
+        server = Server(kind, base_url, username, password, process, data_dir, log_path, keep_data)
+        server.notes.append("HTTP Digest (MD5, qop=auth), getctag without sync-collection")
         return server
 
     # xandikos

@@ -24,6 +24,9 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
     /// The subscription that fills it (an ICS feed): its events come from there, so the person
     /// and their devices may rename or recolour it but not change what it holds.
     public var subscriptionID: UUID?
+    /// The connected CalDAV account whose calendar it mirrors: it is the person's to change, and
+    /// every change made here is written back there.
+    public var caldavAccountID: UUID?
     /// Set on the view of a calendar someone shared with the person looking (`CalendarShare`);
     /// not stored with the calendar.
     public var sharing: CalendarSharing?
@@ -31,7 +34,7 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
     public init(
         id: UUID, accountID: UUID, slug: String, displayName: String, description: String = "", color: String? = nil,
         order: Int? = nil, timeZone: String? = nil, components: Set<ComponentKind>, revision: Int64 = 0, createdAt: Date,
-        deadProperties: [String: String] = [:], subscriptionID: UUID? = nil, sharing: CalendarSharing? = nil
+        deadProperties: [String: String] = [:], subscriptionID: UUID? = nil, caldavAccountID: UUID? = nil, sharing: CalendarSharing? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -46,6 +49,7 @@ public struct CalendarCollection: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.deadProperties = deadProperties
         self.subscriptionID = subscriptionID
+        self.caldavAccountID = caldavAccountID
         self.sharing = sharing
     }
 }
@@ -121,4 +125,7 @@ extension CalendarCollection {
 
     /// Whether what it holds comes from elsewhere (a subscription), so no one may write its objects.
     public var isSubscribed: Bool { subscriptionID != nil }
+
+    /// Whether it mirrors a calendar of a connected CalDAV account (changes are written back).
+    public var isMirrored: Bool { caldavAccountID != nil }
 }

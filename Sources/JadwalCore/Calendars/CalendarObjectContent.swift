@@ -169,6 +169,9 @@ public struct CalendarWrites: Sendable {
         if content.component == .event {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
         }
+        if calendar.isMirrored, source != .remote {
+            try await CalDAVAccounts.queueWriteBack(calendarID: calendar.id, name: name, now: clock.now, tx: tx)
+        }
         if ReminderQueue.mayHoldAlarms(content.text) || ReminderQueue.mayHoldAlarms(existing?.icalendar) {
             try await scheduleReminders(calendar: calendar, name: name, tx: tx)
         }
@@ -217,6 +220,9 @@ public struct CalendarWrites: Sendable {
             moved.name = newName
             moved.updatedAt = now
             let stored = try await tx.putCalendarObject(moved)
+            // A mirrored side writes back: the old name's removal, the new name's object.
+            if source.isMirrored { try await CalDAVAccounts.queueWriteBack(calendarID: source.id, name: name, now: now, tx: tx) }
+            if destination.isMirrored { try await CalDAVAccounts.queueWriteBack(calendarID: destination.id, name: newName, now: now, tx: tx) }
             if moving.component == .event {
                 // The old place's conflicts retire; the new place may be busy in another way.
                 try await checkConflicts(calendar: source, name: name, source: .caldav, tx: tx)
@@ -255,6 +261,9 @@ public struct CalendarWrites: Sendable {
         _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
         if existing.component == .event {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
+        }
+        if calendar.isMirrored, source != .remote {
+            try await CalDAVAccounts.queueWriteBack(calendarID: calendar.id, name: name, now: clock.now, tx: tx)
         }
         if ReminderQueue.mayHoldAlarms(existing.icalendar) {
             // Gone now: its firings are cancelled here, not by a later job.

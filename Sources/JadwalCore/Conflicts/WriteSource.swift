@@ -15,6 +15,8 @@ public enum WriteSource: String, Sendable, Hashable, Codable, CaseIterable {
     case feed
     /// A goal session the person accepted from the two-week plan.
     case goalPlan = "goal-plan"
+    /// A connected CalDAV account's sync: the change was made on the other server.
+    case remote
 
     /// Jadwal added the event by itself (from a chat, or a feed's change), so the person may not
     /// know it is there.

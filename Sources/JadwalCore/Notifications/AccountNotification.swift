@@ -16,6 +16,9 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     case whatsAppUnlinked = "whatsapp-unlinked"
     /// Someone shared a calendar with the person, or answered the person's share.
     case share
+    /// A change made in Jadwal to a mirrored calendar was not applied: the other server had
+    /// changed the item first, and its version was kept.
+    case remoteChangeRejected = "remote-change-rejected"
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

@@ -82,6 +82,16 @@ public struct NotificationText: Sendable {
             : ("\(calendar) cannot be refreshed", "The subscription failed \(failures) times in a row: \(reason). Jadwal keeps trying, less often.")
     }
 
+    /// A change to a mirrored calendar that the other server refused because its copy changed first.
+    public func remoteChangeRejected(item: String, calendar: String, deleted: Bool) -> (title: String, body: String) {
+        switch (arabic, deleted) {
+        case (true, false): ("لم يُحفظ تعديلك على \(item)", "تغيّر \(item) في \(calendar) على الخادم الآخر قبل أن يصله تعديلك، فأُبقيت نسخة الخادم. أعد التعديل إن كنت ما زلت تريده.")
+        case (true, true): ("لم يُحذف \(item)", "تغيّر \(item) في \(calendar) على الخادم الآخر قبل أن يصله الحذف، فأُعيد كما هو هناك. احذفه من جديد إن كنت ما زلت تريد ذلك.")
+        case (false, false): ("Your change to \(item) was not applied", "\(item) in \(calendar) was changed on the other server before your change reached it, so its version was kept. Make the change again if you still want it.")
+        case (false, true): ("\(item) was not deleted", "\(item) in \(calendar) was changed on the other server before your deletion reached it, so it was put back as it is there. Delete it again if you still want to.")
+        }
+    }
+
     /// Easy Setup finished on a device.
     public func setupDone(device: String) -> (title: String, body: String) {
         arabic

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -704,6 +704,52 @@ extension Migrations {
                 audience TEXT NOT NULL,
                 allowed TEXT NOT NULL,
                 updated_at BIGINT NOT NULL
+    /// Connected CalDAV accounts (the password sealed with the chat key, like message text), the
+    /// remote calendars mirrored into calendars of the person's, and per object the remote
+    /// address and ETag with the local ETag both sides last agreed on.
+    static let v23CalDAVAccounts = Migration(version: 23, name: "CalDAV accounts") { engine in
+        let no = engine == .sqlite ? "0" : "FALSE"
+        return [
+            "ALTER TABLE calendars ADD COLUMN caldav_account_id TEXT",
+            """
+            CREATE TABLE caldav_accounts (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                url TEXT NOT NULL,
+                home_url TEXT NOT NULL,
+                username TEXT NOT NULL,
+                password_ciphertext TEXT NOT NULL,
+                password_nonce TEXT NOT NULL,
+                password_key_id TEXT NOT NULL,
+                remote_calendars TEXT NOT NULL DEFAULT '[]',
+                last_attempt_at BIGINT,
+                last_success_at BIGINT,
+                next_sync_at BIGINT NOT NULL,
+                last_error TEXT,
+                failures BIGINT NOT NULL DEFAULT 0,
+                failure_notified BOOLEAN NOT NULL DEFAULT \(no),
+                created_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX caldav_accounts_account ON caldav_accounts (account_id)",
+            """
+            CREATE TABLE calendar_mirrors (
+                calendar_id TEXT PRIMARY KEY REFERENCES calendars (id) ON DELETE CASCADE,
+                caldav_account_id TEXT NOT NULL REFERENCES caldav_accounts (id) ON DELETE CASCADE,
+                remote_url TEXT NOT NULL,
+                sync_token TEXT,
+                ctag TEXT
+            )
+            """,
+            "CREATE INDEX calendar_mirrors_account ON calendar_mirrors (caldav_account_id)",
+            """
+            CREATE TABLE mirrored_objects (
+                calendar_id TEXT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                remote_url TEXT NOT NULL,
+                remote_etag TEXT,
+                local_etag TEXT NOT NULL,
+                PRIMARY KEY (calendar_id, name)
             )
             """,
         ]

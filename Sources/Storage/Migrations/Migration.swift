@@ -704,6 +704,13 @@ extension Migrations {
                 audience TEXT NOT NULL,
                 allowed TEXT NOT NULL,
                 updated_at BIGINT NOT NULL
+            )
+            """,
+        ]
+    }
+}
+
+extension Migrations {
     /// Connected CalDAV accounts (the password sealed with the chat key, like message text), the
     /// remote calendars mirrored into calendars of the person's, and per object the remote
     /// address and ETag with the local ETag both sides last agreed on.

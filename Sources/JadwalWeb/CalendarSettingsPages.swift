@@ -33,7 +33,10 @@ package enum CalendarSettingsPages {
     }
 
     /// The notices a redirect back here may carry (`?done=`), each a text `calendarsDone_<key>`.
-    package static let notices = ["created", "saved", "moved", "shown", "hidden", "deleted", "subscribed", "refreshing", "paused", "resumed", "free", "busy"]
+    package static let notices = [
+        "created", "saved", "moved", "shown", "hidden", "deleted", "subscribed", "refreshing", "paused", "resumed", "free", "busy",
+        "shared", "accessChanged", "unshared", "accepted", "declined", "busyTime",
+    ]
 
     /// A colour as an `<input type="color">` takes it: `#rrggbb`, lower case.
     package static func colorValue(_ color: String?) -> String {
@@ -92,6 +95,8 @@ extension WebRoutes {
         package var subscribe: CalendarSettingsPages.SubscribeForm?
         package var report: [String: Any]?
         package var importCalendarID: String?
+        package var share: ShareSettingsPages.ShareForm?
+        package var busyTime: ShareSettingsPages.BusyTimeForm?
         package var status: HTTPResponse.Status = .ok
     }
 
@@ -302,7 +307,7 @@ extension WebRoutes {
         return values
     }
 
-    private func calendarsPage(_ request: Request, _ context: JadwalRequestContext, _ extras: CalendarSettingsExtras) async throws -> Response {
+    func calendarsPage(_ request: Request, _ context: JadwalRequestContext, _ extras: CalendarSettingsExtras) async throws -> Response {
         let account = try context.requireIdentity().account
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
@@ -315,6 +320,7 @@ extension WebRoutes {
         let errors = extras.errors
         var colors = CalendarColors()
 
+        let sharing = try await sharingValues(account: account, texts: texts, extras: extras)
         let rows = listed.enumerated().map { index, item -> [String: Any] in
             let calendar = item.calendar
             let id = Self.segment(calendar.id)
@@ -354,6 +360,7 @@ extension WebRoutes {
                 row["source"] = texts.text(calendar.isComputed ? "calendarsSourceComputed" : "calendarsSourceJadwal")
             }
             row["canDelete"] = !calendar.isComputed
+            if !calendar.isComputed { row["sharing"] = sharing.row(calendar, mine ? errors : [:]) }
             return row
         }
         // Where a file can go: the person's own calendars that hold events or to-dos.
@@ -373,6 +380,7 @@ extension WebRoutes {
             page["notice"] = texts.text("calendarsDone_\(done)")
         }
         if let report = extras.report { page["report"] = report }
+        page.merge(sharing.page) { _, new in new }
         return WebPage(
             template: "calendars", title: texts.text("calendarsTitle"), page: page, status: extras.status, style: colors.css, stylesheets: ["settings.css", "calendars.css"]
         ).response(assets, viewer: viewer)

@@ -85,6 +85,7 @@ package struct WebRoutes: Sendable {
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addCalendarSettingsRoutes(to: pages)
+        addShareSettingsRoutes(to: pages)
         addEventRoutes(to: pages)
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)

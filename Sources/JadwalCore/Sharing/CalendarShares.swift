@@ -93,6 +93,11 @@ public struct CalendarShares: Sendable {
         }
     }
 
+    /// Every share of the owner's calendars (the calendars screen lists them under each).
+    public func made(by owner: Account) async throws -> [CalendarShare] {
+        try await store.read { tx in try await tx.outgoingCalendarShares(ownerID: owner.id) }
+    }
+
     /// Changes what a sharee may do; they keep the calendar if they had accepted it.
     public func change(shareID: UUID, owner: Account, access: CalendarShare.Access) async throws -> CalendarShare {
         let now = clock.now

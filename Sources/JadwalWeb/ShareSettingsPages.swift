@@ -50,7 +50,7 @@ struct SharingValues {
     func row(_ calendar: CalendarCollection, _ errors: [String: String]) -> [String: Any] {
         let id = WebRoutes.segment(calendar.id)
         let shares = made[calendar.id] ?? []
-        return [
+        var values: [String: Any] = [
             "action": "\(CalendarSettingsPages.path)/\(id)/shares", "id": id,
             "readOnlyOnly": calendar.isSubscribed,
             "summary": shares.isEmpty ? texts.text("sharingNobody") : texts.text("sharingCount", ["count": String(shares.count)]),
@@ -67,9 +67,11 @@ struct SharingValues {
             },
             "email": errors["shareEmail"] == nil ? "" : form?.email ?? "",
             "readWrite": errors["shareEmail"] != nil && form?.access == "read-write",
-            "error": errors["shareEmail"] ?? "",
             "label": texts.text("sharingShareOne", ["name": calendar.displayName]),
         ]
+        // Only when there is one: an empty string would still open a Mustache section.
+        if let error = errors["shareEmail"] { values["error"] = error }
+        return values
     }
 }
 

@@ -292,4 +292,48 @@ struct WebCalendarsTests {
             #expect(arabic.text.contains(#"<html lang="ar" dir="rtl">"#) && arabic.text.contains("<h1>التقاويم</h1>") && arabic.text.contains("الأحداث: 0"))
         }
     }
+
+    @Test("sharing from the calendars page: a bad address is 422 beside its field; another person's calendar or share is not found; invitations answered; busy time", arguments: TestEnvironment.engines)
+    func sharing(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            var (browser, token) = try await WebWhatsAppTests.omar(harness, client, email: "owner@example.com")
+            let csrf = try #require(TestBrowser.csrf(in: try await browser.get(client, Self.path)))
+            let personal = try #require(try await Self.calendars(client, token: token).first { $0.slug == "personal" }?.id).lowercased()
+
+            let bad = try await browser.post(client, "\(Self.path)/\(personal)/shares", [("email", "nobody"), ("access", "read")], csrf: csrf)
+            #expect(bad.status == .unprocessableContent && bad.text.contains("Enter the email address") && bad.text.contains(#"aria-invalid="true""#))
+            let own = try await browser.post(client, "\(Self.path)/\(personal)/shares", [("email", "owner@example.com")], csrf: csrf)
+            #expect(own.status == .unprocessableContent && own.text.contains("your own address"))
+            let shared = try await browser.post(client, "\(Self.path)/\(personal)/shares", [("email", "friend@example.com"), ("access", "read-write")], csrf: csrf)
+            #expect(shared.status == .seeOther)
+            let listed = try await browser.get(client, Self.path)
+            #expect(listed.text.contains("friend@example.com") && listed.text.contains("Can view and edit") && listed.text.contains("invited"))
+
+            // The friend sees the invitation, a stranger can touch neither the calendar nor the share.
+            var friend = TestBrowser()
+            try await friend.signIn("friend@example.com", client: client, harness: harness)
+            let friendPage = try await friend.get(client, Self.path)
+            let friendCSRF = try #require(TestBrowser.csrf(in: friendPage))
+            #expect(friendPage.text.contains("(owner@example.com)") && friendPage.text.contains("share-accept"))
+            let shareID = try #require(friendPage.text.range(of: #"/settings/calendars/incoming/([0-9a-f-]{36})"#, options: .regularExpression)
+                .map { String(friendPage.text[$0].suffix(36)) })
+            var stranger = TestBrowser()
+            try await stranger.signIn("stranger@example.com", client: client, harness: harness)
+            let strangerCSRF = try #require(TestBrowser.csrf(in: try await stranger.get(client, Self.path)))
+            #expect(try await stranger.post(client, "\(Self.path)/\(personal)/shares", [("email", "x@example.com")], csrf: strangerCSRF).status == .notFound)
+            #expect(try await stranger.post(client, "\(Self.path)/incoming/\(shareID)", [("choice", "accept")], csrf: strangerCSRF).status == .notFound)
+            #expect(try await stranger.post(client, "\(Self.path)/shares/\(shareID)", [("choice", "revoke")], csrf: strangerCSRF).status == .notFound)
+            #expect(try await friend.post(client, "\(Self.path)/incoming/\(shareID)", [("choice", "maybe")], csrf: friendCSRF).status == .badRequest)
+            #expect(try await friend.post(client, "\(Self.path)/incoming/\(shareID)", [("choice", "accept")], csrf: friendCSRF).status == .seeOther)
+            #expect(try await friend.get(client, Self.path).text.contains("Leave"))
+
+            // Busy time: a bad address named beside the list; then saved.
+            let badList = try await browser.post(client, "\(Self.path)/busy-time", [("audience", "named"), ("allowed", "friend@example.com\r\nnope")], csrf: csrf)
+            #expect(badList.status == .unprocessableContent && badList.text.contains("&quot;nope&quot; is not an email address"), "\(badList.text)")
+            #expect(try await browser.post(client, "\(Self.path)/busy-time", [("audience", "named"), ("allowed", "friend@example.com\r\nFriend@example.com")], csrf: csrf).status == .seeOther)
+            let saved = try await client.send(.get, "/api/v1/free-busy/sharing", token: token)
+            #expect(saved.text == #"{"allow":["friend@example.com"]}"#, "\(saved.text)")
+        }
+    }
 }
+

@@ -107,7 +107,7 @@ extension CalDAVService {
     }
 
     /// The account a calendar user address names: its email (`mailto:`) or its principal URL.
-    private func account(at address: CalendarUserAddress) async throws -> Account? {
+    func account(at address: CalendarUserAddress) async throws -> Account? {
         if let text = address.email {
             guard let email = try? EmailAddress(text) else { return nil }
             return try await store.read { tx in try await tx.account(email: email) }

@@ -32,7 +32,7 @@ extension CalDAVService {
     private func share(_ calendar: CalendarCollection, request: ShareRequest, owner: Account) async throws {
         let current = try await shares.shares(calendarID: calendar.id, owner: owner)
         for sharee in request.sharees {
-            guard let email = try await Self.email(of: sharee.href, store: store) else {
+            guard let email = try await email(of: sharee.href) else {
                 throw DAVError.status(403, "\(sharee.href) is not an address Jadwal can share with; use mailto: and an email address.")
             }
             do {
@@ -69,13 +69,11 @@ extension CalDAVService {
         return DAVResponse.xml(DAVElement(.sharedAs, elements: [DAVElement(.href, text: href)]), status: .ok)
     }
 
-    /// The email a sharee's href names: `mailto:` or the principal URL of an account.
-    static func email(of href: String, store: any Store) async throws -> EmailAddress? {
+    /// The email a sharee's href names: a `mailto:` address (an account made later with it finds
+    /// the share), or the principal URL of an account, read as the Outbox reads addresses.
+    private func email(of href: String) async throws -> EmailAddress? {
         let address = CalendarUserAddress(href)
         if let text = address.email { return try? EmailAddress(text) }
-        let principals = DAVHref.principals.lowercased()
-        let path = DAVHref.path(of: href).lowercased()
-        guard path.hasPrefix(principals), let id = UUID(uuidString: String(path.dropFirst(principals.count).prefix(36))) else { return nil }
-        return try await store.read { tx in try await tx.account(id: id) }?.email
+        return try await account(at: address)?.email
     }
 }

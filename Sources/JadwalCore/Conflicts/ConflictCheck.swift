@@ -85,9 +85,9 @@ public struct ConflictCheck: Sendable {
         var outcome = Outcome()
         // A sharee's check of a shared calendar's event records nothing on it (its conflicts are
         // its owner's); it only has the sharee's own events it overlaps checked again.
-        let ownerID = try await tx.calendar(id: request.calendarID)?.accountID
-        if ownerID == nil || ownerID == request.accountID {
-            try await record(try await conflicts(request, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
+        let calendar = try await tx.calendar(id: request.calendarID)
+        if calendar == nil || calendar?.accountID == request.accountID {
+            try await record(try await conflicts(request, calendar: calendar, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
         }
         if request.recheckOthers {
             try await recheckOthers(naming: [request], skipping: [], now: now, tx: tx, into: &outcome)
@@ -235,9 +235,10 @@ public struct ConflictCheck: Sendable {
     }
 
     /// The conflicts the object has now (none when it is gone or takes no time).
-    func conflicts(_ request: Request, now: Date, tx: any StoreTransaction) async throws -> [EventConflict] {
+    /// `calendar` is the request's, already read by the caller (nil when it is gone).
+    func conflicts(_ request: Request, calendar: CalendarCollection?, now: Date, tx: any StoreTransaction) async throws -> [EventConflict] {
         guard let account = try await tx.account(id: request.accountID),
-              let calendar = try await tx.calendar(id: request.calendarID), calendar.accountID == account.id,
+              let calendar, calendar.accountID == account.id,
               !calendar.isSubscribed,
               let object = try await tx.calendarObject(calendarID: request.calendarID, name: request.objectName),
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))

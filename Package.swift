@@ -133,7 +133,8 @@ let package = Package(
                                                             .product(name: "HTTPTypes", package: "swift-http-types")] + io),
         // Adapters to the world outside: mail over SMTP, Apple push, an OpenAI-compatible model.
         .target(name: "JadwalMail", dependencies: core + io),
-        .target(name: "JadwalPush", dependencies: core + [
+        // Web Push posts through JadwalFetch's fetcher: push endpoints are addresses people give.
+        .target(name: "JadwalPush", dependencies: core + ["JadwalFetch",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + io),

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -276,6 +276,29 @@ public protocol NotificationStore: Sendable {
     func deletePushDevice(id: UUID, accountID: UUID) async throws -> Bool
     /// Drops a token APNs no longer accepts; true when there was one.
     func deletePushDevice(token: String) async throws -> Bool
+}
+
+/// Browsers that receive Web Push, per account.
+public protocol WebPushStore: Sendable {
+    /// Saves it under its endpoint: a browser that subscribes again (or for another account)
+    /// replaces its row, keeping the row's id.
+    func saveWebPushSubscription(_ subscription: WebPushSubscription) async throws -> WebPushSubscription
+    /// The account's browsers, oldest first.
+    func webPushSubscriptions(accountID: UUID) async throws -> [WebPushSubscription]
+    func webPushSubscription(endpoint: String) async throws -> WebPushSubscription?
+    func deleteWebPushSubscription(id: UUID, accountID: UUID) async throws -> Bool
+    /// Drops a subscription the push service says is gone (404/410); true when there was one.
+    func deleteWebPushSubscription(id: UUID) async throws -> Bool
+    func markWebPushSubscriptionUsed(id: UUID, at: Date) async throws
+}
+
+/// Which prayers a person is alerted to, and how early.
+public protocol PrayerAlertStore: Sendable {
+    /// The saved choice; nil when the person never chose (no alerts).
+    func prayerAlertSettings(accountID: UUID) async throws -> PrayerAlertSettings?
+    func savePrayerAlertSettings(_ settings: PrayerAlertSettings, accountID: UUID, at: Date) async throws
+    /// Accounts with at least one alert on: what the daily sweep schedules.
+    func accountsWithPrayerAlerts() async throws -> [UUID]
 }
 
 public protocol CalendarSubscriptionStore: Sendable {

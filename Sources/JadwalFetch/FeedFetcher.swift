@@ -23,11 +23,14 @@ public struct FeedFetcher: FeedFetching {
     let group: any EventLoopGroup
     let tls: NIOSSLContext?
 
-    public init(policy: FetchPolicy, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    /// `additionalTrustRoots` are trusted besides the system's roots (a test server's CA).
+    public init(policy: FetchPolicy, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, additionalTrustRoots: [NIOSSLCertificate] = []) {
         self.policy = policy
         self.group = group
         slots = FetchSlots(limit: policy.concurrentFetches)
-        tls = try? NIOSSLContext(configuration: .makeClientConfiguration())
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if !additionalTrustRoots.isEmpty { configuration.additionalTrustRoots = [.certificates(additionalTrustRoots)] }
+        tls = try? NIOSSLContext(configuration: configuration)
     }
 
     public func fetch(_ request: FeedRequest) async throws(FeedFetchFailure) -> FeedResponse {

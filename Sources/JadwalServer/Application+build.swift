@@ -102,6 +102,10 @@ public func buildApplication(
         secret = try ServerSecret.loadOrCreate(at: configuration.secretKeyPath, random: dependencies.random)
     }
 
+    let vapidKey = try WebPushKey.load(configuration, random: dependencies.random)
+    let vapidSubject = try WebPushKey.subject(configuration)
+    let webPushTrustRoots = try ConfigurationValue.webPushTrustRoots(configuration.webPushCAFile)
+
     let chatCipher: MessageCipher
     do {
         chatCipher = try ChatKey.cipher(configuration, random: dependencies.random)
@@ -118,7 +122,9 @@ public func buildApplication(
             throw ServerStartupError.configuration("\(problem)")
         }
         return try await assemble(
-            configuration, store: store, server: server, trustedProxies: trustedProxies, secret: secret, chatCipher: chatCipher, dependencies: dependencies, logger: logger)
+            configuration, store: store, server: server, trustedProxies: trustedProxies, secret: secret, chatCipher: chatCipher,
+            webPush: WebPushConfiguration(key: vapidKey, subject: vapidSubject, additionalTrustRoots: webPushTrustRoots), dependencies: dependencies,
+            logger: logger)
     } catch {
         try? await store.shutdown()
         throw error
@@ -128,7 +134,7 @@ public func buildApplication(
 /// The routes, middleware and workers around an open, migrated store.
 private func assemble(
     _ configuration: ServerConfiguration, store: SQLStore, server: HTTPServerBuilder, trustedProxies: [IPNetwork], secret: ServerSecret, chatCipher: MessageCipher,
-    dependencies: ServerDependencies, logger: Logger
+    webPush baseWebPush: WebPushConfiguration, dependencies: ServerDependencies, logger: Logger
 ) async throws -> JadwalServerInstance {
 
     let transport: any MailTransport
@@ -199,6 +205,16 @@ private func assemble(
     let subscriptions = CalendarSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, fetcher: fetcher)
     let caldavAccounts = CalDAVAccounts(
         store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher), cipher: chatCipher)
+    // Web Push posts to addresses browsers give, by the same address rules as every other fetch.
+    var webPushConfiguration = baseWebPush
+    webPushConfiguration.allowPrivate = configuration.allowPrivateFetch
+    webPushConfiguration.allowed = fetchRanges
+    let webPushClient = WebPushClient(configuration: webPushConfiguration, clock: dependencies.clock, logger: logger)
+    let webPush = WebPushSubscriptions(store: store, clock: dependencies.clock, addresses: fetcher, serverKey: webPushClient.key.publicKey)
+    handlers.register(NotificationDispatch.webPushJob, NotificationWebPush.handler(subscriptions: webPush, client: webPushClient, logger: logger))
+    let prayerAlerts = PrayerAlerts(store: store, clock: dependencies.clock)
+    PrayerAlertJobs.register(in: &handlers, alerts: prayerAlerts, hub: hub, logger: logger)
+    try await prayerAlerts.ensureSweep()
     handlers.register(CalDAVAccounts.syncJob) { job in
         let sync = try await caldavAccounts.sync(jobPayload: job.payload)
         if case .failed(_, let reason) = sync.result {
@@ -285,6 +301,8 @@ private func assemble(
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
     prayerRoutes.addRoutes(to: signedIn)
     prayerRoutes.addFeedRoute(to: api)
+    PrayerAlertRoutes(alerts: prayerAlerts).addRoutes(to: signedIn)
+    WebPushRoutes(subscriptions: webPush).addRoutes(to: signedIn)
     setupRoutes.addRoutes(to: signedIn)
     setupRoutes.addProfileRoute(to: api)
     let chats = Chats(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random)
@@ -316,7 +334,7 @@ private func assemble(
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)

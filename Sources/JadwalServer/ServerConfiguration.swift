@@ -74,6 +74,13 @@ public struct ServerConfiguration: Sendable {
     public var appPasswordLimit = 20
     /// Push to Apple devices through APNs; nil leaves push off.
     public var apns: APNsConfiguration?
+    /// The VAPID key that signs Web Push (base64url of 32 bytes, or a PEM); nil means
+    /// `<dataDirectory>/vapid.key`, created on first start. Instances sharing a database must share it.
+    public var vapidPrivateKey: String?
+    /// The VAPID `sub` (a `mailto:` or `https:` address); nil means `mailto:` the mail sender.
+    public var vapidSubject: String?
+    /// Certificates (PEM) trusted besides the system's when posting to push services: a test push service.
+    public var webPushCAFile: String?
     /// Let subscriptions fetch from loopback, private and other non-public addresses (a
     /// calendar server on the same network); off, only public addresses are fetched.
     public var allowPrivateFetch = false
@@ -94,4 +101,5 @@ public struct ServerConfiguration: Sendable {
     public var sqlitePath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("jadwal.sqlite").path }
     public var secretKeyPath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("secret.key").path }
     public var chatKeyPath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("chat.key").path }
+    public var vapidKeyPath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("vapid.key").path }
 }

@@ -42,6 +42,9 @@ package struct WebPage {
             "t": texts,
             "css": assets.url("app.css"),
             "js": assets.url("app.js"),
+            "installJs": assets.url("install.js"),
+            "icon": assets.url("icon.svg"),
+            "touchIcon": assets.url("apple-touch-icon.png"),
             "nonce": nonce,
             "page": page,
             "otherLanguage": viewer.language == .arabic ? "en" : "ar",
@@ -60,24 +63,23 @@ package struct WebPage {
             root["hasUnread"] = viewer.unread > 0
         }
         let html = assets.templates.render(root, withTemplate: template) ?? "template \(template) is missing"
-        return Response(
-            status: status,
-            headers: [
-                .contentType: "text/html; charset=utf-8",
-                .contentSecurityPolicy: Self.contentSecurityPolicy(nonce: nonce),
-                .cacheControl: "no-store",
-                .xContentTypeOptions: "nosniff",
-                .referrerPolicy: "same-origin",
-            ],
-            body: .init(byteBuffer: ByteBuffer(string: html))
-        )
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            .contentSecurityPolicy: Self.contentSecurityPolicy(nonce: nonce),
+            .cacheControl: "no-store",
+            .xContentTypeOptions: "nosniff",
+            .referrerPolicy: "same-origin",
+        ]
+        // The service worker keeps pages of this session only (InstallableApp).
+        if let identity = viewer.identity { headers[InstallableApp.sessionTagHeader] = InstallableApp.sessionTag(identity.session.id) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// Nothing from any other host, no inline script; styles only from our file and the page's
     /// nonce'd block.
     package static func contentSecurityPolicy(nonce: String) -> String {
         "default-src 'none'; script-src 'self'; style-src 'self' 'nonce-\(nonce)'; img-src 'self' data:; connect-src 'self'; "
-            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; manifest-src 'self'"
+            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; manifest-src 'self'; worker-src 'self'"
     }
 
     /// A redirect after a form: 303, so the browser GETs the next page.

@@ -45,8 +45,11 @@ package struct WebRoutes: Sendable {
     /// Linking WhatsApp with a pairing code; with `bridgeRunning` false the section says the server does not offer it.
     package let whatsAppLinks: WhatsAppLinks?
     package let bridgeRunning: Bool
+    /// Browsers receiving Web Push, and prayer alerts (nil only where a test builds the web app without them).
+    package let webPush: WebPushSubscriptions?
+    package let prayerAlerts: PrayerAlerts?
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -77,10 +80,13 @@ package struct WebRoutes: Sendable {
         self.whatsAppWebhookConfigured = whatsAppWebhookConfigured
         self.whatsAppLinks = whatsAppLinks
         self.bridgeRunning = bridgeRunning
+        self.webPush = webPush
+        self.prayerAlerts = prayerAlerts
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
+        addInstallRoutes(to: router)
         addSignInRoutes(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
@@ -93,6 +99,8 @@ package struct WebRoutes: Sendable {
         addConflictRoutes(to: pages)
         addSettingsRoutes(to: pages)
         addPrayerRoutes(to: pages)
+        addPrayerAlertRoutes(to: pages)
+        addPushSettingsRoutes(to: pages)
         addWhatsAppRoutes(to: pages)
         addWhatsAppLinkRoutes(to: pages)
     }

@@ -169,6 +169,9 @@ struct ServeCommand: AsyncParsableCommand {
             url: llmURL ?? env["JADWAL_LLM_URL"], model: llmModel ?? env["JADWAL_LLM_MODEL"], apiKey: env["JADWAL_LLM_API_KEY"],
             timeoutSeconds: llmTimeoutSeconds ?? env["JADWAL_LLM_TIMEOUT_SECONDS"])
         configuration.apns = try ConfigurationValue.apns(environment: env)
+        configuration.vapidPrivateKey = env["JADWAL_VAPID_PRIVATE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.vapidSubject = try ConfigurationValue.vapidSubject(env["JADWAL_VAPID_SUBJECT"])
+        configuration.webPushCAFile = env["JADWAL_WEBPUSH_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.allowPrivateFetch = try allowPrivateFetch
             || ConfigurationValue.bool(env["JADWAL_ALLOW_PRIVATE_FETCH"] ?? "", name: "JADWAL_ALLOW_PRIVATE_FETCH")
         if let list = fetchAllow ?? env["JADWAL_FETCH_ALLOW"] {

@@ -19,6 +19,8 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     /// A change made in Jadwal to a mirrored calendar was not applied: the other server had
     /// changed the item first, and its version was kept.
     case remoteChangeRejected = "remote-change-rejected"
+    /// A prayer's time is here (or near), as the person asked in their prayer alerts.
+    case prayer
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

@@ -28,6 +28,8 @@ public enum NotificationDispatch {
     public static let emailJob: JobKind = "notification.email"
     /// Pushes one notification to every device of the account.
     public static let pushJob: JobKind = "notification.push"
+    /// Pushes one notification to every browser of the account (Web Push).
+    public static let webPushJob: JobKind = "notification.webpush"
 
     /// The job payload of both channels.
     public struct ChannelRequest: Sendable, Hashable, Codable {
@@ -56,6 +58,10 @@ public enum NotificationDispatch {
         }
         if settings.pushKinds.contains(draft.kind), !(try await tx.pushDevices(accountID: account.id)).isEmpty {
             try await tx.enqueue(Job.new(pushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
+        }
+        // "Push" is one choice for both: the phone's app (APNs) and its browser (Web Push).
+        if settings.pushKinds.contains(draft.kind), !(try await tx.webPushSubscriptions(accountID: account.id)).isEmpty {
+            try await tx.enqueue(Job.new(webPushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
         }
         return stored
     }

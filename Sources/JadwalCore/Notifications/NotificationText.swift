@@ -75,6 +75,16 @@ public struct NotificationText: Sendable {
         return (heading, arabic ? "\(at) — \(lead)" : "\(at) — \(lead)")
     }
 
+    /// A prayer alert: "Asr at 15:12" — "In 10 minutes" (or "It is time for Asr" at the time).
+    public func prayerAlert(name: String, time prayerTime: Date, firesAt: Date) -> (title: String, body: String) {
+        let minutes = Int((prayerTime.timeIntervalSince(firesAt) / 60).rounded())
+        let at = time(prayerTime)
+        if arabic {
+            return ("\(name) \(at)", minutes <= 0 ? "حان وقت \(name)." : "بعد \(minutes) دقيقة.")
+        }
+        return ("\(name) at \(at)", minutes <= 0 ? "It is time for \(name)." : "In \(minutes) min.")
+    }
+
     /// A subscribed calendar that has failed to refresh several times in a row.
     public func subscriptionFailed(calendar: String, failures: Int, reason: String) -> (title: String, body: String) {
         arabic

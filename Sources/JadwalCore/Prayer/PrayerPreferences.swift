@@ -60,6 +60,10 @@ public struct PrayerPreferences: Sendable {
         return try await store.transaction { tx in
             let next = try change.applied(to: try await tx.prayerSettings(accountID: accountID))
             try await tx.savePrayerSettings(next, accountID: accountID, at: now)
+            // Alerts follow the new place, method or zone: the queued ones are replaced.
+            if try await tx.prayerAlertSettings(accountID: accountID)?.isOn == true {
+                try await PrayerAlerts.reschedule(accountID: accountID, now: now, tx: tx)
+            }
             return next
         }
     }

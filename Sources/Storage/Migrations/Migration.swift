@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -757,6 +757,37 @@ extension Migrations {
                 remote_etag TEXT,
                 local_etag TEXT NOT NULL,
                 PRIMARY KEY (calendar_id, name)
+            )
+            """,
+        ]
+    }
+}
+
+extension Migrations {
+    /// Browsers that receive Web Push (one row per push-service endpoint, moved with it when
+    /// another account subscribes the same browser), and each person's prayer alerts (JSON).
+    static let v29WebPushAndPrayerAlerts = Migration(version: 29, name: "web push subscriptions and prayer alerts") { _ in
+        [
+            """
+            CREATE TABLE web_push_subscriptions (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                endpoint TEXT NOT NULL UNIQUE,
+                p256dh TEXT NOT NULL,
+                auth TEXT NOT NULL,
+                name TEXT NOT NULL,
+                server_key TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT
+            )
+            """,
+            "CREATE INDEX web_push_subscriptions_account ON web_push_subscriptions (account_id)",
+            """
+            CREATE TABLE prayer_alerts (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                settings TEXT NOT NULL,
+                active BOOLEAN NOT NULL,
+                updated_at BIGINT NOT NULL
             )
             """,
         ]

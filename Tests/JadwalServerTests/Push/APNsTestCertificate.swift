@@ -10,6 +10,8 @@ struct APNsTestCertificate {
     let certificate: NIOSSLCertificate
     let privateKey: NIOSSLPrivateKey
     let pem: String
+    /// The private key as PKCS#8 PEM, for a server outside this process (the Python push service).
+    let keyPEM: String
 
     init(commonName: String = "localhost", now: Date = Date()) throws {
         let key = P256.Signing.PrivateKey()
@@ -37,5 +39,6 @@ struct APNsTestCertificate {
         certificate = try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
         privateKey = try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)
         pem = try x509.serializeAsPEM().pemString
+        keyPEM = key.pemRepresentation
     }
 }

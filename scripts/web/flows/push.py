@@ -1,0 +1,257 @@
+"""The installable app and Web Push in a real browser: the manifest as Chromium reads it (no
+errors, installable), the service worker installed and controlling the app, the last day view
+readable offline, the push settings page (subscribing as far as Chromium goes here, the page's
+registration code with real keys, the worker's push handler), prayer alerts in English and
+Arabic, and that one session's kept pages are never shown to the next.
+
+Chromium's PushManager needs Google's push service to hand out an endpoint; this machine has no
+network, so `pushManager.subscribe` cannot succeed here: the flow checks that the page asks with
+the server's key and says why it failed. What a real subscription then does (the server encrypting
+and signing each push) is proven in Swift against a push service stand-in with http_ece and py_vapid
+(Tests/JadwalServerTests/Push/WebPushDeliveryTests.swift).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import time
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from selenium.webdriver.common.by import By
+
+DAY = "/calendar?view=day&date=2026-09-22"
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def browser_keys() -> dict:
+    """A subscription's keys as a browser makes them: a P-256 key pair and a 16-byte secret."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return {"p256dh": b64url(public), "auth": b64url(os.urandom(16))}
+
+
+def wait_worker(run) -> dict:
+    return run.driver.execute_async_script(
+        """const done = arguments[0];
+        navigator.serviceWorker.ready.then(async (r) => {
+          for (let i = 0; i < 50 && !navigator.serviceWorker.controller; i++) await new Promise((ok) => setTimeout(ok, 100));
+          done({scope: r.scope, state: r.active && r.active.state, controlled: Boolean(navigator.serviceWorker.controller)});
+        }, (e) => done({error: String(e)}));""")
+
+
+def kept_pages(run) -> list[str]:
+    return run.driver.execute_async_script(
+        """const done = arguments[0];
+        caches.open('jadwal-pages').then((c) => c.keys()).then((keys) => done(keys.map((k) => new URL(k.url).pathname)), (e) => done([String(e)]));""")
+
+
+def offline(run, on: bool) -> None:
+    run.driver.execute_cdp_cmd("Network.enable", {})
+    run.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": on, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def install(run) -> None:
+    run.open(DAY)
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "link[rel=manifest]"), "every page links the web app manifest")
+    manifest = run.driver.execute_cdp_cmd("Page.getAppManifest", {})
+    run.check(manifest.get("url", "").endswith("/manifest.webmanifest"), f"Chromium finds the manifest ({manifest.get('url')})")
+    run.check(manifest.get("errors") == [], f"Chromium reads the manifest without errors ({manifest.get('errors')})")
+    data = json.loads(manifest.get("data") or "{}")
+    run.check(data.get("display") == "standalone" and data.get("start_url") == "/" and data.get("scope") == "/",
+              "the manifest opens the app standalone at / with the whole site as its scope")
+    sizes = {(icon.get("sizes"), icon.get("purpose")) for icon in data.get("icons", [])}
+    run.check({("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes, f"icons of 192 and 512 pixels, one maskable ({sizes})")
+    for icon in data.get("icons", []):
+        if icon["src"].endswith(".svg"):
+            continue
+        width = run.driver.execute_async_script(
+            "const [src, done] = arguments; const i = new Image(); i.onload = () => done(i.naturalWidth); i.onerror = () => done(0); i.src = src;",
+            icon["src"])
+        run.check(str(width) == icon["sizes"].split("x")[0], f"{icon['src']} is {icon['sizes']} ({width})")
+    worker = wait_worker(run)
+    run.check(worker.get("scope") == run.base + "/" and worker.get("state") == "activated",
+              f"the service worker is installed and active for the whole app ({worker})")
+    run.open(DAY)
+    worker = wait_worker(run)
+    run.check(worker.get("controlled") is True, "the service worker controls the app's pages")
+    try:
+        problems = run.driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
+        run.check(problems == [], f"Chromium says the app is installable ({problems})")
+    except Exception as error:  # an older Chromium without the call
+        run.check(False, f"Page.getInstallabilityErrors: {error}")
+    run.screen("day-installable")
+
+
+def offline_day(run) -> None:
+    run.open(DAY)
+    run.wait_for(lambda: "/__jadwal/last-day" in kept_pages(run), "the day view is kept for offline reading")
+    title = run.driver.title
+    offline(run, True)
+    try:
+        run.open("/calendar?view=day&date=2026-09-22&again=1")
+        run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "offline, the app shows the kept day with a note")
+        run.check(run.driver.title == title, "the kept page is the day view itself")
+        run.check("offline" in run.find(".offline-note").text, "the note says the page is offline")
+        run.screen("day-offline")
+    finally:
+        offline(run, False)
+    run.open(DAY)
+    run.wait_for(lambda: not run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "back online, the live page returns")
+
+
+def push_settings(run) -> None:
+    run.open("/settings")
+    run.find("#push-settings-link").click()
+    run.wait_for(lambda: run.driver.current_url.endswith("/settings/push"), "notification settings link to this device's notifications")
+    root = run.find("#push-settings")
+    key = root.get_attribute("data-key")
+    served = json.loads(run.api("GET", "/api/v1/web-push/key")["body"])["publicKey"]
+    run.check(key == served and len(base64.urlsafe_b64decode(key + "==")) == 65, "the page carries the server's VAPID key (65 bytes)")
+    run.wait_for(lambda: run.find("#push-status").text == root.get_attribute("data-off"), "the page says notifications are off here")
+    run.check(run.find("#push-enable").is_displayed(), "the page offers to turn them on")
+    run.screen("push-settings")
+
+    # Subscribing: permission granted as a person would, then Chromium asks its push service.
+    run.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": run.base, "permissions": ["notifications"]})
+    run.find("#push-enable").click()
+    run.wait_for(lambda: run.find("#push-status").text not in (root.get_attribute("data-off"), root.get_attribute("data-asking")),
+                 "turning on gives an answer", timeout=40)
+    said = run.find("#push-status").text
+    print(f"  (Chromium's answer to pushManager.subscribe here: {said!r})")
+    run.check(said.startswith(root.get_attribute("data-failed")) or said == root.get_attribute("data-saved"),
+              "the page says whether the browser could subscribe, and why not")
+
+    # The page's own registration code, with a subscription made of real keys.
+    push_module = run.driver.execute_script("return [...document.scripts].map(s => s.src).find(s => s.includes('/static/push.js'))")
+    def register(endpoint: str, keys: dict) -> dict:
+        return run.driver.execute_async_script(
+            """const [module, subscription, done] = arguments;
+            import(module).then((m) => m.register(subscription)).then((r) => done({ok: r}), (e) => done({error: e.message}));""",
+            push_module, {"endpoint": endpoint, "keys": keys})
+    answer = register("https://127.0.0.1:9443/wpush/abc", browser_keys())
+    run.check("private or local address" in answer.get("error", ""), f"a push endpoint on this machine's own network is refused ({answer})")
+    answer = register("http://push.example.com/abc", browser_keys())
+    run.check("https://" in answer.get("error", ""), f"a plain http:// endpoint is refused ({answer})")
+    answer = register("https://push.example.com/abc", {"p256dh": "AAAA", "auth": "AAAA"})
+    run.check("p256dh" in answer.get("error", ""), f"a key that is not a P-256 point is refused ({answer})")
+
+    # The worker's push handler, given a message by DevTools as the push service would.
+    registrations = [r for r in _registrations(run)]
+    shown = None
+    for registration_id in registrations:
+        run.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
+            "origin": run.base, "registrationId": registration_id,
+            "data": json.dumps({"id": "n1", "kind": "prayer", "title": "Asr at 15:12", "body": "In 5 min.", "url": "/calendar?view=day",
+                                "tag": "n-test", "lang": "en", "dir": "ltr", "urgent": True})})
+        deadline = time.time() + 10
+        while time.time() < deadline and not shown:
+            shown = run.driver.execute_async_script(
+                """const done = arguments[0];
+                navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => done(list.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url})))));""")
+            time.sleep(0.3)
+        if shown:
+            break
+    run.check(bool(shown) and shown[0]["title"] == "Asr at 15:12" and shown[0]["body"] == "In 5 min." and shown[0]["tag"] == "n-test"
+              and shown[0]["url"] == "/calendar?view=day", f"a pushed message is shown as a notification by the service worker ({shown})")
+
+
+def _registrations(run) -> list[str]:
+    """The worker's registration ids, as DevTools numbers them (it tells them only in events)."""
+    run.driver.execute_cdp_cmd("ServiceWorker.enable", {})
+    return [str(n) for n in range(0, 8)]
+
+
+def prayer_alerts(run) -> None:
+    run.api("PUT", "/api/v1/prayer-settings", {"city": "Riyadh"})
+    run.open("/settings/prayer")
+    run.find("#prayer-alerts-link").click()
+    run.wait_for(lambda: run.driver.current_url.endswith("/settings/prayer/alerts"), "prayer times link to prayer alerts")
+    for prayer in ("fajr", "maghrib"):
+        box = run.find(f"#alert-{prayer}")
+        if not box.is_selected():
+            box.click()
+    minutes = run.find("#minutesBefore")
+    minutes.clear()
+    minutes.send_keys("500")
+    run.find("#save-alerts").click()
+    run.wait_for(lambda: run.find("#minutesBefore-error").text != "", "minutes out of range are refused beside the field")
+    run.check(run.find("#minutesBefore").get_attribute("aria-invalid") == "true", "the field is marked invalid")
+    run.check(run.find("#alert-fajr").is_selected(), "the ticked prayers stay ticked")
+    minutes = run.find("#minutesBefore")
+    minutes.clear()
+    minutes.send_keys("10")
+    jumuah = run.find("#jumuah")
+    if not jumuah.is_selected():
+        jumuah.click()
+    run.find("#save-alerts").click()
+    run.wait_for(lambda: "prayer alerts are saved" in run.find("main").text, "saving prayer alerts says so")
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "#alerts-upcoming li"), "the next alerts are listed")
+    saved = json.loads(run.api("GET", "/api/v1/prayer-alerts")["body"])
+    run.check(saved["prayers"] == ["fajr", "maghrib"] and saved["minutesBefore"] == 10 and saved["jumuah"] is True,
+              f"the API reads what the form saved ({saved})")
+    run.check(all(u["prayer"] in ("fajr", "maghrib", "jumuah") for u in saved["upcoming"]), "only the chosen prayers are queued")
+    run.screen("prayer-alerts")
+
+
+def arabic(run) -> None:
+    run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    try:
+        run.open("/settings/prayer/alerts")
+        run.wait_for(lambda: run.find("html").get_attribute("dir") == "rtl", "prayer alerts are right to left in Arabic")
+        run.check("تنبيهات الصلاة" in run.find("h1").text, "the page is in Arabic")
+        run.check("المغرب" in run.find("form#alerts-form").text, "the prayers are named in Arabic")
+        run.screen("prayer-alerts-ar")
+        run.open("/settings/push")
+        run.wait_for(lambda: "الإشعارات" in run.find("h1").text, "this device's notifications in Arabic")
+        run.screen("push-settings-ar")
+        manifest = run.driver.execute_async_script(
+            "const done = arguments[0]; fetch('/manifest.webmanifest', {headers: {'Accept-Language': 'ar'}}).then(r => r.json()).then(done);")
+        run.check(manifest.get("dir") == "rtl" and manifest.get("lang") == "ar", "the manifest is Arabic for an Arabic browser")
+    finally:
+        run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+def sign_in_as(run, email: str) -> bool:
+    run.open("/")
+    before = len(re.findall(r"/auth/magic\?token=", run.log_path.read_text(errors="replace")))
+    run.find("#email").send_keys(email)
+    run.find("form[action='/signin/email'] button").click()
+    link = run.magic_link(email, before)
+    if not run.check(link is not None, f"{email}'s link is in the log"):
+        return False
+    run.driver.get(link)
+    return run.wait_for(lambda: "/calendar" in run.driver.current_url, f"{email} is signed in")
+
+
+def session_isolation(run) -> None:
+    """Sara's day is kept; after she signs out and Omar signs in, nothing of hers is shown, offline either.
+    (The settings flows signed everyone out before this: it signs in again.)"""
+    if not sign_in_as(run, "sara@example.com"):
+        return
+    run.open(DAY)
+    run.wait_for(lambda: "/__jadwal/last-day" in kept_pages(run), "the day view is kept for the signed-in session")
+    run.open("/settings")
+    run.find("#sign-out-here").click()
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "email"), "signing out shows the sign-in page")
+    run.wait_for(lambda: kept_pages(run) == [], "signing out empties the kept pages")
+    if not sign_in_as(run, "omar@example.com"):
+        return
+    offline(run, True)
+    try:
+        run.open(DAY + "&omar=1")
+        run.wait_for(lambda: "offline" in run.find("main").text.lower(), "offline, Omar gets the offline page")
+        run.check("Sara" not in run.driver.page_source, "nothing of Sara's session is shown to Omar")
+        run.check(not run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "no kept day is shown: Omar has not opened one")
+    finally:
+        offline(run, False)
+
+
+FLOWS = [install, offline_day, push_settings, prayer_alerts, arabic]
+LAST = [session_isolation]

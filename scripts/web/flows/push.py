@@ -16,7 +16,11 @@ import base64
 import json
 import os
 import re
+import signal
+import socket
+import subprocess
 import time
+import urllib.request
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -51,12 +55,6 @@ def kept_pages(run) -> list[str]:
         caches.open('jadwal-pages').then((c) => c.keys()).then((keys) => done(keys.map((k) => new URL(k.url).pathname)), (e) => done([String(e)]));""")
 
 
-def offline(run, on: bool) -> None:
-    run.driver.execute_cdp_cmd("Network.enable", {})
-    run.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": on, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-
-
 def install(run) -> None:
     run.open(DAY)
     run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "link[rel=manifest]"), "every page links the web app manifest")
@@ -69,7 +67,7 @@ def install(run) -> None:
     sizes = {(icon.get("sizes"), icon.get("purpose")) for icon in data.get("icons", [])}
     run.check({("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes, f"icons of 192 and 512 pixels, one maskable ({sizes})")
     for icon in data.get("icons", []):
-        if icon["src"].endswith(".svg"):
+        if ".svg" in icon["src"]:
             continue
         width = run.driver.execute_async_script(
             "const [src, done] = arguments; const i = new Image(); i.onload = () => done(i.naturalWidth); i.onerror = () => done(0); i.src = src;",
@@ -89,21 +87,101 @@ def install(run) -> None:
     run.screen("day-installable")
 
 
-def offline_day(run) -> None:
-    run.open(DAY)
-    run.wait_for(lambda: "/__jadwal/last-day" in kept_pages(run), "the day view is kept for offline reading")
-    title = run.driver.title
-    offline(run, True)
+class OwnServer:
+    """A second jadwal on its own port and data directory: a service worker belongs to one origin,
+    and offline here means what it means on a phone: the server cannot be reached (it is stopped),
+    while the shared server of the other flows keeps running."""
+
+    def __init__(self, run):
+        self.run = run
+        self.binary = run.server.args[0]
+        self.data = run.data / "offline-server"
+        self.log_path = self.data / "server.log"
+        self.data.mkdir(parents=True, exist_ok=True)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JADWAL_")}
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--hostname", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data / "data"),
+             "--public-url", self.base, "--log-level", "info"],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.base + "/healthz", timeout=2).read()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"the second jadwal did not start; log {self.log_path}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(15)
+
+    def sign_in(self, email: str) -> bool:
+        run = self.run
+        run.driver.get(self.base + "/")
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "email"), f"the sign-in page of the second server ({email})")
+        before = len(re.findall(r"/auth/magic\?token=", self.log_path.read_text(errors="replace")))
+        run.find("#email").send_keys(email)
+        run.find("form[action='/signin/email'] button").click()
+        link = None
+        deadline = time.time() + 30
+        while time.time() < deadline and link is None:
+            links = re.findall(r"(http://127\.0\.0\.1:\d+/auth/magic\?token=[A-Za-z0-9_-]+)", self.log_path.read_text(errors="replace"))
+            link = links[-1] if len(links) > before else None
+            time.sleep(0.25)
+        if not run.check(link is not None, f"{email}'s link is in the second server's log"):
+            return False
+        run.driver.get(link)
+        return run.wait_for(lambda: "/calendar" in run.driver.current_url, f"{email} is signed in")
+
+
+def offline_and_sessions(run) -> None:
+    """Sara's day is readable with the server gone; after she signs out and Omar signs in, nothing
+    of hers is shown to him, offline either."""
+    server = OwnServer(run)
+    server.start()
     try:
-        run.open("/calendar?view=day&date=2026-09-22&again=1")
-        run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "offline, the app shows the kept day with a note")
+        if not server.sign_in("sara@example.com"):
+            return
+        run.driver.get(server.base + DAY)
+        run.wait_for(lambda: wait_worker(run).get("controlled") is True, "the worker controls the second server's pages")
+        run.driver.get(server.base + DAY)
+        run.wait_for(lambda: "/__jadwal/last-day" in kept_pages(run), "the day view is kept for offline reading")
+        title = run.driver.title
+        server.stop()
+        run.driver.get(server.base + DAY + "&again=1")
+        run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "with the server gone, the app shows the kept day with a note")
         run.check(run.driver.title == title, "the kept page is the day view itself")
         run.check("offline" in run.find(".offline-note").text, "the note says the page is offline")
         run.screen("day-offline")
+        run.driver.get(server.base + "/settings")
+        run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "any page opened offline shows the kept day")
+
+        server.start()
+        run.driver.get(server.base + "/settings")
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "sign-out-here"), "back online (the server restarted), Sara is still signed in")
+        run.find("#sign-out-here").click()
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "email"), "signing out shows the sign-in page")
+        run.wait_for(lambda: kept_pages(run) == [], "signing out empties the kept pages")
+        if not server.sign_in("omar@example.com"):
+            return
+        server.stop()
+        run.driver.get(server.base + DAY + "&omar=1")
+        run.wait_for(lambda: "offline" in run.find("main").text.lower(), "offline, Omar gets the offline page")
+        run.check("sara@example.com" not in run.driver.page_source, "nothing of Sara's session is shown to Omar")
+        run.check(not run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "no kept day is shown: Omar has not opened one")
     finally:
-        offline(run, False)
-    run.open(DAY)
-    run.wait_for(lambda: not run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "back online, the live page returns")
+        server.stop()
 
 
 def push_settings(run) -> None:
@@ -154,7 +232,8 @@ def push_settings(run) -> None:
         while time.time() < deadline and not shown:
             shown = run.driver.execute_async_script(
                 """const done = arguments[0];
-                navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => done(list.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url})))));""")
+                navigator.serviceWorker.ready.then((r) => r.getNotifications())
+                  .then((list) => done(list.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}))));""")
             time.sleep(0.3)
         if shown:
             break
@@ -218,40 +297,4 @@ def arabic(run) -> None:
         run.api("PATCH", "/api/v1/me", {"language": "en"})
 
 
-def sign_in_as(run, email: str) -> bool:
-    run.open("/")
-    before = len(re.findall(r"/auth/magic\?token=", run.log_path.read_text(errors="replace")))
-    run.find("#email").send_keys(email)
-    run.find("form[action='/signin/email'] button").click()
-    link = run.magic_link(email, before)
-    if not run.check(link is not None, f"{email}'s link is in the log"):
-        return False
-    run.driver.get(link)
-    return run.wait_for(lambda: "/calendar" in run.driver.current_url, f"{email} is signed in")
-
-
-def session_isolation(run) -> None:
-    """Sara's day is kept; after she signs out and Omar signs in, nothing of hers is shown, offline either.
-    (The settings flows signed everyone out before this: it signs in again.)"""
-    if not sign_in_as(run, "sara@example.com"):
-        return
-    run.open(DAY)
-    run.wait_for(lambda: "/__jadwal/last-day" in kept_pages(run), "the day view is kept for the signed-in session")
-    run.open("/settings")
-    run.find("#sign-out-here").click()
-    run.wait_for(lambda: run.driver.find_elements(By.ID, "email"), "signing out shows the sign-in page")
-    run.wait_for(lambda: kept_pages(run) == [], "signing out empties the kept pages")
-    if not sign_in_as(run, "omar@example.com"):
-        return
-    offline(run, True)
-    try:
-        run.open(DAY + "&omar=1")
-        run.wait_for(lambda: "offline" in run.find("main").text.lower(), "offline, Omar gets the offline page")
-        run.check("Sara" not in run.driver.page_source, "nothing of Sara's session is shown to Omar")
-        run.check(not run.driver.find_elements(By.CSS_SELECTOR, ".offline-note"), "no kept day is shown: Omar has not opened one")
-    finally:
-        offline(run, False)
-
-
-FLOWS = [install, offline_day, push_settings, prayer_alerts, arabic]
-LAST = [session_isolation]
+FLOWS = [install, offline_and_sessions, push_settings, prayer_alerts, arabic]

@@ -84,7 +84,10 @@ async function start() {
       const permission = await Notification.requestPermission();
       if (permission !== 'granted') { say('denied'); return; }
       try {
-        subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(root.dataset.key) });
+        // A browser that cannot reach its push service may never answer: give up after 20 s and say so.
+        const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('no answer from the push service in 20 s')), 20000));
+        const asked = registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(root.dataset.key) });
+        subscription = await Promise.race([asked, timeout]);
       } catch (error) {
         say('failed', `${error.name}: ${error.message}`);
         return;

@@ -18,6 +18,7 @@ import argparse
 import base64
 import json
 import os
+import signal
 import ssl
 import sys
 import time
@@ -80,6 +81,10 @@ def check_vapid(header: str, origin: str) -> dict:
 
 
 def main() -> int:
+    # A test runner may start this with SIGTERM blocked (its threads block signals and children
+    # inherit the mask): unblock it, so the test can stop this server.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     parser = argparse.ArgumentParser()
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
@@ -146,7 +151,7 @@ def main() -> int:
     print(json.dumps(described, indent=1), flush=True)
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     return 0
 

@@ -29,6 +29,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -89,13 +90,49 @@ def jobs_due(server: JadwalServer) -> float:
         return server.jobs_pending()
 
 
-def one_run(binary: str, count: int, connections: int, database_url: str | None) -> tuple[float, float, float]:
+def put_with_wrk(server: JadwalServer, queue: list[tuple[str, str]], connections: int) -> float:
+    """PUTs every event with wrk (put.lua), 2 threads: seconds from start to the last answer."""
+    with tempfile.TemporaryDirectory(prefix="jadwal-wrk-") as folder:
+        events_file = Path(folder) / "events.tsv"
+        events_file.write_text("".join(f"{name}\t{text.replace(chr(13) + chr(10), chr(92) + 'r' + chr(92) + 'n')}\n" for name, text in queue))
+        prefix = str(Path(folder) / "done-")
+        threads = min(2, connections)
+        command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", "3600s", "--timeout", "120s",
+                   "-s", str(Path(__file__).with_name("put.lua")), f"http://127.0.0.1:{server.port}",
+                   "--", str(events_file), str(threads), server.home + "personal/", prefix, server.basic]
+        began = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            while sum(Path(prefix + str(thread)).exists() for thread in range(threads)) < threads:
+                if process.poll() is not None:
+                    sys.exit(f"wrk ended early: {process.stderr.read().decode()}")
+                if Path(prefix + "failed").exists():
+                    sys.exit(f"PUT failed: {Path(prefix + 'failed').read_text()[:500]}")
+                time.sleep(0.005)
+            seconds = time.perf_counter() - began
+        finally:
+            process.terminate()
+            process.wait()
+        if Path(prefix + "failed").exists():
+            sys.exit(f"PUT failed: {Path(prefix + 'failed').read_text()[:500]}")
+        return seconds
+
+
+def one_run(binary: str, count: int, connections: int, database_url: str | None, client: str = "python") -> tuple[float, float, float]:
     with JadwalServer(binary, database_url=database_url) as server:
         status, body = server.api.send("PUT", "/api/v1/prayer-settings", json.dumps({"city": "Riyadh"}))
         if status != 200:
             sys.exit(f"prayer settings: {status} {body!r}")
         home = server.home + "personal/"
         queue = events(count)
+        if client == "wrk":
+            put_seconds = put_with_wrk(server, queue, connections)
+            began = time.perf_counter() - put_seconds
+            server.refresh()
+            while jobs_due(server) > 0:
+                time.sleep(0.05)
+            drain_seconds = time.perf_counter() - began - put_seconds
+            return put_seconds, drain_seconds, count / (put_seconds + drain_seconds)
         queue.reverse()
         lock = threading.Lock()
         failures: list[str] = []
@@ -136,17 +173,19 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--database-url", help="PostgreSQL server to make a fresh database on for each run")
+    parser.add_argument("--client", choices=("python", "wrk"), default="python",
+                        help="who PUTs: Python threads (one process), or wrk with 2 threads (put.lua), which costs the server's cores less")
     args = parser.parse_args()
     engine = "PostgreSQL" if args.database_url else "SQLite"
-    print(f"jadwal release, {engine}, default workers, {args.connections} CalDAV clients on the same machine, {dt.date.today()}")
+    print(f"jadwal release, {engine}, default workers, {args.connections} CalDAV connections ({args.client}) on the same machine, {dt.date.today()}")
     for count in (int(part) for part in args.counts.split(",")):
         rows = []
         for _ in range(args.runs):
             if args.database_url:
                 with Database(args.database_url) as url:
-                    put, drain, rate = one_run(args.jadwal_binary, count, args.connections, url)
+                    put, drain, rate = one_run(args.jadwal_binary, count, args.connections, url, args.client)
             else:
-                put, drain, rate = one_run(args.jadwal_binary, count, args.connections, None)
+                put, drain, rate = one_run(args.jadwal_binary, count, args.connections, None, args.client)
             rows.append((put, drain, rate))
             print(f"N={count:>6}: PUT {put:6.1f} s ({count / put:5.0f}/s)   drain {drain:6.1f} s   end to end {rate:5.0f} events/s",
                   flush=True)

@@ -239,6 +239,11 @@ public protocol ConflictStore: Sendable {
     func updateConflict(_ conflict: EventConflict) async throws
     /// Every conflict recorded for one calendar object, any status.
     func conflicts(calendarID: UUID, objectName: String) async throws -> [EventConflict]
+    /// Every conflict recorded for these objects of one calendar, any status, in one read.
+    func conflicts(calendarID: UUID, objectNames: [String]) async throws -> [EventConflict]
+    /// The events (calendar, object name, the source of their conflict) whose open conflicts run
+    /// into one of `objects`: what must be checked again when those change. Each event once.
+    func eventsWithOpenConflicts(accountID: UUID, naming objects: [UUID: [String]]) async throws -> [ConflictedEvent]
     /// An account's conflicts, open only unless `includeResolved`, soonest occurrence first.
     func conflicts(accountID: UUID, includeResolved: Bool) async throws -> [EventConflict]
     func conflict(id: UUID, accountID: UUID) async throws -> EventConflict?

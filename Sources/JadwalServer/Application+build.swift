@@ -167,7 +167,11 @@ private func assemble(
     var handlers = JobHandlers()
     handlers.register(EmailDelivery.kind, EmailDelivery.handler(transport: transport, sealer: sealer))
     let busyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) })
-    let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, busyTime: busyTime)
+    // Checks keep each calendar's instances between runs (BusyTimeIndex); only they may, as they
+    // read busy time before writing any calendar object in their transaction.
+    let conflictCheck = ConflictCheck(
+        store: store, clock: dependencies.clock,
+        busyTime: AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }, index: BusyTimeIndex()))
     let hub = NotificationHub()
     handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, hub: hub, logger: logger))
     let apns = configuration.apns.map { APNsClient(configuration: $0, clock: dependencies.clock, logger: logger) }

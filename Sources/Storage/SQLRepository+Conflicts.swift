@@ -26,6 +26,7 @@ extension SQLRepository: ConflictStore {
                     \(bind: conflict.source.rawValue), \(bind: conflict.notify), \(bind: try Self.json(conflict.event)), \(bind: try Self.json(conflict.overlaps)),
                     \(bind: conflict.detectedAt.unixMilliseconds), \(bind: conflict.resolvedAt?.unixMilliseconds))
             """).run()
+        try await saveOverlaps(of: conflict, replacing: false)
     }
 
     func updateConflict(_ conflict: EventConflict) async throws {
@@ -35,6 +36,68 @@ extension SQLRepository: ConflictStore {
                 resolved_at = \(bind: conflict.resolvedAt?.unixMilliseconds)
             WHERE id = \(bind: conflict.id.uuidString)
             """).run()
+        try await saveOverlaps(of: conflict, replacing: true)
+    }
+
+    /// What an open conflict runs into, one row per event it names (`conflict_overlaps`); a
+    /// resolved one keeps none, as no check asks about it.
+    private func saveOverlaps(of conflict: EventConflict, replacing: Bool) async throws {
+        if replacing {
+            try await db.raw("DELETE FROM conflict_overlaps WHERE conflict_id = \(bind: conflict.id.uuidString)").run()
+        }
+        guard conflict.status == .open else { return }
+        var named: Set<String> = []
+        var rows: [SQLExpression] = []
+        for overlap in conflict.overlaps {
+            guard let calendarID = overlap.calendarID, let name = overlap.objectName,
+                  named.insert(calendarID.uuidString + "/" + name).inserted else { continue }
+            rows.append(SQLGroupExpression([
+                SQLBind(conflict.id.uuidString), SQLBind(conflict.accountID.uuidString), SQLBind(calendarID.uuidString), SQLBind(name),
+            ]))
+        }
+        guard !rows.isEmpty else { return }
+        try await db.raw("""
+            INSERT INTO conflict_overlaps (conflict_id, account_id, calendar_id, object_name) VALUES \(SQLList(rows))
+            """).run()
+    }
+
+    func conflicts(calendarID: UUID, objectNames: [String]) async throws -> [EventConflict] {
+        var found: [EventConflict] = []
+        // Chunks keep the bind count under SQLite's limit.
+        for start in stride(from: 0, to: objectNames.count, by: 500) {
+            let chunk = SQLList(objectNames[start..<min(start + 500, objectNames.count)].map { SQLBind($0) })
+            found += try await db.raw("""
+                SELECT \(unsafeRaw: Self.conflictColumns) FROM conflicts
+                WHERE calendar_id = \(bind: calendarID.uuidString) AND object_name IN (\(chunk)) ORDER BY occurrence_start, id
+                """).all().map(Self.conflict(from:))
+        }
+        return found
+    }
+
+    func eventsWithOpenConflicts(accountID: UUID, naming objects: [UUID: [String]]) async throws -> [ConflictedEvent] {
+        var found: [ConflictedEvent] = []
+        var seen: Set<ConflictedEvent> = []
+        for (calendarID, names) in objects.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            let names = Array(Set(names)).sorted()
+            for start in stride(from: 0, to: names.count, by: 500) {
+                let chunk = SQLList(names[start..<min(start + 500, names.count)].map { SQLBind($0) })
+                let rows = try await db.raw("""
+                    SELECT DISTINCT c.calendar_id, c.object_name, c.source, c.occurrence_start, c.id FROM conflict_overlaps r
+                    JOIN conflicts c ON c.id = r.conflict_id
+                    WHERE r.account_id = \(bind: accountID.uuidString) AND r.calendar_id = \(bind: calendarID.uuidString)
+                      AND r.object_name IN (\(chunk)) AND c.status = 'open'
+                    ORDER BY c.occurrence_start, c.id
+                    """).all()
+                for row in rows {
+                    let sourceText = try row.decode(column: "source", as: String.self)
+                    guard let source = WriteSource(rawValue: sourceText) else { throw StorageError.corruptRow("conflict source \(sourceText)") }
+                    let event = ConflictedEvent(
+                        calendarID: try Self.uuid(row, "calendar_id"), objectName: try row.decode(column: "object_name", as: String.self), source: source)
+                    if seen.insert(event).inserted { found.append(event) }
+                }
+            }
+        }
+        return found
     }
 
     func conflicts(calendarID: UUID, objectName: String) async throws -> [EventConflict] {

@@ -1,7 +1,8 @@
 import Foundation
 import JadwalCore
 import JadwalTestSupport
-import Storage
+@testable import Storage
+import SQLKit
 import Testing
 
 /// Conflict checks in process, on a real store: a bulk write's queued checks, coalesced into
@@ -71,7 +72,9 @@ struct ConflictCheckServiceTests {
         let writes: CalendarWrites
         let check: ConflictCheck
 
-        init(engine: TestEngine, clock: TestClock) async throws {
+        /// `indexed`: the checks keep each calendar's instances between runs (`BusyTimeIndex`), as
+        /// the server's do; without, every check reads and expands its window afresh.
+        init(engine: TestEngine, clock: TestClock, indexed: Bool = true) async throws {
             store = try await TestEnvironment.freshStore(engine)
             self.clock = clock
             let account = Account(
@@ -88,7 +91,7 @@ struct ConflictCheckServiceTests {
             let personal = try #require(try await store.read { tx in try await tx.calendar(accountID: account.id, slug: "personal") })
             calendars = ["work": work, "personal": personal]
             writes = CalendarWrites(store: store, clock: clock.clock)
-            check = ConflictCheck(store: store, clock: clock.clock)
+            check = ConflictCheck(store: store, clock: clock.clock, busyTime: AccountBusyTime(index: indexed ? BusyTimeIndex() : nil))
         }
 
         func put(_ write: Write) async throws {
@@ -186,8 +189,10 @@ struct ConflictCheckServiceTests {
     func coalescedMatchesOneByOne(engine: TestEngine) async throws {
         var results: [(conflicts: [String], notifications: [String])] = []
         var runs: [Int] = []
-        for coalesced in [false, true] {
-            let person = try await Person(engine: engine, clock: TestClock(Self.t0))
+        // One check per write reading busy time afresh, the same with the busy-time index, and
+        // coalesced passes with the index: all three must leave the same.
+        for (coalesced, indexed) in [(false, false), (false, true), (true, true)] {
+            let person = try await Person(engine: engine, clock: TestClock(Self.t0), indexed: indexed)
             try await Self.writeBefore(person, coalesced: coalesced)
             var checkRuns = 0
             for write in Self.firstHalf { try await person.put(write) }
@@ -203,20 +208,22 @@ struct ConflictCheckServiceTests {
             runs.append(checkRuns)
             try await person.store.shutdown()
         }
-        let (alone, coalesced) = (results[0], results[1])
+        let (alone, indexed, coalesced) = (results[0], results[1], results[2])
         #expect(alone.conflicts.count > 40 && alone.notifications.count > 10, "the bulk is dense enough to test something")
         #expect(alone.conflicts.contains { $0.hasPrefix("work/standup.ics") && $0.contains("obsolete") },
                 "moving the dentist visit rechecked the standup, whose conflict ended")
         #expect(alone.conflicts.contains { $0.hasPrefix("personal/call.ics") && $0.contains("kept") })
+        #expect(indexed.conflicts == alone.conflicts)
+        #expect(indexed.notifications == alone.notifications)
         #expect(coalesced.conflicts == alone.conflicts)
         #expect(coalesced.notifications == alone.notifications)
-        #expect(runs[1] < runs[0] / 10, "the coalesced checks ran in a few passes (\(runs[1]) against \(runs[0]))")
+        #expect(runs[2] < runs[0] / 10, "the coalesced checks ran in a few passes (\(runs[2]) against \(runs[0]))")
     }
 
     @Test("checks queued while passes run are taken by a later pass: none is lost, none runs twice",
           arguments: TestEnvironment.engines)
     func writesDuringPasses(engine: TestEngine) async throws {
-        let alone = try await Person(engine: engine, clock: TestClock(Self.t0))
+        let alone = try await Person(engine: engine, clock: TestClock(Self.t0), indexed: false)
         try await Self.writeBefore(alone, coalesced: false)
         for write in Self.firstHalf + Self.secondHalf { try await alone.put(write) }
         try await alone.drain(coalesced: false)
@@ -262,6 +269,57 @@ struct ConflictCheckServiceTests {
         #expect(dead?.state == .dead)
         let open = try await person.store.read { [account = person.account] tx in try await tx.conflicts(accountID: account.id, includeResolved: false) }
         #expect(Set(open.map(\.event.objectName)) == ["standup.ics", "call.ics"])
+        try await person.store.shutdown()
+    }
+
+    @Test("what open conflicts run into is kept beside them, and migration 31 derives the same from the conflicts alone",
+          arguments: TestEnvironment.engines)
+    func conflictOverlapsKept(engine: TestEngine) async throws {
+        let person = try await Person(engine: engine, clock: TestClock(Self.t0))
+        try await Self.writeBefore(person, coalesced: true)
+        for write in Self.firstHalf + Self.secondHalf { try await person.put(write) }
+        try await person.drain(coalesced: true)
+
+        func rows() async throws -> [String] {
+            try await person.store.read { tx in
+                guard let repository = tx as? SQLRepository else { throw TestSetupError("not the SQL store") }
+                return try await repository.db.raw("SELECT conflict_id, account_id, calendar_id, object_name FROM conflict_overlaps").all().map { row in
+                    try ["conflict_id", "account_id", "calendar_id", "object_name"].map { try row.decode(column: $0, as: String.self) }.joined(separator: " ")
+                }.sorted()
+            }
+        }
+        let kept = try await rows()
+        // Every open conflict's events, read the long way.
+        let open = try await person.store.read { [account = person.account] tx in try await tx.conflicts(accountID: account.id, includeResolved: false) }
+        let expected = Set(open.flatMap { conflict in
+            conflict.overlaps.compactMap { overlap in
+                overlap.calendarID.flatMap { id in overlap.objectName.map { "\(conflict.id.uuidString) \(id.uuidString)/\($0)" } }
+            }
+        })
+        #expect(!expected.isEmpty)
+        #expect(Set(kept.map { row in
+            let parts = row.split(separator: " ")
+            return "\(parts[0]) \(parts[2])/\(parts[3])"
+        }) == expected)
+
+        // The events whose open conflicts name a given object, as the checks ask.
+        let named = try #require(open.first { $0.overlaps.contains { $0.objectName != nil } }?.overlaps.first { $0.objectName != nil })
+        let asked = try await person.store.read { [account = person.account] tx in
+            try await tx.eventsWithOpenConflicts(accountID: account.id, naming: [try #require(named.calendarID): [try #require(named.objectName)]])
+        }
+        let long = open.filter { $0.overlaps.contains { $0.calendarID == named.calendarID && $0.objectName == named.objectName } }
+        #expect(Set(asked) == Set(long.map { ConflictedEvent(calendarID: $0.event.calendarID, objectName: $0.event.objectName, source: $0.source) }))
+
+        // A database migrated from before the table existed fills it from its open conflicts.
+        let sqlEngine: SQLEngine = engine == .sqlite ? .sqlite : .postgres
+        try await person.store.transaction { tx in
+            guard let repository = tx as? SQLRepository else { throw TestSetupError("not the SQL store") }
+            try await repository.db.raw("DELETE FROM conflict_overlaps").run()
+            for statement in Migrations.v31ConflictOverlaps.statements(sqlEngine) where statement.hasPrefix("INSERT") {
+                try await repository.db.raw(SQLQueryString(statement)).run()
+            }
+        }
+        #expect(try await rows() == kept)
         try await person.store.shutdown()
     }
 }

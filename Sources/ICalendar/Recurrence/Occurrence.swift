@@ -15,6 +15,14 @@ public enum OccurrenceTime: Sendable, Hashable, Comparable, CustomStringConverti
 
     public static func < (a: OccurrenceTime, b: OccurrenceTime) -> Bool { a.sortSeconds < b.sortSeconds }
 
+    /// Whether an instance from `start` to `end` is in the window [`windowStart`, `windowEnd`) as
+    /// an expansion decides it: it shares time with the window, or, taking none, starts inside it.
+    public static func overlaps(_ start: OccurrenceTime, _ end: OccurrenceTime, windowStart: Int64, windowEnd: Int64) -> Bool {
+        let s = start.sortSeconds, e = max(end.sortSeconds, start.sortSeconds)
+        if s == e { return windowStart <= s && s < windowEnd }
+        return s < windowEnd && windowStart < e
+    }
+
     /// `YYYY-MM-DD` for dates, `YYYY-MM-DDTHH:MM:SSZ` for instants.
     public var iso8601: String {
         switch self {

@@ -133,9 +133,7 @@ public struct RecurrenceSet: Sendable {
     }
 
     static func overlaps(_ start: OccurrenceTime, _ end: OccurrenceTime, _ windowStart: Int64, _ windowEnd: Int64) -> Bool {
-        let s = start.sortSeconds, e = max(end.sortSeconds, start.sortSeconds)
-        if s == e { return windowStart <= s && s < windowEnd }
-        return s < windowEnd && windowStart < e
+        OccurrenceTime.overlaps(start, end, windowStart: windowStart, windowEnd: windowEnd)
     }
 
     /// Identifies an instance the way RECURRENCE-ID and EXDATE name it.

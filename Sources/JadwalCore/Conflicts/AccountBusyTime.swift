@@ -36,34 +36,60 @@ public struct AccountBusyTime: Sendable {
     public typealias Parse = @Sendable (CalendarObject) -> Component?
 
     let parse: Parse
+    /// Each calendar's instances kept between reads, brought up to date from the change log; nil
+    /// reads and expands every object each time. Only for readers whose transaction has not
+    /// written calendar objects before it reads (`BusyTimeIndex`).
+    let index: BusyTimeIndex?
 
     /// `parse` lets the server reuse its cache of parsed objects.
-    public init(parse: @escaping Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
+    public init(parse: @escaping Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }, index: BusyTimeIndex? = nil) {
         self.parse = parse
+        self.index = index
     }
 
     /// Instances of an object overlapping `window`; DATE values and floating times are read in
     /// the calendar's zone, else the person's.
     public func occurrences(of object: CalendarObject, calendar: CalendarCollection, accountZone: String, in window: TimeRange, limit: Int = 1000)
         -> [EventOccurrence] {
-        guard object.component == .event, let parsed = parse(object) else { return [] }
-        let zoneName = calendar.timeZone ?? accountZone
+        let (from, to) = Self.seconds(window)
+        return expanded(of: object, calendar: calendar, zoneName: calendar.timeZone ?? accountZone, from: from, to: to, limit: limit).instances.map(\.occurrence)
+    }
+
+    /// An instance with the times its expansion was tested by (`OccurrenceTime.overlaps`), so a
+    /// wider expansion can be narrowed to a window exactly as expanding that window would.
+    struct ExpandedOccurrence: Sendable {
+        var occurrence: EventOccurrence
+        var start: OccurrenceTime
+        var end: OccurrenceTime
+    }
+
+    /// The instances in [`from`, `to`) (seconds), and whether the expansion stopped at `limit`.
+    func expanded(of object: CalendarObject, calendar: CalendarCollection, zoneName: String, from: Int64, to: Int64, limit: Int)
+        -> (instances: [ExpandedOccurrence], truncated: Bool) {
+        guard object.component == .event, let parsed = parse(object) else { return ([], false) }
         let rules = ZoneRules(ianaIdentifier: zoneName) ?? .utc
         let zone = TimeZone(identifier: zoneName) ?? .gmt
         let options = ExpansionOptions(maxInstances: limit, floatingZone: rules, includeCancelled: true)
-        let from = Int64(window.start.timeIntervalSince1970.rounded(.down))
-        let to = Int64(window.end.timeIntervalSince1970.rounded(.up))
-        return CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to).occurrences.compactMap { occurrence in
+        let result = CalendarExpander(calendar: parsed, options: options).expand(from: from, to: to)
+        let instances = result.occurrences.compactMap { occurrence -> ExpandedOccurrence? in
             guard let range = try? TimeRange(start: Self.instant(occurrence.start, zone: zone), end: Self.instant(occurrence.end, zone: zone)) else {
                 return nil  // an instant takes no time
             }
             let traits = EventTraits(
                 isTransparent: occurrence.component.first("TRANSP")?.value.uppercased() == "TRANSPARENT",
                 isCancelled: occurrence.isCancelled, isAllDay: occurrence.isAllDay)
-            return EventOccurrence(
-                calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.summary, range: range, traits: traits,
-                recurrenceID: occurrence.recurrenceId?.iso8601, relatedTo: occurrence.component.first("RELATED-TO")?.value)
+            return ExpandedOccurrence(
+                occurrence: EventOccurrence(
+                    calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.summary, range: range, traits: traits,
+                    recurrenceID: occurrence.recurrenceId?.iso8601, relatedTo: occurrence.component.first("RELATED-TO")?.value),
+                start: occurrence.start, end: occurrence.end)
         }
+        return (instances, result.truncated)
+    }
+
+    /// A window as the whole seconds an expansion takes: its start rounded down, its end up.
+    static func seconds(_ window: TimeRange) -> (from: Int64, to: Int64) {
+        (Int64(window.start.timeIntervalSince1970.rounded(.down)), Int64(window.end.timeIntervalSince1970.rounded(.up)))
     }
 
     /// Every busy block of the account in `window`; which events count is each calendar's
@@ -100,8 +126,7 @@ public struct AccountBusyTime: Sendable {
         for calendar in try await Calendars.visible(accountID: account.id, tx: tx)
         where calendar.components.contains(.event) && calendar.sharedWithMe?.countsAsBusy != false {
             let policy = settings.busyPolicy(calendarID: calendar.id)
-            for object in try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end) {
-                let found = occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window, limit: Self.instanceLimit)
+            for (object, found) in try await instances(in: calendar, accountZone: account.timeZone, window: window, tx: tx) {
                 if found.count >= Self.instanceLimit { snapshot.truncated = true }
                 for occurrence in found where policy.isBusy(occurrence.traits) {
                     snapshot.blocks.append(BusyBlock(occurrence.range, Self.kind(of: occurrence, in: calendar)))
@@ -119,6 +144,19 @@ public struct AccountBusyTime: Sendable {
             }
         }
         return snapshot
+    }
+
+    /// The calendar's objects with instances in `window` (by name) and those instances: from the
+    /// index when there is one, else read and expanded now.
+    func instances(in calendar: CalendarCollection, accountZone: String, window: TimeRange, tx: any StoreTransaction) async throws
+        -> [(object: CalendarObject, instances: [EventOccurrence])] {
+        if let index, let kept = try await index.instances(in: calendar, zoneName: calendar.timeZone ?? accountZone, window: window, busyTime: self, tx: tx) {
+            return kept
+        }
+        return try await tx.calendarObjects(calendarID: calendar.id, overlapping: window.start, window.end).compactMap { object in
+            let found = occurrences(of: object, calendar: calendar, accountZone: accountZone, in: window, limit: Self.instanceLimit)
+            return found.isEmpty ? nil : (object, found)
+        }
     }
 
     /// What holds the time: a routine's occurrence, time planned for a to-do, or an event. Each is

@@ -43,7 +43,9 @@ public struct ConflictCheck: Sendable {
     let clock: Clock
     let busyTime: AccountBusyTime
 
-    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime = AccountBusyTime()) {
+    /// `busyTime` should keep an index (`BusyTimeIndex`): a check reads busy time before it
+    /// writes anything, so it may, and a bulk write's checks then read only what changed.
+    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime = AccountBusyTime(index: BusyTimeIndex())) {
         self.store = store
         self.clock = clock
         self.busyTime = busyTime
@@ -152,9 +154,12 @@ public struct ConflictCheck: Sendable {
 
     /// Records what one check found for its object: new conflicts open (and are notified), the
     /// same ones are kept as they were (an acknowledged one is not raised again), the others retire.
-    func record(_ found: [EventConflict], of request: Request, now: Date, tx: any StoreTransaction, into outcome: inout Outcome) async throws {
+    /// `recorded` is what the object had before, when the caller read it already.
+    func record(_ found: [EventConflict], of request: Request, recorded: [EventConflict]? = nil, now: Date, tx: any StoreTransaction,
+                into outcome: inout Outcome) async throws {
         outcome.checked += 1
-        let previous = try await tx.conflicts(calendarID: request.calendarID, objectName: request.objectName)
+        var previous = recorded ?? []
+        if recorded == nil { previous = try await tx.conflicts(calendarID: request.calendarID, objectName: request.objectName) }
         let known = Dictionary(previous.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
         var kept: Set<UUID> = []
         for conflict in found {
@@ -189,16 +194,10 @@ public struct ConflictCheck: Sendable {
     func recheckOthers(naming written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any StoreTransaction,
                        into outcome: inout Outcome) async throws {
         guard let accountID = written.first?.accountID else { return }
-        let names = Set(written.map(ObjectKey.init))
-        for other in try await tx.conflicts(accountID: accountID, includeResolved: false)
-        where !checked.contains(ObjectKey(other.event.calendarID, other.event.objectName))
-            && other.overlaps.contains(where: { overlap in
-                guard let calendarID = overlap.calendarID, let name = overlap.objectName else { return false }
-                return names.contains(ObjectKey(calendarID, name))
-            }) {
-            let again = Request(
-                accountID: accountID, calendarID: other.event.calendarID, objectName: other.event.objectName, source: other.source,
-                recheckOthers: false)
+        let named = Dictionary(grouping: written, by: \.calendarID).mapValues { $0.map(\.objectName) }
+        for other in try await tx.eventsWithOpenConflicts(accountID: accountID, naming: named)
+        where !checked.contains(ObjectKey(other.calendarID, other.objectName)) {
+            let again = Request(accountID: accountID, calendarID: other.calendarID, objectName: other.objectName, source: other.source, recheckOthers: false)
             guard !outcome.recheck.contains(again) else { continue }
             outcome.recheck.append(again)
             try await tx.enqueue(again.job(now: now))

@@ -112,8 +112,15 @@ extension ConflictCheck {
             if owner == nil { owner = try await tx.calendar(id: calendarID)?.accountID }
             if let owner, owner != account.id { othersCalendars.insert(calendarID) }
         }
+        // What the batch's objects had recorded, one read per calendar.
+        var recorded: [ObjectKey: [EventConflict]] = [:]
+        for (calendarID, requests) in Dictionary(grouping: batch.filter { !othersCalendars.contains($0.calendarID) }, by: \.calendarID) {
+            for conflict in try await tx.conflicts(calendarID: calendarID, objectNames: requests.map(\.objectName)) {
+                recorded[ObjectKey(conflict.event.calendarID, conflict.event.objectName), default: []].append(conflict)
+            }
+        }
         for (index, request) in batch.enumerated() where !othersCalendars.contains(request.calendarID) {
-            try await record(found[index], of: request, now: now, tx: tx, into: &outcome)
+            try await record(found[index], of: request, recorded: recorded[ObjectKey(request)] ?? [], now: now, tx: tx, into: &outcome)
         }
         try await recheckOthers(naming: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)
         try await checkOverlapped(by: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)

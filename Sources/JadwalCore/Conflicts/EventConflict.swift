@@ -116,3 +116,16 @@ public struct EventConflict: Sendable, Hashable, Codable {
         "\(event.start.timeIntervalSince1970)|" + overlaps.map(\.identity).sorted().joined(separator: ",")
     }
 }
+
+/// An event with an open conflict, as the checks that may end it name it.
+public struct ConflictedEvent: Sendable, Hashable {
+    public var calendarID: UUID
+    public var objectName: String
+    public var source: WriteSource
+
+    public init(calendarID: UUID, objectName: String, source: WriteSource) {
+        self.calendarID = calendarID
+        self.objectName = objectName
+        self.source = source
+    }
+}

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -436,9 +436,10 @@ extension Migrations {
 }
 
 extension Migrations {
-    /// Applies every migration newer than the database's version. The caller runs it in one
-    /// transaction, so a failed step leaves the schema as it was.
-    /// Refuses a database migrated by a newer binary.
+    /// Applies every migration the database has not recorded, in version order, so a migration
+    /// merged with a lower number than one already applied (features built side by side) still
+    /// runs. The caller runs it in one transaction, so a failed step leaves the schema as it was.
+    /// Refuses a database that recorded a version this binary does not know (a newer binary's).
     static func apply(on db: any SQLDatabase, engine: SQLEngine, now: Int64) async throws -> [Migration] {
         try await db.raw("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -447,12 +448,12 @@ extension Migrations {
                 applied_at BIGINT NOT NULL
             )
             """).run()
-        let current = try await currentVersion(on: db)
-        if current > latestVersion {
-            throw StorageError.schemaNewerThanBinary(database: current, binary: latestVersion)
+        let recorded = try await appliedVersions(on: db)
+        if let unknown = recorded.subtracting(all.map(\.version)).max() {
+            throw StorageError.schemaNewerThanBinary(database: unknown, binary: latestVersion)
         }
         var applied: [Migration] = []
-        for migration in all.sorted(by: { $0.version < $1.version }) where migration.version > current {
+        for migration in all.sorted(by: { $0.version < $1.version }) where !recorded.contains(migration.version) {
             for statement in migration.statements(engine) {
                 try await db.raw(SQLQueryString(statement)).run()
             }
@@ -465,9 +466,19 @@ extension Migrations {
         return applied
     }
 
+    static func appliedVersions(on db: any SQLDatabase) async throws -> Set<Int> {
+        Set(try await db.raw("SELECT version FROM schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) })
+    }
+
+    /// The version a database is at: the highest it recorded, or, when one below that is still
+    /// missing, just below the first missing one (so `checkReady` reports it behind).
     static func currentVersion(on db: any SQLDatabase) async throws -> Int {
-        let row = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()
-        return try row?.decodeNil(column: "version") == false ? (try row?.decode(column: "version", as: Int.self) ?? 0) : 0
+        let recorded = try await appliedVersions(on: db)
+        guard let highest = recorded.max() else { return 0 }
+        if let missing = all.map(\.version).filter({ $0 < highest && !recorded.contains($0) }).min() {
+            return missing - 1
+        }
+        return highest
     }
 }
 

@@ -45,8 +45,12 @@ package struct WebRoutes: Sendable {
     /// Linking WhatsApp with a pairing code; with `bridgeRunning` false the section says the server does not offer it.
     package let whatsAppLinks: WhatsAppLinks?
     package let bridgeRunning: Bool
+    /// One day as one list, for the Today screen (the API's `GET /api/v1/today` reads the same).
+    package let agenda: DayAgenda
+    /// The reminders of the next two weeks, for the upcoming reminders screen.
+    package let reminders: UpcomingReminders
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, agenda: DayAgenda, reminders: UpcomingReminders) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -77,6 +81,8 @@ package struct WebRoutes: Sendable {
         self.whatsAppWebhookConfigured = whatsAppWebhookConfigured
         self.whatsAppLinks = whatsAppLinks
         self.bridgeRunning = bridgeRunning
+        self.agenda = agenda
+        self.reminders = reminders
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {
@@ -84,6 +90,8 @@ package struct WebRoutes: Sendable {
         addSignInRoutes(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
+        addTodayRoutes(to: pages)
+        addReminderRoutes(to: pages)
         addCalendarSettingsRoutes(to: pages)
         addShareSettingsRoutes(to: pages)
         addEventRoutes(to: pages)

@@ -26,6 +26,7 @@ extension SQLRepository: ConflictStore {
                     \(bind: conflict.source.rawValue), \(bind: conflict.notify), \(bind: try Self.json(conflict.event)), \(bind: try Self.json(conflict.overlaps)),
                     \(bind: conflict.detectedAt.unixMilliseconds), \(bind: conflict.resolvedAt?.unixMilliseconds))
             """).run()
+        viewChanges?.account(conflict.accountID)
     }
 
     func updateConflict(_ conflict: EventConflict) async throws {
@@ -35,6 +36,7 @@ extension SQLRepository: ConflictStore {
                 resolved_at = \(bind: conflict.resolvedAt?.unixMilliseconds)
             WHERE id = \(bind: conflict.id.uuidString)
             """).run()
+        viewChanges?.account(conflict.accountID)
     }
 
     func conflicts(calendarID: UUID, objectName: String) async throws -> [EventConflict] {

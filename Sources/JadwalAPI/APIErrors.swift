@@ -55,6 +55,8 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as CalendarShares.Problem: APIError(problem)
         case let problem as WebPushSubscriptions.Problem: APIError(problem)
         case let problem as PrayerAlertChange.Problem: APIError(problem)
+        case let problem as Tasks.CompletionProblem: APIError(problem)
+        case let problem as UpcomingReminders.Problem: APIError(problem)
         default: nil
         }
     }
@@ -68,6 +70,22 @@ extension APIError {
             self.init(
                 .conflict, code: "too_many_app_passwords",
                 message: "This account already has \(limit) app passwords, the most it can have. Revoke one a device no longer uses (GET /api/v1/app-passwords lists them), then try again.")
+        }
+    }
+
+    package init(_ problem: Tasks.CompletionProblem) {
+        switch problem {
+        case .notFound: self = .notFound("No to-do by that name in this calendar; GET /api/v1/today lists them with their calendar and name.")
+        }
+    }
+
+    package init(_ problem: UpcomingReminders.Problem) {
+        switch problem {
+        case .notFound: self = .notFound(problem.description.asSentence + " GET /api/v1/reminders lists them.")
+        case .invalidSnooze, .invalidMinutes: self = .badRequest("invalid_field", problem.description.asSentence)
+        case .snoozeHasNoOffset: self.init(.unprocessableContent, code: "reminder_is_snoozed", message: problem.description.asSentence)
+        case .noStart: self.init(.unprocessableContent, code: "no_start", message: problem.description.asSentence)
+        case .repeatingTodo: self.init(.unprocessableContent, code: "repeating_todo", message: problem.description.asSentence)
         }
     }
 

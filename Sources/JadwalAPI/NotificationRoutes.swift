@@ -154,36 +154,49 @@ package struct NotificationRoutes: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         var last = if let start { start } else { try await notifications.newestSequence(accountID: accountID) }
+        var calendarsSeen = hub.calendarGeneration(of: accountID)
         // The first event tells the client where it stands, so a reconnect resumes from here.
         try await writer.write(ByteBuffer(string: "retry: 3000\nid: \(last)\nevent: ready\ndata: {}\n\n"))
+        var generation: UInt64 = 0
+        var timeout = keepAlive
+        var read = true
         while true {
-            let generation = hub.generation(of: accountID)
-            guard (try? await signIn.activeSession(id: sessionID)) != nil else {
-                // Named, so a client knows not to reconnect with the same credentials.
-                try await writer.write(ByteBuffer(string: "event: signed-out\ndata: {}\n\n"))
-                try await writer.finish(nil)
-                return
+            if read {
+                generation = hub.generation(of: accountID)
+                guard (try? await signIn.activeSession(id: sessionID)) != nil else {
+                    // Named, so a client knows not to reconnect with the same credentials.
+                    try await writer.write(ByteBuffer(string: "event: signed-out\ndata: {}\n\n"))
+                    try await writer.finish(nil)
+                    return
+                }
+                let (batch, nextHeld, now) = try await notifications.delivered(after: last, accountID: accountID, limit: 100)
+                for notification in batch {
+                    let data = String(decoding: try encoder.encode(NotificationView(notification)), as: UTF8.self)
+                    try await writer.write(ByteBuffer(string: "id: \(notification.sequence)\nevent: notification\ndata: \(data)\n\n"))
+                    last = max(last, notification.sequence)
+                }
+                if batch.count == 100 { continue }
+                timeout = keepAlive
+                if let nextHeld {
+                    // A notification held by quiet hours comes due: look again then.
+                    timeout = min(timeout, .milliseconds(max(10, Int64(nextHeld.timeIntervalSince(now) * 1000) + 10)))
+                }
             }
-            let (batch, nextHeld, now) = try await notifications.delivered(after: last, accountID: accountID, limit: 100)
-            for notification in batch {
-                let data = String(decoding: try encoder.encode(NotificationView(notification)), as: UTF8.self)
-                try await writer.write(ByteBuffer(string: "id: \(notification.sequence)\nevent: notification\ndata: \(data)\n\n"))
-                last = max(last, notification.sequence)
-            }
-            if batch.count == 100 { continue }
-            var timeout = keepAlive
-            if let nextHeld {
-                // A notification held by quiet hours comes due: look again then.
-                timeout = min(timeout, .milliseconds(max(10, Int64(nextHeld.timeIntervalSince(now) * 1000) + 10)))
-            }
-            switch await hub.wait(accountID: accountID, after: generation, timeout: timeout) {
+            switch await hub.wait(accountID: accountID, after: generation, calendarsAfter: calendarsSeen, timeout: timeout) {
             case .closed:
                 try await writer.finish(nil)
                 return
             case .timedOut:
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                read = true
             case .posted:
-                continue
+                read = true
+            case .calendarsChanged:
+                // Told, not read: the page fetches its own part again. No id, so a reconnect
+                // still resumes notifications from the last one sent.
+                calendarsSeen = hub.calendarGeneration(of: accountID)
+                try await writer.write(ByteBuffer(string: "event: calendar\ndata: {}\n\n"))
+                read = false
             }
         }
     }

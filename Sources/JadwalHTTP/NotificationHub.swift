@@ -12,7 +12,11 @@ import Synchronization
 /// waiting stream is told to end, so open streams never hold the server up.
 package final class NotificationHub: Service, Sendable {
     package enum Wake: Sendable, Equatable {
-        case posted, timedOut, closed
+        /// A notification was posted (the stream reads what it has not sent).
+        case posted
+        /// Something the account's calendar views show changed: the stream says so, and reads nothing.
+        case calendarsChanged
+        case timedOut, closed
     }
 
     private struct Waiter {
@@ -23,6 +27,8 @@ package final class NotificationHub: Service, Sendable {
 
     private struct State {
         package var generations: [UUID: UInt64] = [:]
+        /// Per account, how many times what its calendar views show has changed (in this process).
+        package var calendarGenerations: [UUID: UInt64] = [:]
         package var waiters: [UUID: Waiter] = [:]
         package var openStreams: [UUID: Int] = [:]
         package var closed = false
@@ -51,27 +57,52 @@ package final class NotificationHub: Service, Sendable {
         }
     }
 
+    /// The account's calendar generation now: what a stream has told its page about.
+    package func calendarGeneration(of accountID: UUID) -> UInt64 {
+        state.withLock { $0.calendarGenerations[accountID] ?? 0 }
+    }
+
+    /// What these accounts' calendar views show changed: their streams tell their pages, without
+    /// reading anything (the change was worked out once, by whoever calls this).
+    package func calendarsChanged(_ accountIDs: Set<UUID>) {
+        guard !accountIDs.isEmpty else { return }
+        let woken = state.withLock { state -> [Waiter] in
+            for id in accountIDs { state.calendarGenerations[id, default: 0] &+= 1 }
+            let ids = state.waiters.filter { accountIDs.contains($0.value.accountID) }.map(\.key)
+            return ids.compactMap { state.waiters.removeValue(forKey: $0) }
+        }
+        for waiter in woken {
+            waiter.timer?.cancel()
+            waiter.continuation.resume(returning: .calendarsChanged)
+        }
+    }
+
+    /// Whether any stream is open here: with none, nobody needs telling of a change.
+    package var hasOpenStreams: Bool { state.withLock { !$0.openStreams.isEmpty } }
+
     /// Returns when the account's generation passes `seen`, after `timeout`, or at shutdown.
     ///
     /// A stream is a request that never ends by itself, and the HTTP server stops first and
     /// waits for its requests: the hub's own turn to stop would come only after them. So the
     /// wait also listens for the server's graceful shutdown (a request's task inherits it), and
     /// every stream ends at once, cleanly, when the server starts to stop.
-    package func wait(accountID: UUID, after seen: UInt64, timeout: Duration) async -> Wake {
+    /// With `calendarsAfter`, it also returns when the account's calendar generation passes it.
+    package func wait(accountID: UUID, after seen: UInt64, calendarsAfter calendarsSeen: UInt64? = nil, timeout: Duration) async -> Wake {
         await withGracefulShutdownHandler {
-            await waitForPost(accountID: accountID, after: seen, timeout: timeout)
+            await waitForPost(accountID: accountID, after: seen, calendarsAfter: calendarsSeen, timeout: timeout)
         } onGracefulShutdown: { [self] in
             close()
         }
     }
 
-    private func waitForPost(accountID: UUID, after seen: UInt64, timeout: Duration) async -> Wake {
+    private func waitForPost(accountID: UUID, after seen: UInt64, calendarsAfter calendarsSeen: UInt64?, timeout: Duration) async -> Wake {
         let id = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
                 let early = state.withLock { state -> Wake? in
                     if state.closed { return .closed }
                     if (state.generations[accountID] ?? 0) != seen { return .posted }
+                    if let calendarsSeen, (state.calendarGenerations[accountID] ?? 0) != calendarsSeen { return .calendarsChanged }
                     state.waiters[id] = Waiter(accountID: accountID, continuation: continuation)
                     return nil
                 }

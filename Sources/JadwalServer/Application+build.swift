@@ -173,6 +173,17 @@ private func assemble(
         store: store, clock: dependencies.clock,
         busyTime: AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }, index: BusyTimeIndex()))
     let hub = NotificationHub()
+    // Open calendar pages follow changes from anywhere in this process: the owners at once, the
+    // people a changed calendar is shared with after one read per change (none when no stream is open).
+    let audience = CalendarAudience(store: store)
+    store.observeViewChanges { changes in
+        guard hub.hasOpenStreams else { return }
+        hub.calendarsChanged(CalendarAudience.direct(changes))
+        guard !changes.calendars.isEmpty else { return }
+        Task {
+            if let sharees = try? await audience.sharees(of: changes) { hub.calendarsChanged(sharees) }
+        }
+    }
     handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, hub: hub, logger: logger))
     let apns = configuration.apns.map { APNsClient(configuration: $0, clock: dependencies.clock, logger: logger) }
     if let apns {
@@ -301,6 +312,11 @@ private func assemble(
     let planner = TaskPlanner(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     TaskRoutes(store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, planner: planner, tasks: tasks)
         .addRoutes(to: signedIn)
+    let dayAgenda = DayAgenda(store: store, clock: dependencies.clock, integrated: integrated, tasks: tasks)
+    TodayRoutes(agenda: dayAgenda, tasks: tasks, calendars: calendars).addRoutes(to: signedIn)
+    let upcomingReminders = UpcomingReminders(
+        store: store, clock: dependencies.clock, random: dependencies.random, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    ReminderRoutes(reminders: upcomingReminders).addRoutes(to: signedIn)
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
     prayerRoutes.addRoutes(to: signedIn)
@@ -338,7 +354,7 @@ private func assemble(
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)

@@ -48,6 +48,19 @@ package struct CalendarHTML {
         package var cancelled: String?
         /// The word for a deadline's marker, read by screen readers beside the drawn diamond.
         package var deadline: String? = nil
+        /// A to-do: the words screen readers get for its drawn box ("To-do", "To-do, done").
+        package var todo: String? = nil
+        package var todoDone = false
+        /// Its open conflict: a badge beside the chip linking to it.
+        package var conflict: ConflictBadge? = nil
+    }
+
+    /// A conflict's badge: where it leads, what it says to screen readers on the link, and the
+    /// words the chip itself carries for them (its colour and sign are not the only cue).
+    package struct ConflictBadge {
+        package var href: String
+        package var label: String
+        package var note: String
     }
 
     package mutating func chip(_ chip: Chip) {
@@ -58,6 +71,12 @@ package struct CalendarHTML {
             value(href)
         }
         raw("\">")
+        if let todo = chip.todo {
+            raw(chip.todoDone ? "<span class=\"todo-box\" aria-hidden=\"true\">☑</span><span class=\"visually-hidden\">"
+                : "<span class=\"todo-box\" aria-hidden=\"true\">☐</span><span class=\"visually-hidden\">")
+            value(todo)
+            raw("</span> ")
+        }
         if let deadline = chip.deadline {
             raw("<span class=\"marker\" aria-hidden=\"true\">◆</span><span class=\"visually-hidden\">")
             value(deadline)
@@ -76,13 +95,32 @@ package struct CalendarHTML {
             value(cancelled)
             raw("</span>")
         }
+        if let conflict = chip.conflict {
+            raw("<span class=\"visually-hidden\">, ")
+            value(conflict.note)
+            raw("</span>")
+        }
         raw(chip.href == nil ? "</span>" : "</a>")
+        if let conflict = chip.conflict { badge(conflict, classes: "conflict-badge") }
+    }
+
+    /// A conflict's badge: a link of its own beside the chip (a link inside a link is not allowed).
+    package mutating func badge(_ badge: ConflictBadge, classes: String) {
+        raw("<a class=\"")
+        value(classes)
+        raw("\" href=\"")
+        value(badge.href)
+        raw("\" aria-label=\"")
+        value(badge.label)
+        raw("\" title=\"")
+        value(badge.label)
+        raw("\"><span aria-hidden=\"true\">⚠</span></a>")
     }
 
     /// Chips as the items of a list.
     package mutating func chipItems(_ chips: [Chip]) {
         for chip in chips {
-            raw("<li>")
+            raw(chip.conflict == nil ? "<li>" : "<li class=\"has-conflict\">")
             self.chip(chip)
             raw("</li>")
         }

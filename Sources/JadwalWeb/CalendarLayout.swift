@@ -14,7 +14,7 @@ package struct CalendarLayout {
     /// Something on the calendar.
     package struct Item: Sendable {
         package enum Kind: String, Sendable {
-            case event, routine, prayer, task
+            case event, routine, prayer, task, todo
         }
 
         package var title: String
@@ -31,6 +31,12 @@ package struct CalendarLayout {
         package var eventColor: String? = nil
         /// A deadline: a moment, drawn as a marker rather than a block.
         package var isDeadline: Bool = false
+        /// Where its open conflict is shown (`/conflicts?conflict=…`); nil when it has none.
+        package var conflictHref: String? = nil
+        /// A to-do that is done (struck through).
+        package var isDone: Bool = false
+        /// A to-do due at a time (shown beside its title), not just on a day.
+        package var hasDueTime: Bool = false
     }
 
     package let view: View

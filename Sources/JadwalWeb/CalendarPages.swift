@@ -19,7 +19,8 @@ extension WebRoutes {
         let texts = assets.texts(account.language)
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let query = request.uri.queryParameters
-        let view = query.get("view").flatMap(CalendarLayout.View.init(rawValue:)) ?? .month
+        // A phone's first view is the day (the script marks a narrow screen with a cookie).
+        let view = query.get("view").flatMap(CalendarLayout.View.init(rawValue:)) ?? (WebScreen.isNarrow(request) ? .day : .month)
         let formats = WebFormats.shared(language: account.language, zone: zone)
         let today = formats.localDay(clock.now)
         var notice: String?
@@ -40,6 +41,7 @@ extension WebRoutes {
         let prayerSettings = view == .week || view == .day ? try await prayer.settings(accountID: account.id) : nil
 
         var colors = CalendarColors()
+        let marks = try await conflicts.marks(accountID: account.id)
         var items = instances.map { instance -> CalendarLayout.Item in
             let kind: CalendarLayout.Item.Kind = switch instance.calendar.slug {
             case DefaultCalendars.routinesSlug: .routine
@@ -51,7 +53,21 @@ extension WebRoutes {
                 isAllDay: instance.occurrence.isAllDay, kind: kind, colorClass: colors.cssClass(for: instance.calendar),
                 href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName, occurrence: instance.occurrence.recurrenceId?.iso8601),
                 isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
-                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end)
+                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end,
+                conflictHref: marks.conflicts(of: instance).first.map(TodayPage.conflictHref))
+        }
+        // To-dos with a due date, on the day, week and agenda views (a month has no room for them).
+        if view != .month {
+            let first = LocalDate(daysSinceEpoch: layout.days.lowerBound), last = LocalDate(daysSinceEpoch: layout.days.upperBound)
+            for todo in try await tasks.dueTodos(account: account, from: first, through: last) where !todo.isCancelled {
+                if let category, !ItemCategories.matches(todo.task.todo.source, category) { continue }
+                let at = todo.dueIsDate ? layout.midnight(todo.dueDay) : todo.due ?? layout.midnight(todo.dueDay)
+                let title = todo.task.todo.title.flatMap { $0.isEmpty ? nil : $0 } ?? texts.text("untitled")
+                let inTaskList = todo.calendar.slug == DefaultCalendars.tasksSlug && todo.calendar.sharing == nil
+                items.append(CalendarLayout.Item(
+                    title: title, start: at, end: at, isAllDay: true, kind: .todo, colorClass: colors.cssClass(for: todo.calendar),
+                    href: inTaskList ? TaskPages.path(todo.task.object.name) : nil, isDone: todo.isDone, hasDueTime: !todo.dueIsDate))
+            }
         }
         if let prayerSettings {
             let prayers = PrayerCalendar(settings: prayerSettings, language: account.language)
@@ -83,6 +99,7 @@ extension WebRoutes {
             page["grid"] = grid
         case .agenda: page["agenda"] = model.agenda()
         }
+        if query.get("view") == nil { page["defaultView"] = true }
         if let notice { page["notice"] = notice }
         if truncated { page["notice"] = texts.text("calendarTruncated") }
         // Said on the view, so events of a hidden calendar are not taken for lost.
@@ -191,10 +208,25 @@ package struct CalendarPageModel {
     }
 
     private func chip(_ item: CalendarLayout.Item, showTime: Bool) -> CalendarHTML.Chip {
-        CalendarHTML.Chip(
-            title: item.title, classes: classes(item),
-            time: showTime && !item.isAllDay ? (item.isDeadline ? formats.time(item.start) : formats.timeRange(item.start, item.end)) : nil,
-            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil)
+        let time: String? = if item.kind == .todo {
+            item.hasDueTime ? formats.time(item.start) : nil
+        } else if showTime && !item.isAllDay {
+            item.isDeadline ? formats.time(item.start) : formats.timeRange(item.start, item.end)
+        } else {
+            nil
+        }
+        return CalendarHTML.Chip(
+            title: item.title, classes: classes(item), time: time,
+            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil,
+            todo: item.kind == .todo ? texts.text("todoChipLabel") + (item.isDone ? ", " + texts.text("todoChipDone") : "") : nil,
+            todoDone: item.isDone, conflict: badge(item))
+    }
+
+    /// The conflict badge of an item in a conflict, with its words for screen readers.
+    private func badge(_ item: CalendarLayout.Item) -> CalendarHTML.ConflictBadge? {
+        item.conflictHref.map {
+            CalendarHTML.ConflictBadge(href: $0, label: texts.text("conflictBadgeLabel", ["title": item.title]), note: texts.text("conflictBadgeNote"))
+        }
     }
 
     private func chipList(_ items: [CalendarLayout.Item], showTime: Bool) -> String {
@@ -205,7 +237,8 @@ package struct CalendarPageModel {
 
     private func classes(_ item: CalendarLayout.Item) -> String {
         "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
-            + (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "")
+            + (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "") + (item.isDone ? " done" : "")
+            + (item.conflictHref == nil ? "" : " in-conflict")
     }
 
     /// A day's heading and links, as every view shows them.
@@ -229,7 +262,7 @@ package struct CalendarPageModel {
 
     /// The weekday names, and the weeks' rows as markup (`CalendarHTML`).
     package func month() -> [String: Any] {
-        let byDay = layout.itemsByDay(items.filter { $0.kind != .prayer })
+        let byDay = layout.itemsByDay(items.filter { $0.kind != .prayer && $0.kind != .todo })
         let days = Array(layout.days)
         let weekdays = days.prefix(7).map { ["name": formats.weekday(LocalDate(daysSinceEpoch: $0))] }
         var html = CalendarHTML(capacity: days.count * 700)
@@ -266,6 +299,10 @@ package struct CalendarPageModel {
                     "classes": classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)",
                     "href": placement.item.href.map { $0 as Any } ?? false,
                     "cancelled": placement.item.isCancelled ? texts.text("cancelled") as Any : false,
+                    "conflict": badge(placement.item).map { badge -> Any in
+                        ["href": badge.href, "label": badge.label, "note": badge.note,
+                         "classes": "conflict-badge r-\(placement.row) n-1 l-\(placement.lane)"]
+                    } ?? false,
                 ]
             }
             column["prayers"] = layout.prayerPlacements(items, on: number).map { placement -> [String: Any] in

@@ -128,7 +128,12 @@ extension WebRoutes {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let formats = WebFormats.shared(language: account.language, zone: zone)
         // `from` pages through the list, `limit` at a time; past the end is the last page.
-        let asked = max(0, request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0)
+        var asked = max(0, request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0)
+        // A badge on a calendar chip links to its conflict: the page that holds it opens.
+        if let id = request.uri.queryParameters.get("conflict").flatMap(UUID.init(uuidString:)),
+           let start = try await conflicts.pageStart(of: id, accountID: account.id, limit: ConflictsPage.limit) {
+            asked = start
+        }
         let (count, from, shown) = try await conflicts.page(account: account, from: asked, limit: ConflictsPage.limit)
         var cards: [[String: Any]] = []
         for (conflict, day) in shown {

@@ -31,7 +31,7 @@ extension WebRoutes {
 
     package func addSignInRoutes(to router: Router<JadwalRequestContext>) {
         router.get("/") { request, _ -> Response in
-            if await browser.resolve(request) != nil { return WebPage.redirect("/calendar") }
+            if await browser.resolve(request) != nil { return WebPage.redirect(WebScreen.landing(request)) }
             return signInPage(request, language: WebLanguage.of(request, account: nil), email: "")
         }
         router.post("signin/email") { request, context -> Response in
@@ -104,7 +104,7 @@ extension WebRoutes {
             } catch let failure as SignIn.Failure {
                 return failed(Self.textKey(failure))
             }
-            var response = WebPage.redirect("/calendar")
+            var response = WebPage.redirect(WebScreen.landing(request))
             for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
             // The link is spent: the mark of the browser that asked for it has done its work.
             if request.cookies[BrowserSession.askedCookie] != nil { response.setCookie(browser.clearingAskedCookie()) }
@@ -139,7 +139,7 @@ extension WebRoutes {
                     let signedIn = try await signIn.signInVerified(
                         email: email, name: name, method: .google,
                         client: SignIn.Client(address: context.clientAddress, userAgent: request.headers[.userAgent]))
-                    var response = WebPage.redirect("/calendar")
+                    var response = WebPage.redirect(WebScreen.landing(request))
                     for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
                     response.setCookie(Cookie(name: GoogleWebSignIn.stateCookie, value: "", maxAge: 0, path: "/auth/google", httpOnly: true, sameSite: .lax))
                     return response

@@ -48,8 +48,12 @@ package struct WebRoutes: Sendable {
     /// Browsers receiving Web Push, and prayer alerts (nil only where a test builds the web app without them).
     package let webPush: WebPushSubscriptions?
     package let prayerAlerts: PrayerAlerts?
+    /// One day as one list, for the Today screen (the API's `GET /api/v1/today` reads the same).
+    package let agenda: DayAgenda
+    /// The reminders of the next two weeks, for the upcoming reminders screen.
+    package let reminders: UpcomingReminders
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -82,6 +86,8 @@ package struct WebRoutes: Sendable {
         self.bridgeRunning = bridgeRunning
         self.webPush = webPush
         self.prayerAlerts = prayerAlerts
+        self.agenda = agenda
+        self.reminders = reminders
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {
@@ -90,6 +96,8 @@ package struct WebRoutes: Sendable {
         addSignInRoutes(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
+        addTodayRoutes(to: pages)
+        addReminderRoutes(to: pages)
         addCalendarSettingsRoutes(to: pages)
         addShareSettingsRoutes(to: pages)
         addEventRoutes(to: pages)

@@ -39,10 +39,13 @@ extension SQLRepository: CalendarShareStore {
                 note = \(bind: share.note), updated_at = \(bind: share.updatedAt.unixMilliseconds)
             WHERE id = \(bind: share.id.uuidString)
             """).run()
+        // Accepted, left or given other access: the sharee's views gain or lose the calendar.
+        if let sharee = share.shareeID { viewChanges?.account(sharee) }
     }
 
     func deleteCalendarShare(id: UUID) async throws {
-        try await db.raw("DELETE FROM calendar_shares WHERE id = \(bind: id.uuidString)").run()
+        let row = try await db.raw("DELETE FROM calendar_shares WHERE id = \(bind: id.uuidString) RETURNING sharee_id").first()
+        if let sharee = try row?.decode(column: "sharee_id", as: String?.self).flatMap(UUID.init(uuidString:)) { viewChanges?.account(sharee) }
     }
 
     func calendarShare(id: UUID) async throws -> CalendarShareEntry? {

@@ -33,5 +33,6 @@ extension SQLRepository: CalendarViewStore {
                 DELETE FROM hidden_calendars WHERE account_id = \(bind: accountID.uuidString) AND calendar_id = \(bind: calendarID.uuidString)
                 """).run()
         }
+        viewChanges?.account(accountID)
     }
 }

@@ -17,6 +17,7 @@ extension SQLRepository: CalendarStore {
                     \(bind: try Self.deadPropertiesText(calendar.deadProperties)), \(bind: calendar.subscriptionID?.uuidString),
                     \(bind: calendar.caldavAccountID?.uuidString))
             """).run()
+        viewChanges?.calendar(calendar.id, owner: calendar.accountID)
     }
 
     func calendar(id: UUID) async throws -> CalendarCollection? {
@@ -47,11 +48,14 @@ extension SQLRepository: CalendarStore {
             RETURNING \(unsafeRaw: Self.calendarColumns)
             """).first()
         else { throw StorageError.corruptRow("calendar \(calendar.id) does not exist") }
-        return try Self.calendar(from: row)
+        let updated = try Self.calendar(from: row)
+        viewChanges?.calendar(updated.id, owner: updated.accountID)
+        return updated
     }
 
     func deleteCalendar(id: UUID) async throws {
-        try await db.raw("DELETE FROM calendars WHERE id = \(bind: id.uuidString)").run()
+        let row = try await db.raw("DELETE FROM calendars WHERE id = \(bind: id.uuidString) RETURNING account_id").first()
+        if let row { viewChanges?.calendar(id, owner: try Self.uuid(row, "account_id")) }
     }
 
     func calendarObject(calendarID: UUID, name: String) async throws -> CalendarObject? {
@@ -188,9 +192,10 @@ extension SQLRepository: CalendarStore {
     /// Bumps the calendar's revision in this transaction; the row lock orders concurrent writers.
     private func nextRevision(calendarID: UUID) async throws -> Int64 {
         guard let row = try await db.raw("""
-            UPDATE calendars SET revision = revision + 1 WHERE id = \(bind: calendarID.uuidString) RETURNING revision
+            UPDATE calendars SET revision = revision + 1 WHERE id = \(bind: calendarID.uuidString) RETURNING revision, account_id
             """).first()
         else { throw StorageError.corruptRow("calendar \(calendarID) does not exist") }
+        viewChanges?.calendar(calendarID, owner: try Self.uuid(row, "account_id"))
         return try row.decode(column: "revision", as: Int64.self)
     }
 

@@ -27,6 +27,7 @@ extension SQLRepository: ConflictStore {
                     \(bind: conflict.detectedAt.unixMilliseconds), \(bind: conflict.resolvedAt?.unixMilliseconds))
             """).run()
         try await saveOverlaps(of: conflict, replacing: false)
+        viewChanges?.account(conflict.accountID)
     }
 
     func updateConflict(_ conflict: EventConflict) async throws {
@@ -37,6 +38,7 @@ extension SQLRepository: ConflictStore {
             WHERE id = \(bind: conflict.id.uuidString)
             """).run()
         try await saveOverlaps(of: conflict, replacing: true)
+        viewChanges?.account(conflict.accountID)
     }
 
     /// What an open conflict runs into, one row per event it names (`conflict_overlaps`); a

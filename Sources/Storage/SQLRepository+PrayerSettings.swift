@@ -31,5 +31,6 @@ extension SQLRepository: PrayerSettingsStore {
             ON CONFLICT (account_id) DO UPDATE SET
                 settings = excluded.settings, revision = prayer_settings.revision + 1, updated_at = excluded.updated_at
             """).run()
+        viewChanges?.account(accountID)
     }
 }

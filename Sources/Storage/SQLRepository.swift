@@ -7,6 +7,8 @@ import SQLKit
 struct SQLRepository {
     let db: any SQLDatabase
     let engine: SQLEngine
+    /// In a write transaction: where changes that calendar views show are noted.
+    var viewChanges: ViewChangeRecorder? = nil
 }
 
 // MARK: - Accounts

@@ -7,6 +7,7 @@ import PostgresNIO
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
+import Synchronization
 
 /// The one SQL implementation of `Store`, over SQLite or PostgreSQL. Everything above the
 /// engine-specific connection handling goes through SQLKit, so both engines run the same queries.
@@ -18,6 +19,7 @@ public final class SQLStore: Store {
 
     private let engine: Engine
     private let logger: Logger
+    private let viewObservers = Mutex<[@Sendable (CalendarViewChanges) -> Void]>([])
     public let location: DatabaseLocation
 
     private var sqlEngine: SQLEngine {
@@ -60,7 +62,18 @@ public final class SQLStore: Store {
     // MARK: Store
 
     public func transaction<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
-        try await withWriteDatabase { db in try await body(SQLRepository(db: db, engine: self.sqlEngine)) }
+        let recorder = ViewChangeRecorder()
+        let result = try await withWriteDatabase { db in try await body(SQLRepository(db: db, engine: self.sqlEngine, viewChanges: recorder)) }
+        // Committed: whoever shows these calendars is told (a rolled-back transaction threw above).
+        let changes = recorder.changes
+        if !changes.isEmpty { for observer in viewObservers.withLock({ $0 }) { observer(changes) } }
+        return result
+    }
+
+    /// Calls `observer` after each committed transaction that changed what calendar views show
+    /// (`CalendarViewChanges`), on the committing task: it should hand work off, not do it.
+    public func observeViewChanges(_ observer: @escaping @Sendable (CalendarViewChanges) -> Void) {
+        viewObservers.withLock { $0.append(observer) }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {

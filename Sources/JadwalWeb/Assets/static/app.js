@@ -117,6 +117,10 @@ if (bell) {
   });
   if ('EventSource' in window) {
     let stream = null;
+    let connected = false;
+    // Calendar changes made elsewhere: the live parts of the page fetch themselves again. After a
+    // reconnect (or a return from the back-forward cache) what was missed is fetched the same way.
+    const changed = () => document.dispatchEvent(new Event('jadwal:calendar-changed'));
     const listen = () => {
       stream = new EventSource('/api/v1/notifications/stream');
       stream.addEventListener('notification', async () => {
@@ -124,6 +128,8 @@ if (bell) {
         setUnread(count.unreadCount ?? 0);
         if (!panel.hidden) await refresh();
       });
+      stream.addEventListener('ready', () => { if (connected) changed(); connected = true; });
+      stream.addEventListener('calendar', changed);
     };
     // A page kept in the back-forward cache must not keep its stream: browsers allow only a few
     // connections to one server, and every open stream takes one.
@@ -138,4 +144,58 @@ if (bell) {
 for (const grid of document.querySelectorAll('.timegrid[data-opening-hour]')) {
   const hour = document.getElementById('hour-' + grid.dataset.openingHour);
   if (hour && !location.hash) window.scrollTo({top: hour.getBoundingClientRect().top + window.scrollY, behavior: 'instant'});
+}
+
+// A phone-width window is marked for the server (one word in a cookie): it lands on Today and
+// opens the calendar at the day view. The first visit, before the mark, is set right here.
+const narrow = window.matchMedia('(max-width: 40rem)');
+const markScreen = () => { document.cookie = `jadwal_screen=${narrow.matches ? 'narrow' : 'wide'}; path=/; max-age=31536000; samesite=lax`; };
+markScreen();
+narrow.addEventListener('change', markScreen);
+const calendarView = document.querySelector('.calendar[data-default-view]');
+if (calendarView && narrow.matches && !calendarView.classList.contains('view-day')) {
+  const url = new URL(location.href);
+  url.searchParams.set('view', 'day');
+  location.replace(url);
+}
+
+// Live views: a part of the page marked data-live (the calendar's days, the Today list) is fetched
+// again when the stream says a calendar changed — no reload, the scroll position and focus kept,
+// and never while a field in it is being filled in (it waits until focus leaves the field).
+if (document.querySelector('[data-live]')) {
+  let timer = null;
+  let busy = false;
+  let waiting = false;
+  const editing = () => document.activeElement?.matches('[data-live] input, [data-live] select, [data-live] textarea') ?? false;
+  const later = () => { clearTimeout(timer); timer = setTimeout(refreshLive, 200); };
+  async function refreshLive() {
+    if (busy || editing()) { waiting = true; return; }
+    busy = true;
+    waiting = false;
+    try {
+      const response = await fetch(location.href, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } });
+      if (!response.ok || response.redirected) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const [x, y] = [window.scrollX, window.scrollY];
+      const focused = document.activeElement?.id;
+      for (const region of document.querySelectorAll('[data-live]')) {
+        const next = fresh.querySelector(`[data-live="${region.dataset.live}"]`);
+        if (next && next.innerHTML !== region.innerHTML) region.replaceChildren(...document.adoptNode(next).childNodes);
+      }
+      // A calendar seen for the first time brings its colour.
+      const style = document.querySelector('style[nonce]');
+      const freshStyle = fresh.querySelector('style');
+      if (style && freshStyle && style.textContent !== freshStyle.textContent) style.textContent = freshStyle.textContent;
+      window.scrollTo(x, y);
+      if (focused && !document.activeElement?.id) document.getElementById(focused)?.focus({ preventScroll: true });
+      document.dispatchEvent(new Event('jadwal:live-refreshed'));
+    } catch {
+      // Offline or signed out: the next change, or a reload, tries again.
+    } finally {
+      busy = false;
+      if (waiting) later();
+    }
+  }
+  document.addEventListener('jadwal:calendar-changed', later);
+  document.addEventListener('focusout', () => { if (waiting) later(); });
 }

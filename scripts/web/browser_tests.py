@@ -166,6 +166,8 @@ def whatsapp_recording(python: str, bridge: Path, folder: Path) -> Path:
     spec = folder / "whatsapp-spec.json"
     spec.write_text(json.dumps({
         "code": "JDWL2026", "me": "966501234567@s.whatsapp.net", "partner": "966500000002@s.whatsapp.net", "pairAfter": 6,
+        # Shown to a QR link before the pairing, turning once, as whatsmeow's `qr` callback does.
+        "qrs": ["2@UmVwbGF5T25l,cmVmMQ==,aWRrZXkx,YWR2MQ==", "2@UmVwbGF5VHdv,cmVmMg==,aWRrZXky,YWR2Mg=="],
         "messages": [{"fromMe": False, "text": "Dinner tomorrow at 8pm?", "at": now - 120}, {"fromMe": True, "text": "Deal", "at": now - 60}],
     }))
     out = folder / "whatsapp-link.jsonl"

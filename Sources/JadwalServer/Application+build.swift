@@ -216,7 +216,7 @@ private func assemble(
         }
     }
     handlers.register(CalDAVAccounts.writeBackJob) { job in
-        _ = try await caldavAccounts.writeBack(jobPayload: job.payload)
+        _ = try await caldavAccounts.writeBack(jobPayload: job.payload, isLastAttempt: job.attempts >= job.maxAttempts)
     }
     handlers.register(CalendarSubscriptions.refreshJob) { job in
         let refresh = try await subscriptions.refresh(jobPayload: job.payload)

@@ -326,7 +326,7 @@ private func assemble(
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, caldavAccounts: caldavAccounts
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)

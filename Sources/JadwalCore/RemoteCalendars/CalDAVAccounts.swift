@@ -316,8 +316,8 @@ public struct CalDAVAccounts: Sendable {
         var changed: [String: String] = [:]
         var removed: [String] = []
         var next = mirror
-        if remote.supportsSync {
-            if mirror.syncToken != nil, mirror.syncToken == remote.syncToken { return Counts() }
+        if remote.supportsSync, mirror.syncToken != nil {
+            if mirror.syncToken == remote.syncToken { return Counts() }
             var token = mirror.syncToken
             var complete = token == nil
             while true {
@@ -339,10 +339,15 @@ public struct CalDAVAccounts: Sendable {
             if complete { removed += known.keys.filter { changed[$0] == nil } }
             next.syncToken = token
         } else {
-            if mirror.ctag != nil, mirror.ctag == remote.ctag { return Counts() }
+            if !remote.supportsSync, mirror.ctag != nil, mirror.ctag == remote.ctag { return Counts() }
+            // A first sync lists ETags even where the server keeps sync tokens: a first
+            // sync-collection makes a server such as Radicale build and store its sync state for
+            // every object, which cost more than the listing. The token listed with the calendar,
+            // taken before the listing, is where the next sync-collection starts.
             changed = try await connection.etags(calendar: mirror.remoteURL)
             removed = known.keys.filter { changed[$0] == nil }
             next.ctag = remote.ctag
+            if remote.supportsSync { next.syncToken = remote.syncToken }
         }
         // Only what the remote changed since both sides agreed (our own write-backs come back
         // with the ETag already recorded).

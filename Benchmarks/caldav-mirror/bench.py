@@ -83,6 +83,7 @@ def time_jadwal(binary: str, remote: servers.Server, url: str, events: int) -> d
             {"kind": "caldav", "url": url, "username": remote.username, "password": remote.password}))
         if status != 201:
             sys.exit(f"connecting failed: {status} {body[:300]!r}")
+        connected = time.perf_counter() - started
         account = json.loads(body)
         slug = next(r["calendar"]["slug"] for r in account["remoteCalendars"] if r["mirrored"])
         calendar_path = f"{jadwal.home}{slug}/"
@@ -102,7 +103,7 @@ def time_jadwal(binary: str, remote: servers.Server, url: str, events: int) -> d
         jadwal.wait_for_jobs()
         settled = time.perf_counter() - started
         cpu_settled = cpu_seconds(jadwal.process.pid) - cpu0
-    return {"mirror": mirrored, "cpu_mirror": cpu_mirror, "settled": settled, "cpu_settled": cpu_settled}
+    return {"connect": connected, "mirror": mirrored, "cpu_mirror": cpu_mirror, "settled": settled, "cpu_settled": cpu_settled}
 
 
 def time_vdirsyncer(remote: servers.Server, url: str, events: int) -> dict:

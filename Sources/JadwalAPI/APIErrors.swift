@@ -287,10 +287,11 @@ extension APIError {
         case .invalidPhone: APIError.badRequest("invalid_phone", problem.description.asSentence)
         case .invalidHistoryDays: APIError.badRequest("invalid_field", "Field 'historyDays' must be from 0 to 30.")
         case .alreadyLinked: APIError(.conflict, code: "whatsapp_already_linked", message: problem.description.asSentence)
-        case .noLink: APIError.notFound("No WhatsApp link for this account. Ask for a code: POST /api/v1/whatsapp/link {\"phone\": \"+966…\"}.")
+        case .noLink: APIError.notFound("No WhatsApp link for this account. Ask for a code: POST /api/v1/whatsapp/link {\"phone\": \"+966…\"} (or {\"method\": \"qr\"}).")
         case .notWaiting: APIError(.conflict, code: "whatsapp_link_not_waiting", message: problem.description.asSentence)
         case .notLinked: APIError(.conflict, code: "whatsapp_not_linked", message: problem.description.asSentence)
         case .invalidSession: APIError.badRequest("invalid_session", problem.description.asSentence)
+        case .invalidQR: APIError.badRequest("invalid_qr", problem.description.asSentence)
         case .unknownEvent: APIError.badRequest("invalid_field", problem.description.asSentence)
         }
     }

@@ -104,7 +104,8 @@ package struct ChatConnectorRoutes: Sendable {
             } catch {
                 throw ChatAPIError(error)
             }
-            let report = try await chats.deliver(batch.messages.map(IncomingChatMessage.init), token: token, account: account)
+            let report = try await chats.deliver(
+                batch.messages.map(IncomingChatMessage.init), retracted: batch.retractions.map(ChatMessageRetraction.init), token: token, account: account)
             return JSONResponse(DeliveryView(report))
         }
     }

@@ -30,14 +30,36 @@ package struct WhatsAppLinkRoutes: Sendable {
                     message: "This server does not run the WhatsApp bridge. Its operator starts it with jadwal serve --whatsapp-bridge.")
             }
             struct LinkRequest: Decodable {
-                let phone: String
+                /// `code` (the default: a pairing code for `phone`) or `qr`.
+                let method: String?
+                let phone: String?
                 let historyDays: Int?
             }
             let body = try await request.decodeJSON(as: LinkRequest.self)
-            let started = try await links.start(phone: body.phone, historyDays: body.historyDays, accountID: accountID)
+            let method: WhatsAppLinks.Method
+            switch body.method ?? "code" {
+            case "code":
+                guard let phone = body.phone else { throw APIError.badRequest("invalid_field", "Field 'phone' is required to link with a pairing code.") }
+                method = .pairingCode(phone: phone)
+            case "qr": method = .qr
+            default: throw APIError.badRequest("invalid_field", "Field 'method' must be \"code\" or \"qr\".")
+            }
+            let started = try await links.start(method, historyDays: body.historyDays, accountID: accountID)
             let link = try await links.awaitCode(attempt: started.attempt, accountID: accountID, timeout: codeWait)
-            // 201 with the code; 202 while WhatsApp has not given one yet (follow with GET).
-            return JSONResponse(WhatsAppLinkView(link), status: link.code != nil ? .created : .accepted)
+            // 201 with the code or QR; 202 while WhatsApp has not given one yet (follow with GET).
+            return JSONResponse(WhatsAppLinkView(link), status: link.code != nil || link.qr != nil ? .created : .accepted)
+        }
+        // The waiting QR code as an image to scan; it changes as WhatsApp rotates it.
+        group.get("whatsapp/link/qr.svg") { _, context -> Response in
+            let accountID = try context.requireIdentity().account.id
+            let link = try await links.status(accountID: accountID)
+            guard link.state == .waiting, let payload = link.qr, let svg = QRCode.svg(payload, title: "WhatsApp") else {
+                throw APIError(.notFound, code: "no_qr", message: "No QR code is waiting to be scanned. Ask for one with POST /api/v1/whatsapp/link {\"method\": \"qr\"}.")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "image/svg+xml"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: svg)))
         }
         group.get("whatsapp/link") { _, context in
             let accountID = try context.requireIdentity().account.id
@@ -54,10 +76,14 @@ package struct WhatsAppLinkRoutes: Sendable {
 package struct WhatsAppLinkView: Encodable, Sendable {
     package let state: WhatsAppLink.State
     package let reason: String?
+    /// `code` (a pairing code for the phone number) or `qr`.
+    package let method: String
     /// As WhatsApp shows it: `ABCD-EFGH`.
     package let code: String?
+    /// The payload to show as a QR code while a QR link waits (or fetch `…/link/qr.svg`).
+    package let qr: String?
     package let expiresAt: Date?
-    package let phone: String
+    package let phone: String?
     package let linkedAs: String?
     package let historyDays: Int
     package let updatedAt: Date
@@ -65,9 +91,11 @@ package struct WhatsAppLinkView: Encodable, Sendable {
     package init(_ link: WhatsAppLink) {
         state = link.state
         reason = link.reason
+        method = link.usesQR ? "qr" : "code"
         code = link.code.map(Self.grouped)
+        qr = link.state == .waiting ? link.qr : nil
         expiresAt = link.state == .waiting ? link.expiresAt : nil
-        phone = "+" + link.phone
+        phone = link.usesQR ? nil : "+" + link.phone
         linkedAs = link.jid
         historyDays = link.historyDays
         updatedAt = link.updatedAt
@@ -108,6 +136,7 @@ package struct WhatsAppBridgeRoutes: Sendable {
             struct EventBody: Decodable {
                 let event: String
                 let code: String?
+                let qr: String?
                 let jid: String?
                 let reason: String?
             }
@@ -117,6 +146,9 @@ package struct WhatsAppBridgeRoutes: Sendable {
             case "code":
                 guard let code = body.code, !code.isEmpty, code.count <= 16 else { throw APIError.badRequest("invalid_field", "Field 'code' is required.") }
                 event = .code(code)
+            case "qr":
+                guard let qr = body.qr else { throw APIError.badRequest("invalid_field", "Field 'qr' is required.") }
+                event = .qr(qr)
             case "linked": event = .linked(jid: body.jid)
             case "failed": event = .failed(reason: body.reason ?? "failed")
             case "logged_out": event = .loggedOut(reason: body.reason ?? "logged_out")
@@ -144,7 +176,8 @@ package struct WhatsAppBridgeRoutes: Sendable {
             } catch {
                 throw ChatAPIError(error)
             }
-            let report = try await links.deliver(batch.messages.map(IncomingChatMessage.init), accountID: accountID)
+            let report = try await links.deliver(
+                batch.messages.map(IncomingChatMessage.init), retracted: batch.retractions.map(ChatMessageRetraction.init), accountID: accountID)
             return JSONResponse(DeliveryView(report))
         }
     }
@@ -186,6 +219,8 @@ package struct BridgeWorkView: Encodable, Sendable {
         let state: WhatsAppLink.State
         let jid: String?
         let historyDays: Int
+        /// `code`: pair with `phone`; `qr`: show QR codes to scan.
+        let method: String
         /// Base64 of the device store, opened for the bridge; nil until it first hands one back.
         let session: String?
 
@@ -196,6 +231,7 @@ package struct BridgeWorkView: Encodable, Sendable {
             state = work.link.state
             jid = work.link.jid
             historyDays = work.link.historyDays
+            method = work.link.usesQR ? "qr" : "code"
             session = work.session?.base64EncodedString()
         }
     }

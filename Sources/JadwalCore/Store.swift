@@ -192,6 +192,8 @@ public protocol ChatStore: Sendable {
     /// The conversation for this chat, created from `candidate` if there is none yet, and held
     /// for the rest of the transaction so concurrent deliveries to one chat take turns.
     func lockChatConversation(_ candidate: ChatConversation) async throws -> ChatConversation
+    /// The conversation for this chat if there is one, held like `lockChatConversation`'s.
+    func lockExistingChatConversation(accountID: UUID, source: ChatSource, chatKey: String) async throws -> ChatConversation?
     func chatConversation(id: UUID, accountID: UUID) async throws -> ChatConversation?
     /// The account's conversations, most recently active first.
     func chatConversations(accountID: UUID) async throws -> [ChatConversation]
@@ -207,6 +209,10 @@ public protocol ChatStore: Sendable {
     func insertChatMessages(_ messages: [ChatMessageRecord]) async throws -> Set<String>
     /// Which of these external ids the conversation has stored (with or without their text).
     func storedChatMessageIDs(conversationID: UUID, among externalIDs: [String]) async throws -> Set<String>
+    func chatMessage(conversationID: UUID, externalID: String) async throws -> ChatMessageRecord?
+    /// Deletes the message `externalID` and the messages whose id starts with `editPrefix` (its
+    /// edits, stored as messages of their own); returns what was deleted.
+    func deleteChatMessages(conversationID: UUID, externalID: String, editPrefix: String) async throws -> [ChatMessageRecord]
     /// The conversation's messages whose text is still held, in the order they were sent.
     func heldChatMessages(conversationID: UUID) async throws -> [ChatMessageRecord]
     /// How many messages the conversation has, and how many still hold their text.

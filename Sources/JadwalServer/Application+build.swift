@@ -47,6 +47,16 @@ public struct JadwalServerInstance: Sendable {
     /// The token this instance gave its WhatsApp bridge; nil without one.
     package let whatsAppBridgeToken: String?
     package let whatsAppBridge: WhatsAppBridgeSupervisor?
+
+    /// Runs the server until SIGTERM or SIGINT. The WhatsApp bridge runs beside the HTTP
+    /// application rather than among its services, so that it is stopped first: the bridge is
+    /// signalled and lets its deliveries land while the server still listens (services stop in
+    /// reverse order).
+    public func run() async throws {
+        let services: [any Service] = [application] + (whatsAppBridge.map { [$0] } ?? [])
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: application.logger))
+        try await group.run()
+    }
 }
 
 
@@ -237,7 +247,7 @@ private func assemble(
         }
     }
     handlers.register(CalDAVAccounts.writeBackJob) { job in
-        _ = try await caldavAccounts.writeBack(jobPayload: job.payload)
+        _ = try await caldavAccounts.writeBack(jobPayload: job.payload, isLastAttempt: job.attempts >= job.maxAttempts)
     }
     handlers.register(CalendarSubscriptions.refreshJob) { job in
         let refresh = try await subscriptions.refresh(jobPayload: job.payload)
@@ -354,12 +364,11 @@ private func assemble(
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)
     let listeningPort = ListeningPort()
-    var bridgeServices: [any Service] = []
     var bridgeToken: String?
     var bridgeSupervisor: WhatsAppBridgeSupervisor?
     if let bridge = configuration.whatsAppBridge {
@@ -368,10 +377,8 @@ private func assemble(
         WhatsAppBridgeRoutes(links: whatsAppLinks, token: token).addRoutes(to: api)
         let supervisor = WhatsAppBridgeSupervisor(
             configuration: bridge, token: token, host: try loopbackHost(configuration), port: listeningPort, logger: logger)
-        if bridge.startsProcess {
-            bridgeServices.append(supervisor)
-            bridgeSupervisor = supervisor
-        }
+        // Run by `run(gracefulShutdownSignals:)`, not among the application's services.
+        if bridge.startsProcess { bridgeSupervisor = supervisor }
     }
     let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)
 
@@ -384,7 +391,7 @@ private func assemble(
         // Background work, the retention sweep included, runs where job workers run.
         // Stopped in reverse: the workers finish their jobs before the APNs client and the store close.
         services: ([StoreLifecycle(store: store), hub] as [any Service]) + (apns.map { [$0] } ?? []) + [workers]
-            + (configuration.workers > 0 ? [retention] : []) + bridgeServices,
+            + (configuration.workers > 0 ? [retention] : []),
         onServerRunning: { channel in
             if let port = channel.localAddress?.port { await listeningPort.set(port) }
             var listening = configuration

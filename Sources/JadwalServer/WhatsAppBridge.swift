@@ -42,7 +42,8 @@ actor ListeningPort {
 }
 
 /// Runs one bridge process for every linked account: started once the server listens,
-/// restarted with a doubling delay if it dies, asked to stop (SIGTERM, then SIGKILL) with the server.
+/// restarted with a doubling delay if it dies, asked to stop (SIGTERM, then SIGKILL) before the
+/// server stops listening (`JadwalServerInstance.run`), so the batches it is delivering land.
 package struct WhatsAppBridgeSupervisor: Service {
     package let command: [String]
     package let directory: String
@@ -103,7 +104,11 @@ package struct WhatsAppBridgeSupervisor: Service {
         }
     }
 
-    /// One run of the process; its exit status. Graceful shutdown sends SIGTERM, then SIGKILL after 5 s.
+    /// How long a signalled bridge has to let its deliveries land and exit before it is killed
+    /// (the bridge gives up waiting on them after 8 s).
+    static let stopTimeout: Duration = .seconds(10)
+
+    /// One run of the process; its exit status. Graceful shutdown sends SIGTERM, then SIGKILL after `stopTimeout`.
     func runOnce(environment: [String: String]) async throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -125,7 +130,7 @@ package struct WhatsAppBridgeSupervisor: Service {
             process.terminate()
             let pid = process.processIdentifier
             Task {
-                try? await Task.sleep(for: .seconds(5))
+                try? await Task.sleep(for: Self.stopTimeout)
                 if process.isRunning { kill(pid, SIGKILL) }
             }
         }

@@ -10,7 +10,8 @@ import PrayerTimes
 /// Settings → Calendars: every calendar with its colour, source and counts; rename, recolour,
 /// reorder, show or hide in the calendar views, delete (after a page that names what goes);
 /// subscribe to a feed and look after it (status, problems, refresh, pause, busy or free);
-/// import an `.ics` file into a calendar; download one calendar or all of them. Each form posts
+/// connect another CalDAV account and choose which of its calendars are mirrored (refresh,
+/// disconnect); import an `.ics` file into a calendar; download one calendar or all of them. Each form posts
 /// back here and goes through the Core services the JSON API uses.
 package enum CalendarSettingsPages {
     package static let path = "/settings/calendars"
@@ -30,12 +31,44 @@ package enum CalendarSettingsPages {
     package struct SubscribeForm: Decodable {
         package var url: String?
         package var name: String?
+        /// Minutes between refreshes; empty or absent: what the feed asks for, else hourly.
+        package var refresh: String?
+        /// `on`: the feed's dated items become to-dos (a course site's assignments).
+        package var asTasks: String?
+    }
+
+    /// The refresh intervals offered, in minutes (the API takes any from 15 minutes to a week).
+    package static let refreshChoices = [15, 30, 60, 180, 360, 720, 1440, 10080]
+
+    package struct ConnectForm: Decodable {
+        package var url: String?
+        package var username: String?
+        package var password: String?
+    }
+
+    package struct MirrorForm: Decodable {
+        /// The remote calendars to mirror (checkboxes `mirror[]`); none unmirrors them all.
+        package var mirror: [String]?
+    }
+
+    /// The connect form's field a refusal is about, and the words beside it.
+    package static func field(of problem: CalDAVAccounts.Problem, username: String, texts: [String: String]) -> (field: String, message: String) {
+        switch problem {
+        case .invalidURL(let reason), .refusedAddress(let reason): ("accountURL", texts.text("calendarsErrorAccountURL", ["reason": reason]))
+        case .unreachable(let reason): ("accountURL", texts.text("calendarsErrorUnreachable", ["reason": reason]))
+        case .tooMany(let limit): ("accountURL", texts.text("calendarsErrorTooManyAccounts", ["limit": String(limit)]))
+        case .missingCredentials:
+            username.trimmingCharacters(in: .whitespaces).isEmpty
+                ? ("accountUsername", texts.text("calendarsErrorUsername")) : ("accountPassword", texts.text("calendarsErrorPassword"))
+        case .refused(let reason): ("accountPassword", texts.text("calendarsErrorRefusedCredentials", ["reason": reason]))
+        case .unknownCalendar(let url): ("mirror", texts.text("calendarsErrorUnknownRemote", ["url": url]))
+        }
     }
 
     /// The notices a redirect back here may carry (`?done=`), each a text `calendarsDone_<key>`.
     package static let notices = [
         "created", "saved", "moved", "shown", "hidden", "deleted", "subscribed", "refreshing", "paused", "resumed", "free", "busy",
-        "shared", "accessChanged", "unshared", "accepted", "declined", "busyTime",
+        "shared", "accessChanged", "unshared", "accepted", "declined", "busyTime", "connected", "mirrorSaved", "syncing", "disconnected",
     ]
 
     /// A colour as an `<input type="color">` takes it: `#rrggbb`, lower case.
@@ -93,6 +126,9 @@ extension WebRoutes {
         package var calendarForm: CalendarSettingsPages.CalendarForm?
         package var newCalendar: CalendarSettingsPages.CalendarForm?
         package var subscribe: CalendarSettingsPages.SubscribeForm?
+        package var connect: CalendarSettingsPages.ConnectForm?
+        /// The connected account whose row the errors belong to (its mirror choice).
+        package var accountID: UUID?
         package var report: [String: Any]?
         package var importCalendarID: String?
         package var share: ShareSettingsPages.ShareForm?
@@ -207,13 +243,63 @@ extension WebRoutes {
             let form = try context.form(CalendarSettingsPages.SubscribeForm.self)
             let texts = assets.texts(account.language)
             let name = (form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let refreshText = (form.refresh ?? "").trimmingCharacters(in: .whitespaces)
+            guard refreshText.isEmpty || Int(refreshText) != nil else {
+                return try await calendarsPage(request, context, .init(
+                    errors: ["refresh": texts.text("calendarsErrorRefresh")], subscribe: form, status: .unprocessableContent))
+            }
             do {
-                let added = try await subscriptions.add(.init(url: form.url ?? "", name: name.isEmpty ? nil : name), account: account)
+                let added = try await subscriptions.add(
+                    .init(url: form.url ?? "", name: name.isEmpty ? nil : name, refreshMinutes: Int(refreshText), asTasks: form.asTasks == "on"), account: account)
                 return WebPage.redirect(path + "?done=subscribed#" + Self.anchor(added.calendar.id))
             } catch let problem as CalendarSubscriptions.Problem {
                 let (field, message) = CalendarSettingsPages.field(of: problem, texts: texts)
                 let status: HTTPResponse.Status = switch problem { case .tooMany: .conflict; default: .unprocessableContent }
                 return try await calendarsPage(request, context, .init(errors: [field: message], subscribe: form, status: status))
+            }
+        }
+        group.post("settings/calendars/accounts") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let form = try context.form(CalendarSettingsPages.ConnectForm.self)
+            let texts = assets.texts(account.language)
+            guard let caldavAccounts else { throw HTTPError(.notFound, message: "This server does not connect CalDAV accounts.") }
+            let username = (form.username ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            do {
+                // Every calendar of the account is mirrored at first; the list below changes that.
+                let connected = try await caldavAccounts.connect(
+                    url: form.url ?? "", username: username, password: form.password ?? "", mirror: nil, account: account)
+                return WebPage.redirect(path + "?done=connected#" + Self.accountAnchor(connected.account.id))
+            } catch let problem as CalDAVAccounts.Problem {
+                let (field, message) = CalendarSettingsPages.field(of: problem, username: username, texts: texts)
+                let status: HTTPResponse.Status = switch problem { case .tooMany: .conflict; default: .unprocessableContent }
+                return try await calendarsPage(request, context, .init(errors: [field: message], connect: form, status: status))
+            }
+        }
+        group.post("settings/calendars/accounts/{id}/mirror") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let connected = try await ownAccount(context, accountID: account.id)
+            let form = try context.form(CalendarSettingsPages.MirrorForm.self)
+            do {
+                _ = try await caldavAccounts?.mirror(form.mirror ?? [], of: connected, account: account)
+            } catch let problem as CalDAVAccounts.Problem {
+                let (field, message) = CalendarSettingsPages.field(of: problem, username: "", texts: assets.texts(account.language))
+                return try await calendarsPage(request, context, .init(errors: [field: message], accountID: connected.account.id, status: .unprocessableContent))
+            }
+            return WebPage.redirect(path + "?done=mirrorSaved#" + Self.accountAnchor(connected.account.id))
+        }
+        group.post("settings/calendars/accounts/{id}") { _, context -> Response in
+            let account = try context.requireIdentity().account
+            let connected = try await ownAccount(context, accountID: account.id)
+            let form = try context.form(CalendarSettingsPages.ChoiceForm.self)
+            switch form.choice {
+            case "refresh":
+                try await caldavAccounts?.syncSoon(connected)
+                return WebPage.redirect(path + "?done=syncing#" + Self.accountAnchor(connected.account.id))
+            case "disconnect":
+                try await caldavAccounts?.disconnect(connected)
+                return WebPage.redirect(path + "?done=disconnected#connect")
+            default:
+                throw HTTPError(.badRequest, message: "Refresh or disconnect.")
             }
         }
         group.post("settings/calendars/subscriptions/{id}") { _, context -> Response in
@@ -278,6 +364,16 @@ extension WebRoutes {
     package static func segment(_ id: UUID) -> String { id.uuidString.lowercased() }
     /// The id of a calendar's row on the page.
     package static func anchor(_ id: UUID) -> String { "calendar-" + segment(id) }
+    /// The id of a connected account's row on the page.
+    package static func accountAnchor(_ id: UUID) -> String { "account-" + segment(id) }
+
+    /// The signed-in person's connected account named by the path; another's is not found.
+    private func ownAccount(_ context: JadwalRequestContext, accountID: UUID) async throws -> CalDAVAccounts.Connected {
+        guard let caldavAccounts, let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              let connected = try await caldavAccounts.own(id: id, accountID: accountID)
+        else { throw HTTPError(.notFound, message: "No such account.") }
+        return connected
+    }
 
     /// The signed-in person's calendar named by the path, with its counts; another's is not found,
     /// exactly like one that never existed.
@@ -287,6 +383,44 @@ extension WebRoutes {
               let listed = try await calendars.listed(accountID: account.id).first(where: { $0.calendar.id == id })
         else { throw Self.noCalendar }
         return (account, listed)
+    }
+
+    /// "Every 15 minutes", "Every 6 hours", "Every day", "Every week".
+    static func interval(_ minutes: Int, texts: [String: String]) -> String {
+        switch minutes {
+        case let m where m % 10080 == 0: texts.text("calendarsEveryWeeks", ["count": String(m / 10080)])
+        case let m where m % 1440 == 0: texts.text("calendarsEveryDays", ["count": String(m / 1440)])
+        case let m where m % 60 == 0: texts.text("calendarsEveryHours", ["count": String(m / 60)])
+        default: texts.text("calendarsEveryMinutes", ["count": String(minutes)])
+        }
+    }
+
+    /// A connected account as its row shows it: where, who, its state, and its calendars to tick.
+    private static func accountRow(
+        _ connected: CalDAVAccounts.Connected, texts: [String: String], when: (Date) -> String, errors: [String: String]
+    ) -> [String: Any] {
+        let account = connected.account
+        let id = segment(account.id)
+        let host = URLComponents(string: account.url)?.host ?? account.url
+        var row: [String: Any] = [
+            "id": id, "anchor": accountAnchor(account.id), "url": account.url, "host": host, "username": account.username,
+            "state": account.state.rawValue, "stateLabel": texts.text("calendarsState_\(account.state.rawValue)"),
+            "error": account.lastError ?? "", "failing": account.state == .failing,
+            "action": "\(CalendarSettingsPages.path)/accounts/\(id)", "mirrorAction": "\(CalendarSettingsPages.path)/accounts/\(id)/mirror",
+            "refreshLabel": texts.text("calendarsRefreshAccount", ["host": host]),
+            "disconnectLabel": texts.text("calendarsDisconnectAccount", ["host": host]),
+            "confirm": texts.text("calendarsConfirmDisconnect", ["host": host]),
+            "rowErrors": errors,
+            "remotes": account.remoteCalendars.enumerated().map { index, remote -> [String: Any] in
+                [
+                    "field": "mirror-\(id)-\(index)", "url": remote.url, "mirrored": connected.mirrored[remote.url] != nil,
+                    "name": remote.displayName ?? URLComponents(string: remote.url)?.path ?? remote.url,
+                ]
+            },
+            "mirrorLegend": texts.text("calendarsMirrorLegend", ["host": host]),
+        ]
+        if let last = account.lastSuccessAt { row["lastSuccess"] = texts.text("calendarsLastSync", ["time": when(last)]) }
+        return row
     }
 
     private static func importReport(_ report: CalendarTransfer.Report, file: String?, calendar: CalendarCollection, texts: [String: String]) -> [String: Any] {
@@ -321,6 +455,11 @@ extension WebRoutes {
         var colors = CalendarColors()
 
         let sharing = try await sharingValues(account: account, texts: texts, extras: extras)
+        let connectedAccounts = try await caldavAccounts?.all(accountID: account.id) ?? []
+        var mirroredFrom: [UUID: String] = [:]
+        for connected in connectedAccounts {
+            for calendar in connected.mirrored.values { mirroredFrom[calendar.id] = URLComponents(string: connected.account.url)?.host ?? connected.account.url }
+        }
         let rows = listed.enumerated().map { index, item -> [String: Any] in
             let calendar = item.calendar
             let id = Self.segment(calendar.id)
@@ -356,6 +495,8 @@ extension WebRoutes {
                 if let last = subscription.lastSuccessAt { status["lastSuccess"] = texts.text("calendarsLastRefresh", ["time": when(last)]) }
                 if subscription.pausedAt == nil { status["next"] = texts.text("calendarsNextRefresh", ["time": when(subscription.nextRefreshAt)]) }
                 row["feed"] = status
+            } else if let host = mirroredFrom[calendar.id] {
+                row["source"] = texts.text("calendarsSourceMirrored", ["host": host])
             } else {
                 row["source"] = texts.text(calendar.isComputed ? "calendarsSourceComputed" : "calendarsSourceJadwal")
             }
@@ -372,6 +513,17 @@ extension WebRoutes {
             "errors": errors, "hasErrors": !errors.isEmpty,
             "newName": newCalendar?.name ?? "", "newColor": newCalendar?.color ?? CalendarColors.fallback, "newTodos": newCalendar?.holds == "todos",
             "subscribeURL": extras.subscribe?.url ?? "", "subscribeName": extras.subscribe?.name ?? "",
+            "subscribeAsTasks": extras.subscribe?.asTasks == "on",
+            "refreshChoices": CalendarSettingsPages.refreshChoices.map { minutes -> [String: Any] in
+                ["minutes": String(minutes), "label": Self.interval(minutes, texts: texts), "selected": extras.subscribe?.refresh == String(minutes)]
+            },
+            "canConnect": caldavAccounts != nil,
+            // The password is never put back in the page.
+            "connectURL": extras.connect?.url ?? "", "connectUsername": extras.connect?.username ?? "",
+            "accounts": connectedAccounts.map { connected in
+                Self.accountRow(connected, texts: texts, when: when, errors: extras.accountID == connected.account.id ? errors : [:])
+            },
+            "hasAccounts": !connectedAccounts.isEmpty,
             "importTargets": targets.map { ["id": Self.segment($0.id), "name": $0.displayName, "selected": Self.segment($0.id) == chosen] as [String: Any] },
             "hasImportTargets": !targets.isEmpty, "importLimitMB": String(CalendarTransfer.uploadLimit >> 20),
             "subscriptionLimit": texts.text("calendarsSubscribeHint", ["limit": String(CalendarSubscriptions.perAccountLimit)]),

@@ -59,8 +59,7 @@ package enum SettingsPages {
     /// The link as a QR code, inline SVG for a phone to scan from the screen. Safe to put in
     /// the page unescaped: the encoder's own markup, the link only as modules, the title escaped.
     package static func qrCode(_ link: String, title: String) -> String? {
-        guard let code = try? QRCode(encoding: Array(link.utf8)) else { return nil }
-        return code.svg(moduleSize: 4, quietZone: 4, title: title)
+        QRCode.svg(link, title: title)
     }
 
     /// The devices section's list of what signs in without a session: app passwords (listed in

@@ -8,7 +8,8 @@ import JadwalHTTP
 package enum WhatsAppLinkPages {
     package struct LinkForm: Decodable {
         package var phone: String?
-        package var historyDays: String?
+        /// `qr` to link by scanning a QR code; else a pairing code for `phone`.
+        package var method: String?
     }
 
     /// How long asking for a code waits for WhatsApp's answer before showing the page without it.
@@ -16,12 +17,12 @@ package enum WhatsAppLinkPages {
 
     /// The section's values for the template.
     static func section(
-        _ link: WhatsAppLink?, bridgeRunning: Bool, texts: [String: String], form: LinkForm?, error: String?, time: (Date) -> String
+        _ link: WhatsAppLink?, bridgeRunning: Bool, historyDays: Int, texts: [String: String], form: LinkForm?, error: String?, time: (Date) -> String
     ) -> [String: Any] {
         var section: [String: Any] = [
             "bridgeRunning": bridgeRunning, "state": link?.state.rawValue ?? "none",
-            "phone": form?.phone ?? link.map { "+" + $0.phone } ?? "", "historyDays": form?.historyDays ?? String(link?.historyDays ?? WhatsAppLinks.defaultHistoryDays),
-            "historyMax": WhatsAppLinks.historyDaysRange.upperBound,
+            "phone": form?.phone ?? link.flatMap { $0.usesQR ? nil : "+" + $0.phone } ?? "",
+            "historyHint": texts.text("whatsappLinkHistoryHint", ["days": String(historyDays)]),
         ]
         if let error { section["phoneError"] = error }
         guard let link else {
@@ -31,6 +32,10 @@ package enum WhatsAppLinkPages {
         switch link.state {
         case .waiting:
             section["waiting"] = true
+            if let qr = link.qr, let svg = QRCode.svg(qr, title: texts.text("whatsappLinkQRTitle")) {
+                section["qrSVG"] = svg
+                section["qrStamp"] = qrStamp(qr)
+            }
             if let code = link.code {
                 section["code"] = code.count == 8 && !code.contains("-") ? code.prefix(4) + "-" + code.suffix(4) : code
                 section["expiresAt"] = ISO8601DateFormatter().string(from: link.expiresAt)
@@ -43,7 +48,7 @@ package enum WhatsAppLinkPages {
             section["showForm"] = true
             let reason = link.reason ?? ""
             let message: String? = switch link.state {
-            case .expired: texts.text("whatsappLinkExpired")
+            case .expired: texts.text(link.usesQR ? "whatsappLinkQRExpired" : "whatsappLinkExpired")
             case .failed where reason == "logged_out": texts.text("whatsappLinkLoggedOut")
             case .failed where reason.lowercased().contains("phone") || reason.lowercased().contains("number"):
                 texts.text("whatsappLinkWrongNumber", ["reason": reason])
@@ -54,6 +59,11 @@ package enum WhatsAppLinkPages {
         }
         return section
     }
+
+    /// A short name for the QR code shown, so the page's script sees when WhatsApp turned it.
+    static func qrStamp(_ payload: String) -> String {
+        String(payload.sha256Hex.prefix(12))
+    }
 }
 
 extension WebRoutes {
@@ -63,16 +73,13 @@ extension WebRoutes {
             guard let whatsAppLinks, bridgeRunning else { throw HTTPError(.notFound, message: "This server does not run the WhatsApp bridge.") }
             let form = try context.form(WhatsAppLinkPages.LinkForm.self)
             let texts = assets.texts(account.language)
-            let daysText = (form.historyDays ?? "").trimmingCharacters(in: .whitespaces)
-            let days = daysText.isEmpty ? nil : Int(daysText)
+            let method: WhatsAppLinks.Method = form.method == "qr" ? .qr : .pairingCode(phone: form.phone ?? "")
             do {
-                guard daysText.isEmpty || days != nil else { throw WhatsAppLinks.Problem.invalidHistoryDays }
-                let started = try await whatsAppLinks.start(phone: form.phone ?? "", historyDays: days, accountID: account.id)
+                // The days of history read are the chat setting's.
+                let started = try await whatsAppLinks.start(method, historyDays: nil, accountID: account.id)
                 _ = try await whatsAppLinks.awaitCode(attempt: started.attempt, accountID: account.id, timeout: WhatsAppLinkPages.codeWait)
             } catch WhatsAppLinks.Problem.invalidPhone {
                 return try await whatsAppPage(request, context, status: .unprocessableContent, linkForm: form, linkError: texts.text("whatsappLinkErrorPhone"))
-            } catch WhatsAppLinks.Problem.invalidHistoryDays {
-                return try await whatsAppPage(request, context, status: .unprocessableContent, linkForm: form, linkError: texts.text("whatsappLinkErrorDays"))
             } catch WhatsAppLinks.Problem.alreadyLinked {
                 // Linked in another tab meanwhile: the page shows it.
             }
@@ -95,7 +102,12 @@ extension WebRoutes {
             let state: String
             do {
                 let link = try await whatsAppLinks.status(accountID: account.id)
-                state = link.state == .waiting && link.code == nil ? "asking" : link.state.rawValue
+                // A QR code that turned is a new state to show.
+                state = switch (link.state, link.code, link.qr) {
+                case (.waiting, nil, nil): "asking"
+                case (.waiting, _, let qr?): "qr-" + WhatsAppLinkPages.qrStamp(qr)
+                default: link.state.rawValue
+                }
             } catch WhatsAppLinks.Problem.noLink {
                 state = "none"
             }
@@ -107,15 +119,17 @@ extension WebRoutes {
     }
 
     func whatsAppLinkSection(
-        accountID: UUID, texts: [String: String], form: WhatsAppLinkPages.LinkForm?, error: String?, time: (Date) -> String
+        accountID: UUID, historyDays: Int, texts: [String: String], form: WhatsAppLinkPages.LinkForm?, error: String?, time: (Date) -> String
     ) async throws -> [String: Any] {
-        guard let whatsAppLinks else { return WhatsAppLinkPages.section(nil, bridgeRunning: false, texts: texts, form: form, error: error, time: time) }
+        guard let whatsAppLinks else {
+            return WhatsAppLinkPages.section(nil, bridgeRunning: false, historyDays: historyDays, texts: texts, form: form, error: error, time: time)
+        }
         let link: WhatsAppLink?
         do {
             link = try await whatsAppLinks.status(accountID: accountID)
         } catch WhatsAppLinks.Problem.noLink {
             link = nil
         }
-        return WhatsAppLinkPages.section(link, bridgeRunning: bridgeRunning, texts: texts, form: form, error: error, time: time)
+        return WhatsAppLinkPages.section(link, bridgeRunning: bridgeRunning, historyDays: historyDays, texts: texts, form: form, error: error, time: time)
     }
 }

@@ -18,6 +18,7 @@ package enum WhatsAppPages {
         package var meName: String?
         package var cloudAPIPhoneNumberID: String?
         package var eventMinutes: String?
+        package var whatsAppHistoryDays: String?
     }
 
     package struct TokenForm: Decodable {
@@ -51,6 +52,7 @@ package enum WhatsAppPages {
         case .invalidSetting(.cloudAPIPhoneNumberID): ("cloudAPIPhoneNumberID", "whatsappError_cloudAPIPhoneNumberID")
         case .invalidSetting(.meName): ("meName", "whatsappError_meName")
         case .invalidSetting(.eventMinutes): ("eventMinutes", "whatsappError_eventMinutes")
+        case .invalidSetting(.whatsAppHistoryDays): ("whatsAppHistoryDays", "whatsappError_whatsAppHistoryDays")
         case .invalidSetting(.retentionDays), .noConversation, .noConnectorToken, .invalidTokenName, .invalidConnectorToken, .accountDisabled:
             ("retentionDays", "whatsappError_retentionDays")
         }
@@ -126,9 +128,16 @@ extension WebRoutes {
             guard minutesText.isEmpty || minutes != nil else {
                 return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: ["eventMinutes": texts.text("whatsappError_eventMinutes")])
             }
+            let historyText = (form.whatsAppHistoryDays ?? "").trimmingCharacters(in: .whitespaces)
+            let historyDays = Int(historyText)
+            guard historyText.isEmpty || historyDays != nil else {
+                return try await whatsAppPage(
+                    request, context, status: .unprocessableContent, settingsForm: form,
+                    errors: ["whatsAppHistoryDays": texts.text("whatsappError_whatsAppHistoryDays")])
+            }
             let change = ChatSettingsChange(
                 extractionPaused: form.extractionPaused == "on", allowGroups: form.allowGroups == "on", retentionDays: days, meName: form.meName ?? "",
-                cloudAPIPhoneNumberID: form.cloudAPIPhoneNumberID ?? "", eventMinutes: minutes)
+                cloudAPIPhoneNumberID: form.cloudAPIPhoneNumberID ?? "", eventMinutes: minutes, whatsAppHistoryDays: historyDays)
             do {
                 _ = try await chats.updateSettings(change, accountID: account.id)
             } catch let problem as Chats.Problem {
@@ -214,7 +223,7 @@ extension WebRoutes {
         let form = settingsForm ?? WhatsAppPages.SettingsForm(
             extractionPaused: settings.extractionPaused ? "on" : nil, allowGroups: settings.allowGroups ? "on" : nil,
             retentionDays: String(settings.retentionDays), meName: settings.meName ?? "", cloudAPIPhoneNumberID: settings.cloudAPIPhoneNumberID ?? "",
-            eventMinutes: String(settings.eventMinutes))
+            eventMinutes: String(settings.eventMinutes), whatsAppHistoryDays: String(settings.whatsAppHistoryDays))
         let base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         let connectorURL = base + "/api/v1/chats/messages"
         // Texts the script needs for what it shows after an upload through the API.
@@ -233,6 +242,8 @@ extension WebRoutes {
             "retentionMin": ChatSettings.retentionLimit.lowerBound, "retentionMax": ChatSettings.retentionLimit.upperBound,
             "eventMinutes": form.eventMinutes ?? "", "eventMinutesMin": ChatSettings.eventMinutesLimit.lowerBound,
             "eventMinutesMax": ChatSettings.eventMinutesLimit.upperBound,
+            "historyDays": form.whatsAppHistoryDays ?? "", "historyMin": ChatSettings.whatsAppHistoryDaysLimit.lowerBound,
+            "historyMax": ChatSettings.whatsAppHistoryDaysLimit.upperBound,
             "meName": form.meName ?? "", "phoneNumberID": form.cloudAPIPhoneNumberID ?? "",
             "tokens": tokens.map { token -> [String: Any] in
                 ["name": token.name, "created": when(token.createdAt), "lastUsed": token.lastUsedAt.map(when) ?? texts.text("whatsappTokenNeverUsed"),
@@ -247,7 +258,8 @@ extension WebRoutes {
             "webhookURL": base + "/" + HTTPPaths.whatsAppWebhook, "webhookConfigured": whatsAppWebhookConfigured,
             "errors": errors,
         ]
-        page["link"] = try await whatsAppLinkSection(accountID: account.id, texts: texts, form: linkForm, error: linkError, time: { formats.time($0) })
+        page["link"] = try await whatsAppLinkSection(
+            accountID: account.id, historyDays: settings.whatsAppHistoryDays, texts: texts, form: linkForm, error: linkError, time: { formats.time($0) })
         if let notice { page["notice"] = texts.text(notice) }
         if let summary { page["summary"] = summary }
         if let importError { page["importError"] = importError }

@@ -14,7 +14,7 @@ extension SQLRepository: ChatStore {
 
     func chatSettings(accountID: UUID) async throws -> ChatSettings {
         guard let row = try await db.raw("""
-            SELECT extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, event_minutes FROM chat_settings
+            SELECT extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, event_minutes, whatsapp_history_days FROM chat_settings
             WHERE account_id = \(bind: accountID.uuidString)
             """).first()
         else { return ChatSettings() }
@@ -22,7 +22,8 @@ extension SQLRepository: ChatStore {
             extractionPaused: try row.decode(column: "extraction_paused", as: Bool.self), allowGroups: try row.decode(column: "allow_groups", as: Bool.self),
             retentionDays: try row.decode(column: "retention_days", as: Int.self), meName: try row.decode(column: "me_name", as: String?.self),
             cloudAPIPhoneNumberID: try row.decode(column: "cloud_api_phone_number_id", as: String?.self),
-            eventMinutes: try row.decode(column: "event_minutes", as: Int.self))
+            eventMinutes: try row.decode(column: "event_minutes", as: Int.self),
+            whatsAppHistoryDays: try row.decode(column: "whatsapp_history_days", as: Int.self))
     }
 
     func chatAccountID(cloudAPIPhoneNumberID: String) async throws -> UUID? {
@@ -35,13 +36,14 @@ extension SQLRepository: ChatStore {
 
     func saveChatSettings(_ settings: ChatSettings, accountID: UUID, at: Date) async throws {
         try await db.raw("""
-            INSERT INTO chat_settings (account_id, extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, event_minutes, updated_at)
+            INSERT INTO chat_settings (account_id, extraction_paused, allow_groups, retention_days, me_name, cloud_api_phone_number_id, event_minutes, whatsapp_history_days, updated_at)
             VALUES (\(bind: accountID.uuidString), \(bind: settings.extractionPaused), \(bind: settings.allowGroups), \(bind: settings.retentionDays),
-                    \(bind: settings.meName), \(bind: settings.cloudAPIPhoneNumberID), \(bind: settings.eventMinutes), \(bind: at.unixMilliseconds))
+                    \(bind: settings.meName), \(bind: settings.cloudAPIPhoneNumberID), \(bind: settings.eventMinutes),
+                    \(bind: settings.whatsAppHistoryDays), \(bind: at.unixMilliseconds))
             ON CONFLICT (account_id) DO UPDATE SET
                 extraction_paused = excluded.extraction_paused, allow_groups = excluded.allow_groups, retention_days = excluded.retention_days,
                 me_name = excluded.me_name, cloud_api_phone_number_id = excluded.cloud_api_phone_number_id, event_minutes = excluded.event_minutes,
-                updated_at = excluded.updated_at
+                whatsapp_history_days = excluded.whatsapp_history_days, updated_at = excluded.updated_at
             """).run()
     }
 
@@ -64,6 +66,14 @@ extension SQLRepository: ChatStore {
             """).first()
         else { throw StorageError.corruptRow("chat conversation \(candidate.chatKey) vanished while being created") }
         return try Self.conversation(from: row)
+    }
+
+    func lockExistingChatConversation(accountID: UUID, source: ChatSource, chatKey: String) async throws -> ChatConversation? {
+        let lock = engine == .postgres ? "FOR UPDATE" : ""
+        return try await db.raw("""
+            SELECT \(unsafeRaw: Self.conversationColumns) FROM chat_conversations
+            WHERE account_id = \(bind: accountID.uuidString) AND source = \(bind: source.rawValue) AND chat_key = \(bind: chatKey) \(unsafeRaw: lock)
+            """).first().map(Self.conversation(from:))
     }
 
     func chatConversation(id: UUID, accountID: UUID) async throws -> ChatConversation? {
@@ -164,6 +174,24 @@ extension SQLRepository: ChatStore {
         }
         query += ")"
         return Set(try await db.raw(query).all().map { try $0.decode(column: "external_id", as: String.self) })
+    }
+
+    func chatMessage(conversationID: UUID, externalID: String) async throws -> ChatMessageRecord? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.messageColumns) FROM chat_messages
+            WHERE conversation_id = \(bind: conversationID.uuidString) AND external_id = \(bind: externalID)
+            """).first().map(Self.message(from:))
+    }
+
+    func deleteChatMessages(conversationID: UUID, externalID: String, editPrefix: String) async throws -> [ChatMessageRecord] {
+        // The prefix is compared with substr, not LIKE: an id may hold % or _.
+        let length = editPrefix.unicodeScalars.count  // both engines count code points
+        return try await db.raw("""
+            DELETE FROM chat_messages WHERE conversation_id = \(bind: conversationID.uuidString)
+              AND (external_id = \(bind: externalID)
+                   OR (length(external_id) > CAST(\(bind: length) AS INTEGER) AND substr(external_id, 1, CAST(\(bind: length) AS INTEGER)) = \(bind: editPrefix)))
+            RETURNING \(unsafeRaw: Self.messageColumns)
+            """).all().map(Self.message(from:))
     }
 
     func heldChatMessages(conversationID: UUID) async throws -> [ChatMessageRecord] {

@@ -4,7 +4,7 @@ import SQLKit
 
 extension SQLRepository: WhatsAppLinkStore {
     private static let linkColumns =
-        "account_id, attempt, phone, state, reason, code, expires_at, jid, history_days, session_ciphertext, session_nonce, session_key_id, created_at, updated_at"
+        "account_id, attempt, phone, state, reason, code, expires_at, jid, history_days, session_ciphertext, session_nonce, session_key_id, created_at, updated_at, qr"
 
     func whatsAppLink(accountID: UUID) async throws -> WhatsAppLink? {
         try await db.raw("SELECT \(unsafeRaw: Self.linkColumns) FROM whatsapp_links WHERE account_id = \(bind: accountID.uuidString)")
@@ -17,12 +17,12 @@ extension SQLRepository: WhatsAppLinkStore {
             VALUES (\(bind: link.accountID.uuidString), \(bind: link.attempt.uuidString), \(bind: link.phone), \(bind: link.state.rawValue),
                     \(bind: link.reason), \(bind: link.code), \(bind: link.expiresAt.unixMilliseconds), \(bind: link.jid), \(bind: link.historyDays),
                     \(bind: link.session?.ciphertext.base64EncodedString()), \(bind: link.session?.nonce.base64EncodedString()),
-                    \(bind: link.session?.keyID), \(bind: link.createdAt.unixMilliseconds), \(bind: link.updatedAt.unixMilliseconds))
+                    \(bind: link.session?.keyID), \(bind: link.createdAt.unixMilliseconds), \(bind: link.updatedAt.unixMilliseconds), \(bind: link.qr))
             ON CONFLICT (account_id) DO UPDATE SET
                 attempt = excluded.attempt, phone = excluded.phone, state = excluded.state, reason = excluded.reason, code = excluded.code,
                 expires_at = excluded.expires_at, jid = excluded.jid, history_days = excluded.history_days,
                 session_ciphertext = excluded.session_ciphertext, session_nonce = excluded.session_nonce,
-                session_key_id = excluded.session_key_id, updated_at = excluded.updated_at
+                session_key_id = excluded.session_key_id, updated_at = excluded.updated_at, qr = excluded.qr
             """).run()
     }
 
@@ -58,6 +58,6 @@ extension SQLRepository: WhatsAppLinkStore {
             reason: try row.decode(column: "reason", as: String?.self), code: try row.decode(column: "code", as: String?.self),
             expiresAt: try date(row, "expires_at"), jid: try row.decode(column: "jid", as: String?.self),
             historyDays: try row.decode(column: "history_days", as: Int.self), session: session, createdAt: try date(row, "created_at"),
-            updatedAt: try date(row, "updated_at"))
+            updatedAt: try date(row, "updated_at"), qr: try row.decode(column: "qr", as: String?.self))
     }
 }

@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw OperatorError("jadwal: cannot start: \(error)")
         }
-        try await instance.application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await instance.run()
     }
 
     func resolvedConfiguration(environment env: [String: String]) throws -> ServerConfiguration {

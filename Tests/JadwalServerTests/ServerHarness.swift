@@ -13,6 +13,7 @@ import JadwalCore
 @testable import JadwalJobs
 import JadwalTestSupport
 import NIOCore
+import ServiceLifecycle
 import Testing
 
 /// A running server on a loopback port with its own database, a hand-moved clock and an outbox
@@ -36,7 +37,23 @@ struct ServerHarness {
             logger: TestEnvironment.logger
         )
         let harness = ServerHarness(instance: instance, clock: clock, outbox: outbox)
-        return try await instance.application.test(.live) { client in try await body(harness, client) }
+        return try await instance.application.test(.live) { client in
+            guard let bridge = instance.whatsAppBridge else { return try await body(harness, client) }
+            // As `JadwalServerInstance.run` does: the bridge beside the application, stopped
+            // before the HTTP server closes.
+            let group = ServiceGroup(configuration: .init(services: [bridge], logger: TestEnvironment.logger))
+            async let running: Void = group.run()
+            do {
+                let value = try await body(harness, client)
+                await group.triggerGracefulShutdown()
+                try await running
+                return value
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await running
+                throw error
+            }
+        }
     }
 }
 

@@ -131,11 +131,83 @@ struct WhatsAppLinkAPITests {
             #expect(delivered.status == .ok, "\(delivered.text)")
             #expect(try await client.send(.get, "/api/v1/chats", token: token).text.contains("966500000002@s.whatsapp.net"))
 
+            // Deleted for everyone: the bridge takes the message back by its id.
+            struct DeliveryJSON: Decodable { struct Messages: Decodable { let retracted: Int }; let messages: Messages }
+            let retracted = try await client.send(
+                .post, "/internal/whatsapp/accounts/\(account)/messages",
+                json: #"{"messages": [{"chatId": "966500000002@s.whatsapp.net", "messageId": "M1", "deleted": true}]}"#, token: bridgeToken)
+            #expect(retracted.status == .ok && (try? retracted.json(DeliveryJSON.self).messages.retracted) == 1, "\(retracted.text)")
+            let notAFlag = try await client.send(
+                .post, "/internal/whatsapp/accounts/\(account)/messages",
+                json: #"{"messages": [{"chatId": "966500000002@s.whatsapp.net", "messageId": "M1", "deleted": "yes"}]}"#, token: bridgeToken)
+            #expect(notAFlag.status == .badRequest && notAFlag.text.contains("messages[0].deleted"), "\(notAFlag.text)")
+
             let unlinked = try Self.decoder().decode(LinkJSON.self, from: Data(buffer: try await client.send(.delete, "/api/v1/whatsapp/link", token: token).body))
             #expect(unlinked.state == "cancelled" && unlinked.reason == "unlinked")
             let after = try Self.decoder().decode(WorkJSON.self, from: Data(buffer: try await client.send(.get, "/internal/whatsapp/links", token: bridgeToken).body))
             #expect(after.links.isEmpty)
             #expect(try await client.send(.delete, "/api/v1/whatsapp/link", token: token).status == .notFound)
+        }
+    }
+
+    @Test("linking with a QR code: the QR the bridge brings, as JSON and as an image; history days from the chat settings", arguments: TestEnvironment.engines)
+    func qr(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine, configure: { configuration in
+            var bridge = WhatsAppBridgeConfiguration()
+            bridge.startsProcess = false
+            configuration.whatsAppBridge = bridge
+        }) { harness, client in
+            let bridgeToken = try #require(harness.instance.whatsAppBridgeToken)
+            let session = try await client.signIn("omar@example.com", harness: harness)
+            let token = session.accessToken
+            let account = session.account.id.lowercased()
+            #expect(try await client.send(.put, "/api/v1/chats/settings", json: #"{"whatsAppHistoryDays": 31}"#, token: token).status.code / 100 == 4)
+            #expect(try await client.send(.put, "/api/v1/chats/settings", json: #"{"whatsAppHistoryDays": 12}"#, token: token).status == .ok)
+            let odd = try await client.send(.post, "/api/v1/whatsapp/link", json: #"{"method": "fax"}"#, token: token)
+            #expect(odd.status == .badRequest && odd.text.contains("method"))
+            #expect(try await client.send(.get, "/api/v1/whatsapp/link/qr.svg", token: token).status == .notFound)
+
+            struct QRWork: Decodable { struct Item: Decodable { let method: String; let phone: String; let historyDays: Int }; let links: [Item] }
+            let base = "http://127.0.0.1:\(try #require(client.port))/internal/whatsapp"
+            async let bridged: Void = {
+                for _ in 0..<100 {
+                    var request = HTTPClientRequest(url: base + "/links")
+                    request.headers.add(name: "Authorization", value: "Bearer \(bridgeToken)")
+                    let work = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                    if let item = try JSONDecoder().decode(QRWork.self, from: Data(buffer: try await work.body.collect(upTo: 1 << 20))).links.first {
+                        #expect(item.method == "qr" && item.phone.isEmpty && item.historyDays == 12, "\(item)")
+                        var post = HTTPClientRequest(url: base + "/accounts/\(account)/events")
+                        post.method = .POST
+                        post.headers.add(name: "Authorization", value: "Bearer \(bridgeToken)")
+                        post.headers.add(name: "Content-Type", value: "application/json")
+                        post.body = .bytes(ByteBuffer(string: #"{"event": "qr", "qr": "2@Zm9vYmFy,cmVm,aWQ=,c2Vj"}"#))
+                        #expect(try await HTTPClient.shared.execute(post, timeout: .seconds(10)).status == .noContent)
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                Issue.record("the waiting QR link never reached the bridge")
+            }()
+            let asked = try await client.send(.post, "/api/v1/whatsapp/link", json: #"{"method": "qr"}"#, token: token)
+            try await bridged
+            #expect(asked.status == .created, "\(asked.text)")
+            struct QRJSON: Decodable { let state: String; let method: String; let qr: String?; let phone: String?; let historyDays: Int }
+            let waiting = try asked.json(QRJSON.self)
+            #expect(waiting.state == "waiting" && waiting.method == "qr" && waiting.qr == "2@Zm9vYmFy,cmVm,aWQ=,c2Vj" && waiting.phone == nil && waiting.historyDays == 12)
+            let image = try await client.send(.get, "/api/v1/whatsapp/link/qr.svg", token: token)
+            #expect(image.status == .ok && image.headers[.contentType] == "image/svg+xml" && image.text.hasPrefix("<svg"), "\(image.text.prefix(80))")
+
+            // A pairing-code report for a QR link, or a QR for nothing, is refused.
+            let wrong = try await client.send(.post, "/internal/whatsapp/accounts/\(account)/events", json: #"{"event": "qr"}"#, token: bridgeToken)
+            #expect(wrong.status == .badRequest)
+            #expect(try await client.send(
+                .post, "/internal/whatsapp/accounts/\(account)/events", json: #"{"event": "linked", "jid": "966501234567@s.whatsapp.net"}"#, token: bridgeToken
+            ).status == .noContent)
+            let linked = try await client.send(.get, "/api/v1/whatsapp/link", token: token).json(QRJSON.self)
+            #expect(linked.state == "linked" && linked.qr == nil)
+            #expect(try await client.send(.get, "/api/v1/whatsapp/link/qr.svg", token: token).status == .notFound)
+            let late = try await client.send(.post, "/internal/whatsapp/accounts/\(account)/events", json: #"{"event": "qr", "qr": "2@late"}"#, token: bridgeToken)
+            #expect(late.status.code / 100 == 4, "a linked device shows no QR: \(late.text)")
         }
     }
 

@@ -66,7 +66,10 @@ class Run:
         with open(self.log_path, "wb") as log:
             self.server = subprocess.Popen(
                 [binary, "serve", "--hostname", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data / "data"),
-                 "--public-url", self.base, "--log-level", "info", *extra],
+                 "--public-url", self.base, "--log-level", "info",
+                 # One loopback address is open to fetching, for the remote CalDAV account and the
+                 # feed the calendars flow serves there; every other private address stays refused.
+                 "--fetch-allow", "127.0.0.2/32", *extra],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         wait_until(lambda: http_ok(self.base + "/healthz"), 60, f"jadwal did not start; log {self.log_path}")
         options = Options()
@@ -166,6 +169,8 @@ def whatsapp_recording(python: str, bridge: Path, folder: Path) -> Path:
     spec = folder / "whatsapp-spec.json"
     spec.write_text(json.dumps({
         "code": "JDWL2026", "me": "966501234567@s.whatsapp.net", "partner": "966500000002@s.whatsapp.net", "pairAfter": 6,
+        # Shown to a QR link before the pairing, turning once, as whatsmeow's `qr` callback does.
+        "qrs": ["2@UmVwbGF5T25l,cmVmMQ==,aWRrZXkx,YWR2MQ==", "2@UmVwbGF5VHdv,cmVmMg==,aWRrZXky,YWR2Mg=="],
         "messages": [{"fromMe": False, "text": "Dinner tomorrow at 8pm?", "at": now - 120}, {"fromMe": True, "text": "Deal", "at": now - 60}],
     }))
     out = folder / "whatsapp-link.jsonl"

@@ -1,17 +1,22 @@
 import Foundation
 
 /// A batch of messages from a live bridge, validated:
-/// `{"messages": [{"chatId", "messageId", "sender", "fromMe", "timestamp", "text", "isGroup"}]}`.
+/// `{"messages": [{"chatId", "messageId", "sender", "fromMe", "timestamp", "text", "isGroup", "replaces"?}]}`.
 ///
-/// Every field but `text` is required; `text` is absent or null for a message without words.
+/// Every field but `text` and `replaces` is required; `text` is absent or null for a message
+/// without words; `replaces` names the message an edit changes. A message taken back is
+/// `{"chatId", "messageId", "deleted": true}` (a retraction; nothing else is needed).
 /// `timestamp` is Unix seconds as a JSON number, or an ISO-8601 string with an offset
 /// (`2026-11-21T14:05:00+03:00`, `…Z`, fractional seconds allowed). A batch with any invalid
 /// message is refused whole, with every problem listed, so a connector never half-imports.
 public struct ConnectorBatch: Sendable, Hashable {
     public var messages: [ConnectorMessage]
+    /// Messages taken back, applied after the batch's messages.
+    public var retractions: [ConnectorRetraction]
 
-    public init(messages: [ConnectorMessage]) {
+    public init(messages: [ConnectorMessage], retractions: [ConnectorRetraction] = []) {
         self.messages = messages
+        self.retractions = retractions
     }
 
     /// Reads and validates a batch's JSON body.
@@ -43,6 +48,7 @@ public struct ConnectorBatch: Sendable, Hashable {
 
         var validator = Validator(limits: limits)
         var messages: [ConnectorMessage] = []
+        var retractions: [ConnectorRetraction] = []
         messages.reserveCapacity(slots.count)
         for (index, slot) in slots.enumerated() {
             let path = "messages[\(index)]"
@@ -50,10 +56,17 @@ public struct ConnectorBatch: Sendable, Hashable {
                 validator.report(path, .wrongType(expected: "an object"))
                 continue
             }
-            if let message = validator.message(item, at: path) { messages.append(message) }
+            switch validator.isRetraction(item, at: path) {
+            case true?:
+                if let retraction = validator.retraction(item, at: path) { retractions.append(retraction) }
+            case false?:
+                if let message = validator.message(item, at: path) { messages.append(message) }
+            case nil:
+                continue  // `deleted` is neither: which fields it needs is unknown
+            }
         }
         guard validator.problems.isEmpty else { throw ConnectorBatchError(problems: validator.problems) }
-        self.init(messages: messages)
+        self.init(messages: messages, retractions: retractions)
     }
 
     /// Checks the fields of one message after another, collecting every problem.
@@ -73,12 +86,39 @@ public struct ConnectorBatch: Sendable, Hashable {
             let timestamp = timestamp(item.timestamp, at: path + ".timestamp")
             let (text, textValid) = text(item.text, at: path + ".text")
             let isGroup = flag(item.isGroup, at: path + ".isGroup")
-            guard let chatID, let messageID, let sender, let fromMe, let timestamp, textValid, let isGroup else {
+            var replaces: String?
+            var replacesValid = true
+            switch item.replaces {
+            case .absent, .null: break
+            case .wrongType, .value:
+                replaces = identifier(item.replaces, at: path + ".replaces")
+                replacesValid = replaces != nil
+            }
+            guard let chatID, let messageID, let sender, let fromMe, let timestamp, textValid, let isGroup, replacesValid else {
                 return nil
             }
             return ConnectorMessage(
                 chatID: chatID, messageID: messageID, sender: sender, fromMe: fromMe, timestamp: timestamp,
-                text: text, isGroup: isGroup)
+                text: text, isGroup: isGroup, replaces: replaces)
+        }
+
+        /// `deleted: true` makes the item a retraction; false, null or absent a message; nil
+        /// (reported) for anything else.
+        mutating func isRetraction(_ item: ConnectorWire.Item, at path: String) -> Bool? {
+            switch item.deleted {
+            case .value(let deleted): return deleted
+            case .absent, .null: return false
+            case .wrongType:
+                report(path + ".deleted", .wrongType(expected: "true or false"))
+                return nil
+            }
+        }
+
+        mutating func retraction(_ item: ConnectorWire.Item, at path: String) -> ConnectorRetraction? {
+            let chatID = identifier(item.chatId, at: path + ".chatId")
+            let messageID = identifier(item.messageId, at: path + ".messageId")
+            guard let chatID, let messageID else { return nil }
+            return ConnectorRetraction(chatID: chatID, messageID: messageID)
         }
 
         private mutating func identifier(_ field: ConnectorWire.Field<String>, at path: String) -> String? {

@@ -17,11 +17,14 @@ public struct ConnectorMessage: Sendable, Hashable {
     public var text: String?
     /// The chat is a group chat.
     public var isGroup: Bool
+    /// The id of the message (in the same chat) this one edits; nil for a new message.
+    public var replaces: String?
 
     public init(
         chatID: String, messageID: String, sender: String, fromMe: Bool, timestamp: Date, text: String?,
-        isGroup: Bool
+        isGroup: Bool, replaces: String? = nil
     ) {
+        self.replaces = replaces
         self.chatID = chatID
         self.messageID = messageID
         self.sender = sender
@@ -29,5 +32,16 @@ public struct ConnectorMessage: Sendable, Hashable {
         self.timestamp = timestamp
         self.text = text
         self.isGroup = isGroup
+    }
+}
+
+/// A message its sender took back ("deleted for everyone"): `{"chatId", "messageId", "deleted": true}`.
+public struct ConnectorRetraction: Sendable, Hashable {
+    public var chatID: String
+    public var messageID: String
+
+    public init(chatID: String, messageID: String) {
+        self.chatID = chatID
+        self.messageID = messageID
     }
 }

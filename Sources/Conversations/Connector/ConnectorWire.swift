@@ -53,9 +53,11 @@ enum ConnectorWire {
         let timestamp: Field<Timestamp>
         let text: Field<String>
         let isGroup: Field<Bool>
+        let deleted: Field<Bool>
+        let replaces: Field<String>
 
         enum CodingKeys: String, CodingKey {
-            case chatId, messageId, sender, fromMe, timestamp, text, isGroup
+            case chatId, messageId, sender, fromMe, timestamp, text, isGroup, deleted, replaces
         }
 
         init(from decoder: any Decoder) throws {
@@ -66,6 +68,8 @@ enum ConnectorWire {
             fromMe = Self.field(Bool.self, container, .fromMe)
             text = Self.field(String.self, container, .text)
             isGroup = Self.field(Bool.self, container, .isGroup)
+            deleted = Self.field(Bool.self, container, .deleted)
+            replaces = Self.field(String.self, container, .replaces)
             switch Self.field(Double.self, container, .timestamp) {
             case .value(let seconds): timestamp = .value(.seconds(seconds))
             case .wrongType:

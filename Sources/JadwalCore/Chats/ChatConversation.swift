@@ -135,6 +135,28 @@ public struct ChatEventLink: Sendable, Hashable, Codable {
     public var status: Status
     public var createdAt: Date
     public var updatedAt: Date
+    /// The messages of the reading that agreed (or moved) the event without which it would not
+    /// have been agreed: when one of them is taken back (deleted for everyone), so is the event.
+    /// Kept for live chats only, whose messages can be taken back; nil for older links.
+    public var dependsOn: [Dependency]?
+
+    /// A message the event's agreement rested on, and what the reading said without it.
+    public struct Dependency: Sendable, Hashable, Codable {
+        public var messageID: String
+        /// The time the event had before this reading moved it, when the reading agreed that
+        /// time without the message: the event goes back there instead of being cancelled.
+        public var without: ChatPlan?
+        /// The conversation's state and plan as read without the message.
+        public var state: ConversationState
+        public var proposal: ChatPlan?
+
+        public init(messageID: String, without: ChatPlan?, state: ConversationState, proposal: ChatPlan?) {
+            self.messageID = messageID
+            self.without = without
+            self.state = state
+            self.proposal = proposal
+        }
+    }
 
     public init(
         uid: String, objectName: String, calendarID: UUID, plan: ChatPlan, status: Status = .active,

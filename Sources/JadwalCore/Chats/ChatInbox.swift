@@ -84,6 +84,8 @@ public struct ChatInbox: Sendable {
             /// Not stored: no words (media without caption, deleted, system notices) or a group
             /// chat while group chats are off.
             public var skipped = 0
+            /// Messages taken back by their sender and deleted here (with the edits of them).
+            public var retracted = 0
         }
 
         public struct Conversation: Sendable, Hashable, Codable {
@@ -127,13 +129,19 @@ public struct ChatInbox: Sendable {
         var text: String
     }
 
-    /// Stores a batch for an account and acts on what the conversations now say.
+    /// Stores a batch for an account and acts on what the conversations now say. Messages taken
+    /// back (`retracted`) are deleted after the batch's own messages are sorted out: an event
+    /// that rested on one is withdrawn as a chat withdraws events, and a conversation whose held
+    /// text lost a message is read again without it.
     public func receive(
-        _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, progress: ProgressHandler? = nil
+        _ messages: [IncomingChatMessage], retracted: [ChatMessageRetraction] = [], source: ChatSource, accountID: UUID,
+        progress: ProgressHandler? = nil
     ) async throws -> Report {
         let now = clock.now
         let report = try await transaction { tx, extractor, rehearsing in
-            try await receive(messages, source: source, accountID: accountID, now: now, extractor: extractor, tx: tx, progress: rehearsing ? nil : progress)
+            try await receive(
+                messages, retracted: retracted, source: source, accountID: accountID, now: now, extractor: extractor, tx: tx,
+                progress: rehearsing ? nil : progress)
         }
         if !report.events.isEmpty { notified(accountID) }
         return report
@@ -149,34 +157,45 @@ public struct ChatInbox: Sendable {
         }
         struct Rehearsed: Error {}
         let rehearsal = ExtractionRehearsal()
-        do {
-            _ = try await store.transaction { tx -> Report in
-                _ = try await body(tx, rehearsal.questions, true)
-                throw Rehearsed()  // rolls the rehearsal back
+        for _ in 0..<3 {
+            do {
+                _ = try await store.transaction { tx -> Report in
+                    _ = try await body(tx, rehearsal.questions, true)
+                    throw Rehearsed()  // rolls the rehearsal back
+                }
+            } catch {
+                // Whatever else stopped the rehearsal stops the batch too, where it is reported; the
+                // questions noted until then are answered all the same.
             }
-        } catch {
-            // Whatever else stopped the rehearsal stops the batch too, where it is reported; the
-            // questions noted until then are answered all the same.
+            guard rehearsal.hasUnanswered else { break }
+            await rehearsal.answerNoted(from: extractor)
+            // Except cancellation (the server stopping): the model was asked nothing more once it
+            // came, and the batch stops here.
+            try Task.checkCancellation()
         }
-        let answers = await rehearsal.answers(from: extractor)
-        // Except cancellation (the server stopping): `answers` stopped asking the model once it
-        // came, and the batch stops here.
-        try Task.checkCancellation()
+        let answers = rehearsal.answers(from: extractor)
         return try await store.transaction { tx in try await body(tx, answers, false) }
     }
 
     private func receive(
-        _ messages: [IncomingChatMessage], source: ChatSource, accountID: UUID, now: Date, extractor: any ConversationExtractor,
-        tx: any StoreTransaction, progress: ProgressHandler?
+        _ messages: [IncomingChatMessage], retracted: [ChatMessageRetraction], source: ChatSource, accountID: UUID, now: Date,
+        extractor: any ConversationExtractor, tx: any StoreTransaction, progress: ProgressHandler?
     ) async throws -> Report {
         guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
         let settings = try await tx.chatSettings(accountID: accountID)
         var report = Report()
         report.messages.read = messages.count
 
+        // A message taken back in the batch that brought it is never stored, nor are its edits.
+        var retractedInChat: [String: Set<String>] = [:]
+        for retraction in retracted { retractedInChat[retraction.chatKey, default: []].insert(retraction.externalID) }
         var chatOrder: [String] = []
         var byChat: [String: [IncomingChatMessage]] = [:]
         for message in messages {
+            if let gone = retractedInChat[message.chatKey], gone.contains(message.externalID) || message.replaces.map(gone.contains) == true {
+                report.messages.skipped += 1
+                continue
+            }
             if byChat[message.chatKey] == nil { chatOrder.append(message.chatKey) }
             byChat[message.chatKey, default: []].append(message)
         }
@@ -200,18 +219,21 @@ public struct ChatInbox: Sendable {
                 lastActivityAt: newest, createdAt: now, updatedAt: now))
 
             var seen: Set<String> = []
-            let unique = worded.filter { seen.insert($0.externalID).inserted }
+            let edited = try await placingEdits(worded, in: conversation, tx: tx)
+            let unique = edited.filter { seen.insert($0.message.externalID).inserted }
             // Known before sealing anything: a re-delivered export costs a lookup, not a
             // cipher and an INSERT per message. The conversation's lock keeps it true.
-            let known = try await storedIDs(of: unique, in: conversation, tx: tx)
+            let known = try await storedIDs(of: unique.filter { $0.place == nil }.map(\.message), in: conversation, tx: tx)
             var arriving: [Arriving] = []
             arriving.reserveCapacity(unique.count - known.count)
-            for (index, message) in unique.enumerated() where !known.contains(message.externalID) {
+            for (index, item) in unique.enumerated() where !known.contains(item.message.externalID) || item.place != nil {
+                let message = item.message
                 arriving.append(Arriving(
                     record: ChatMessageRecord(
-                        conversationID: conversation.id, externalID: message.externalID, position: conversation.messageCount + Int64(index),
-                        sender: message.sender, fromMe: message.fromMe, kind: message.kind, sentAt: message.sentAt, sealedText: nil,
-                        createdAt: now),
+                        conversationID: conversation.id, externalID: message.externalID,
+                        position: item.place?.position ?? conversation.messageCount + Int64(index),
+                        sender: message.sender, fromMe: message.fromMe, kind: message.kind, sentAt: item.place?.sentAt ?? message.sentAt,
+                        sealedText: nil, createdAt: now),
                     text: message.text))
             }
             report.messages.new += arriving.count
@@ -225,6 +247,20 @@ public struct ChatInbox: Sendable {
             if isGroup { conversation.isGroup = true }
             touched.append((conversation, arriving))
         }
+
+        // Messages taken back: deleted, the events that rested on them withdrawn, and the
+        // conversation read again when it held their text.
+        var rereads: [ChatConversation] = []
+        for (key, ids) in retractedInChat {
+            if let index = touched.firstIndex(where: { $0.conversation.chatKey == key }) {
+                // Read below with its new messages.
+                _ = try await retract(ids, in: &touched[index].conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+            } else if var conversation = try await tx.lockExistingChatConversation(accountID: accountID, source: source, chatKey: key),
+                      try await retract(ids, in: &conversation, account: account, settings: settings, now: now, tx: tx, report: &report) {
+                rereads.append(conversation)
+            }
+        }
+        for conversation in rereads { touched.append((conversation, [])) }
 
         // Each conversation is read before its new messages are stored, so text the reading
         // settles is never sealed and written only to be deleted again. Skipped and duplicate
@@ -367,6 +403,7 @@ public struct ChatInbox: Sendable {
         var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var messages: [ChatMessage] = []
+        var messageIDs: [String] = []
         messages.reserveCapacity(lines.count)
         for line in lines {
             let record = line.record
@@ -382,6 +419,7 @@ public struct ChatInbox: Sendable {
             messages.append(ChatMessage(
                 sender: record.fromMe ? me : (record.sender ?? conversation.partnerName), localTime: local, timestamp: record.sentAt,
                 kind: record.kind, text: text))
+            messageIDs.append(record.externalID)
         }
 
         let prayer = try await tx.prayerSettings(accountID: account.id)
@@ -391,9 +429,10 @@ public struct ChatInbox: Sendable {
         let standing = reconciler.standing(conversation.events)
         var retold: ConversationOutcome?
         var opensNewPlan = false
+        var replay: [ChatMessage] = []
         let outcome: ConversationOutcome
         if !standing.isEmpty, let first = messages.first {
-            let replay = ChatPlanReplay(partner: conversation.partnerName, me: me).messages(for: standing, before: first.timestamp, zone: zone)
+            replay = ChatPlanReplay(partner: conversation.partnerName, me: me).messages(for: standing, before: first.timestamp, zone: zone)
             retold = await extractor.outcome(of: replay, context: context)
             // Beside a standing event the outcome stays agreed; a new proposal shows in the new messages alone.
             opensNewPlan = await extractor.outcome(of: messages, context: context).state == .proposed
@@ -408,7 +447,13 @@ public struct ChatInbox: Sendable {
             previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, retold: retold,
             outcome: outcome)
 
+        let plansBefore = Dictionary(conversation.events.map { ($0.uid, $0.plan.event) }, uniquingKeysWith: { first, _ in first })
         try await act(on: decision.actions, in: &conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+        if conversation.source.isLive {
+            try await noteDependencies(
+                of: decision.actions, plansBefore: plansBefore, in: &conversation, replay: replay, messages: messages, ids: messageIDs,
+                context: context, extractor: extractor)
+        }
 
         let wasResolved = conversation.state.isResolved
         conversation.state = decision.state
@@ -427,6 +472,126 @@ public struct ChatInbox: Sendable {
         conversation.readAfter = nil
         conversation.updatedAt = now
         try await tx.updateChatConversation(conversation)
+    }
+
+    /// How many of a reading's last messages are tried without, to find what an agreement
+    /// rests on: a live chat is read after a quiet spell, so the exchange that agreed is short.
+    static let dependencyWindow = 20
+
+    /// Notes, on each event this reading agreed or moved, the messages it rests on: read again
+    /// without each of the last messages, the event is no longer agreed. Live chats only, whose
+    /// messages can be taken back while their text may already be forgotten.
+    private func noteDependencies(
+        of actions: [ChatPlanReconciler.Action], plansBefore: [String: ExtractedEvent], in conversation: inout ChatConversation,
+        replay: [ChatMessage], messages: [ChatMessage], ids: [String], context: ExtractionContext, extractor: any ConversationExtractor
+    ) async throws {
+        let targets: [(uid: String, plan: ExtractedEvent, previous: ExtractedEvent?)] = actions.compactMap { action in
+            switch action {
+            case .create(let plan): (Self.eventUID(conversation, plan), plan, nil)
+            case .move(let uid, let plan): (uid, plan, plansBefore[uid])
+            case .cancel: nil
+            }
+        }
+        guard !targets.isEmpty else { return }
+        var found: [String: [ChatEventLink.Dependency]] = [:]
+        for index in messages.indices.suffix(Self.dependencyWindow) {
+            try Task.checkCancellation()
+            var without = messages
+            without.remove(at: index)
+            let outcome = await extractor.outcome(of: replay + without, context: context)
+            let agreed = outcome.agreedEvents
+            for target in targets where !agreed.contains(where: { ChatPlanReconciler.sameSlot($0, target.plan) }) {
+                let back = target.previous.flatMap { previous in agreed.contains { ChatPlanReconciler.sameSlot($0, previous) } ? previous : nil }
+                found[target.uid, default: []].append(ChatEventLink.Dependency(
+                    messageID: ids[index], without: back.map(ChatPlan.init), state: outcome.state, proposal: outcome.event.map(ChatPlan.init)))
+            }
+        }
+        for target in targets {
+            guard let index = conversation.events.firstIndex(where: { $0.uid == target.uid }) else { continue }
+            conversation.events[index].dependsOn = found[target.uid] ?? []
+        }
+    }
+
+    /// Deletes messages taken back, with their edits; withdraws the events that rested on one
+    /// (moved back to where they were before it, else cancelled, as a chat cancels them) and
+    /// sets the conversation to what it read without it. True when text still held was deleted:
+    /// the conversation is then read again.
+    private func retract(
+        _ ids: Set<String>, in conversation: inout ChatConversation, account: Account, settings: ChatSettings, now: Date,
+        tx: any StoreTransaction, report: inout Report
+    ) async throws -> Bool {
+        var removed: [ChatMessageRecord] = []
+        for id in ids.sorted() {
+            removed += try await tx.deleteChatMessages(conversationID: conversation.id, externalID: id, editPrefix: ChatMessageRetraction.editPrefix(of: id))
+        }
+        guard !removed.isEmpty else { return false }
+        report.messages.retracted += removed.count
+        let gone = Set(removed.map(\.externalID))
+        let reconciler = ChatPlanReconciler(now: now, zone: ZoneRules(ianaIdentifier: account.timeZone) ?? .utc)
+        var actions: [ChatPlanReconciler.Action] = []
+        var without: ChatEventLink.Dependency?
+        for link in reconciler.standing(conversation.events) {
+            guard let dependency = link.dependsOn?.first(where: { gone.contains($0.messageID) }) else { continue }
+            actions.append(dependency.without.map { .move(uid: link.uid, to: $0.event) } ?? .cancel(uid: link.uid))
+            without = dependency
+        }
+        try await act(on: actions, in: &conversation, account: account, settings: settings, now: now, tx: tx, report: &report)
+        let withdrawn = Set(actions.compactMap { action -> String? in
+            switch action {
+            case .move(let uid, _), .cancel(let uid): uid
+            case .create: nil
+            }
+        })
+        for index in conversation.events.indices where withdrawn.contains(conversation.events[index].uid) {
+            conversation.events[index].dependsOn = []
+        }
+        if let without, reconciler.standing(conversation.events).isEmpty {
+            conversation.state = without.state
+            conversation.proposal = without.proposal
+            if !without.state.isResolved { conversation.resolvedAt = nil }
+        }
+        conversation.updatedAt = now
+        try await tx.updateChatConversation(conversation)
+        return removed.contains { $0.sealedText != nil }
+    }
+
+    /// A message of the batch, and where it goes when it is an edit taking its original's place.
+    struct Placed {
+        var message: IncomingChatMessage
+        var place: (position: Int64, sentAt: Date)?
+    }
+
+    /// The batch's messages of one chat with its edits sorted out. An edit whose original's text
+    /// is still held (or that came in the same batch) takes the original's id, time and place,
+    /// so the chat reads as if it had been written that way; an edit of a settled message is
+    /// kept beside it as said again (`~edit~`), and read with the events that stand.
+    private func placingEdits(_ worded: [IncomingChatMessage], in conversation: ChatConversation, tx: any StoreTransaction) async throws -> [Placed] {
+        var out: [Placed] = []
+        for var message in worded {
+            guard let original = message.replaces else {
+                out.append(Placed(message: message, place: nil))
+                continue
+            }
+            message.replaces = nil
+            let stored = conversation.messageCount > 0 ? try await tx.chatMessage(conversationID: conversation.id, externalID: original) : nil
+            let earlier = out.firstIndex { $0.message.externalID == original }
+            var place: (position: Int64, sentAt: Date)?
+            if let stored, stored.sealedText != nil {
+                _ = try await tx.deleteChatMessages(conversationID: conversation.id, externalID: original, editPrefix: ChatMessageRetraction.editPrefix(of: original))
+                place = (stored.position, stored.sentAt)
+            } else if stored == nil, let earlier {
+                message.sentAt = out[earlier].message.sentAt
+            } else {
+                message.externalID = ChatMessageRetraction.editPrefix(of: original) + message.externalID
+                out.append(Placed(message: message, place: nil))
+                continue
+            }
+            if let earlier { out.remove(at: earlier) }
+            message.externalID = original
+            if let place { message.sentAt = place.sentAt }
+            out.append(Placed(message: message, place: place))
+        }
+        return out
     }
 
     /// The messages of a conversation, stored and arriving, in the order the extractor reads

@@ -18,11 +18,15 @@ public struct IncomingChatMessage: Sendable, Hashable {
     /// `text`, or `media` with a caption; other kinds carry no words and are not stored.
     public var kind: ChatMessage.Kind
     public var text: String
+    /// The id of the message this one edits: it takes the original's place while the original's
+    /// text is still held, and is read as said again once the chat was settled.
+    public var replaces: String?
 
     public init(
         chatKey: String, chatName: String? = nil, isGroup: Bool = false, externalID: String, sender: String?, fromMe: Bool, sentAt: Date,
-        kind: ChatMessage.Kind = .text, text: String
+        kind: ChatMessage.Kind = .text, text: String, replaces: String? = nil
     ) {
+        self.replaces = replaces
         self.chatKey = chatKey
         self.chatName = chatName
         self.isGroup = isGroup
@@ -40,13 +44,32 @@ public struct IncomingChatMessage: Sendable, Hashable {
     }
 }
 
+/// A message its sender took back (WhatsApp's "delete for everyone"), named by its chat and id.
+public struct ChatMessageRetraction: Sendable, Hashable {
+    public var chatKey: String
+    public var externalID: String
+
+    public init(chatKey: String, externalID: String) {
+        self.chatKey = chatKey
+        self.externalID = externalID
+    }
+
+    public init(_ retraction: ConnectorRetraction) {
+        self.init(chatKey: retraction.chatID, externalID: retraction.messageID)
+    }
+
+    /// How an edit is stored once the message it edits was settled: beside it, as said again.
+    /// Taking the original back takes these with it.
+    static func editPrefix(of externalID: String) -> String { externalID + "~edit~" }
+}
+
 extension IncomingChatMessage {
     /// A message a chat bridge delivered.
     public init(_ message: ConnectorMessage) {
         self.init(
             chatKey: message.chatID, isGroup: message.isGroup, externalID: message.messageID,
             sender: message.sender.trimmingCharacters(in: .whitespacesAndNewlines), fromMe: message.fromMe, sentAt: message.timestamp,
-            text: message.text ?? "")
+            text: message.text ?? "", replaces: message.replaces)
     }
 
     /// A message the Cloud API webhook delivered. The chat is the business number and the person

@@ -17,8 +17,12 @@ public struct ChatSettings: Sendable, Hashable, Codable {
     /// How long an event agreed in a chat lasts when the chat stated no end and its title names
     /// no kind of plan with a length of its own (`PlanLength`).
     public var eventMinutes: Int
+    /// Days of WhatsApp history read when a device is linked (the bridge's history sync).
+    public var whatsAppHistoryDays: Int
 
     public static let defaultRetentionDays = 14
+    public static let defaultWhatsAppHistoryDays = 7
+    public static let whatsAppHistoryDaysLimit = 0...30
     public static let eventMinutesLimit = 5...1440
     public static let retentionLimit = 1...365
     public static let meNameLimit = 200
@@ -27,9 +31,10 @@ public struct ChatSettings: Sendable, Hashable, Codable {
 
     public init(
         extractionPaused: Bool = false, allowGroups: Bool = false, retentionDays: Int = Self.defaultRetentionDays, meName: String? = nil,
-        cloudAPIPhoneNumberID: String? = nil, eventMinutes: Int = PlanLength.defaultMinutes
+        cloudAPIPhoneNumberID: String? = nil, eventMinutes: Int = PlanLength.defaultMinutes, whatsAppHistoryDays: Int = Self.defaultWhatsAppHistoryDays
     ) {
         self.eventMinutes = eventMinutes
+        self.whatsAppHistoryDays = whatsAppHistoryDays
         self.extractionPaused = extractionPaused
         self.allowGroups = allowGroups
         self.retentionDays = retentionDays
@@ -48,12 +53,14 @@ public struct ChatSettingsChange: Sendable, Codable {
     /// An empty string unlinks the number.
     public var cloudAPIPhoneNumberID: String?
     public var eventMinutes: Int?
+    public var whatsAppHistoryDays: Int?
 
     public init(
         extractionPaused: Bool? = nil, allowGroups: Bool? = nil, retentionDays: Int? = nil, meName: String? = nil, cloudAPIPhoneNumberID: String? = nil,
-        eventMinutes: Int? = nil
+        eventMinutes: Int? = nil, whatsAppHistoryDays: Int? = nil
     ) {
         self.eventMinutes = eventMinutes
+        self.whatsAppHistoryDays = whatsAppHistoryDays
         self.extractionPaused = extractionPaused
         self.allowGroups = allowGroups
         self.retentionDays = retentionDays
@@ -66,6 +73,7 @@ public struct ChatSettingsChange: Sendable, Codable {
         case meName
         case cloudAPIPhoneNumberID
         case eventMinutes
+        case whatsAppHistoryDays
 
         public var description: String {
             switch self {
@@ -76,6 +84,8 @@ public struct ChatSettingsChange: Sendable, Codable {
                 "'cloudAPIPhoneNumberID' must be the Phone number ID from Meta's WhatsApp API Setup page: digits only, at most \(ChatSettings.phoneNumberIDLimit.upperBound)"
             case .eventMinutes:
                 "'eventMinutes' must be a whole number of minutes from \(ChatSettings.eventMinutesLimit.lowerBound) to \(ChatSettings.eventMinutesLimit.upperBound)"
+            case .whatsAppHistoryDays:
+                "'whatsAppHistoryDays' must be a whole number of days from \(ChatSettings.whatsAppHistoryDaysLimit.lowerBound) to \(ChatSettings.whatsAppHistoryDaysLimit.upperBound)"
             }
         }
     }
@@ -91,6 +101,10 @@ public struct ChatSettingsChange: Sendable, Codable {
         if let eventMinutes {
             guard ChatSettings.eventMinutesLimit.contains(eventMinutes) else { throw .eventMinutes }
             updated.eventMinutes = eventMinutes
+        }
+        if let whatsAppHistoryDays {
+            guard ChatSettings.whatsAppHistoryDaysLimit.contains(whatsAppHistoryDays) else { throw .whatsAppHistoryDays }
+            updated.whatsAppHistoryDays = whatsAppHistoryDays
         }
         if let meName {
             let trimmed = meName.trimmingCharacters(in: .whitespacesAndNewlines)

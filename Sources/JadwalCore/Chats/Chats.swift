@@ -135,8 +135,10 @@ public struct Chats: Sendable {
     }
 
     /// A bridge's batch for its token's account; the token is marked used.
-    public func deliver(_ messages: [IncomingChatMessage], token: ChatConnectorToken, account: Account) async throws -> ChatInbox.Report {
-        let report = try await inbox.receive(messages, source: .connector, accountID: account.id)
+    public func deliver(
+        _ messages: [IncomingChatMessage], retracted: [ChatMessageRetraction] = [], token: ChatConnectorToken, account: Account
+    ) async throws -> ChatInbox.Report {
+        let report = try await inbox.receive(messages, retracted: retracted, source: .connector, accountID: account.id)
         let now = clock.now
         try await store.transaction { tx in try await tx.touchChatConnectorToken(id: token.id, at: now) }
         return report

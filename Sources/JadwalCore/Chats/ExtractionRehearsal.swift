@@ -7,10 +7,12 @@ import Synchronization
 /// as the model thinks.
 ///
 /// A batch is first rehearsed in a transaction that is rolled back, with `questions` as its
-/// extractor: it notes what it is asked and answers "no event" (the questions a batch asks
-/// depend on its messages and the conversations' standing events, never on earlier answers).
-/// The questions are then put to the real extractor with no transaction open, and the batch runs
-/// for real with `answers`. A question the rehearsal did not see — another delivery changed the
+/// extractor: it notes what it is asked and answers "no event". The questions are then put to
+/// the real extractor with no transaction open. Most questions a batch asks depend only on its
+/// messages and the conversations' standing events; some depend on an answer (an agreement is
+/// read again without each of its last messages, to note what it rests on), so the batch is
+/// rehearsed again with the answers known until a rehearsal asks nothing new (at most three
+/// times). The batch then runs for real with `answers`. A question the rehearsal did not see — another delivery changed the
 /// conversation in between — is put to the real extractor there and then.
 final class ExtractionRehearsal: Sendable {
     /// What a question is known by. The prayer times in the context are left out: they are
@@ -27,28 +29,42 @@ final class ExtractionRehearsal: Sendable {
         }
     }
 
+    /// Questions the last rehearsal asked that have no answer yet.
     private let asked = Mutex<[(Question, ExtractionContext)]>([])
+    /// The real extractor's answers so far.
+    private let known = Mutex<[Question: ConversationOutcome]>([:])
 
-    /// The extractor of the rehearsal.
+    /// The extractor of a rehearsal: known answers as they are, "no event" for the rest (noted).
     var questions: some ConversationExtractor { Noting(rehearsal: self) }
 
-    /// The real extractor's answers to every question the rehearsal asked, one at a time (a
+    /// The last rehearsal asked something not answered yet.
+    var hasUnanswered: Bool { asked.withLock { !$0.isEmpty } }
+
+    /// Puts the questions the last rehearsal noted to the real extractor, one at a time (a
     /// local model serves one request at a time anyway); once the task is cancelled, no more
     /// are asked.
-    func answers(from extractor: any ConversationExtractor) async -> some ConversationExtractor {
-        var known: [Question: ConversationOutcome] = [:]
-        for (question, context) in asked.withLock({ $0 }) where known[question] == nil {
+    func answerNoted(from extractor: any ConversationExtractor) async {
+        for (question, context) in asked.withLock({ questions in defer { questions = [] }; return questions }) {
+            if known.withLock({ $0[question] != nil }) { continue }
             if Task.isCancelled { break }
-            known[question] = await extractor.outcome(of: question.messages, context: context)
+            let answer = await extractor.outcome(of: question.messages, context: context)
+            known.withLock { $0[question] = answer }
         }
-        return Answering(known: known, fallback: extractor)
+    }
+
+    /// The real extractor's answers to every question rehearsed, and the extractor itself for
+    /// any other (another delivery changed the conversation in between).
+    func answers(from extractor: any ConversationExtractor) -> some ConversationExtractor {
+        Answering(known: known.withLock { $0 }, fallback: extractor)
     }
 
     private struct Noting: ConversationExtractor {
         let rehearsal: ExtractionRehearsal
 
         func outcome(of messages: [ChatMessage], context: ExtractionContext) async -> ConversationOutcome {
-            rehearsal.asked.withLock { $0.append((Question(messages, context), context)) }
+            let question = Question(messages, context)
+            if let answer = rehearsal.known.withLock({ $0[question] }) { return answer }
+            rehearsal.asked.withLock { $0.append((question, context)) }
             return ConversationOutcome(state: .noEvent)
         }
     }

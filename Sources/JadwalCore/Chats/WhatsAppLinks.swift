@@ -20,7 +20,7 @@ public struct WhatsAppLink: Sendable, Hashable {
     public var accountID: UUID
     /// Changes with every new code asked for, so the bridge starts pairing again.
     public var attempt: UUID
-    /// Digits only, with the country code.
+    /// Digits only, with the country code; empty for a link made by scanning a QR code.
     public var phone: String
     public var state: State
     /// Why it failed, in the library's words (`logged_out`, `invalid phone number`, …).
@@ -35,11 +35,17 @@ public struct WhatsAppLink: Sendable, Hashable {
     public var session: SealedText?
     public var createdAt: Date
     public var updatedAt: Date
+    /// While a QR link waits: the payload WhatsApp's phone app scans (`2@…`); it rotates.
+    public var qr: String?
+
+    /// Linked by scanning a QR code rather than typing a pairing code.
+    public var usesQR: Bool { phone.isEmpty }
 
     public init(
         accountID: UUID, attempt: UUID, phone: String, state: State, reason: String? = nil, code: String? = nil, expiresAt: Date,
-        jid: String? = nil, historyDays: Int, session: SealedText? = nil, createdAt: Date, updatedAt: Date
+        jid: String? = nil, historyDays: Int, session: SealedText? = nil, createdAt: Date, updatedAt: Date, qr: String? = nil
     ) {
+        self.qr = qr
         self.accountID = accountID
         self.attempt = attempt
         self.phone = phone
@@ -80,8 +86,13 @@ public struct WhatsAppLinks: Sendable {
     public static let codeLifetime: TimeInterval = 180
     /// How long the bridge has to get a code from WhatsApp before the attempt is given up.
     public static let codeRequestLifetime: TimeInterval = 60
-    public static let defaultHistoryDays = 7
-    public static let historyDaysRange = 0...30
+    /// How long one QR code is shown: whatsmeow gives the first for 60 s and each next one for
+    /// 20 s; a new one moves the time on, and when none comes the link expires.
+    public static let qrLifetime: TimeInterval = 60
+    public static let defaultHistoryDays = ChatSettings.defaultWhatsAppHistoryDays
+    public static let historyDaysRange = ChatSettings.whatsAppHistoryDaysLimit
+    /// A QR payload longer than this is not WhatsApp's (it is about 200 characters).
+    public static let qrLimit = 1024
     /// A session larger than this is not whatsmeow's store (it is about 200 KB).
     public static let sessionLimit = 16 * 1024 * 1024
 
@@ -103,6 +114,7 @@ public struct WhatsAppLinks: Sendable {
         case notWaiting
         case notLinked
         case invalidSession
+        case invalidQR
         case unknownEvent(String)
 
         public var description: String {
@@ -115,6 +127,7 @@ public struct WhatsAppLinks: Sendable {
             case .notWaiting: "this link is not waiting for a code"
             case .notLinked: "this account's WhatsApp is not linked"
             case .invalidSession: "the session is not base64 of at most 16 MB"
+            case .invalidQR: "the QR payload must be 1 to \(WhatsAppLinks.qrLimit) printable characters"
             case .unknownEvent(let name): "unknown bridge event \"\(name)\""
             }
         }
@@ -132,15 +145,35 @@ public struct WhatsAppLinks: Sendable {
 
     // MARK: The person
 
+    /// How a person links: by typing a pairing code WhatsApp gives for their number, or by
+    /// scanning a QR code with the phone.
+    public enum Method: Sendable, Hashable {
+        case pairingCode(phone: String)
+        case qr
+    }
+
     /// Asks for a code for `phone`: a new attempt, waiting for the bridge.
     public func start(phone raw: String, historyDays: Int?, accountID: UUID) async throws -> WhatsAppLink {
-        guard let phone = Self.phoneDigits(raw) else { throw Problem.invalidPhone }
-        let days = historyDays ?? Self.defaultHistoryDays
-        guard Self.historyDaysRange.contains(days) else { throw Problem.invalidHistoryDays }
+        try await start(.pairingCode(phone: raw), historyDays: historyDays, accountID: accountID)
+    }
+
+    /// Asks for a pairing code or a QR code: a new attempt, waiting for the bridge. The days of
+    /// history read are the chat setting's unless given.
+    public func start(_ method: Method, historyDays: Int?, accountID: UUID) async throws -> WhatsAppLink {
+        let phone: String
+        switch method {
+        case .pairingCode(let raw):
+            guard let digits = Self.phoneDigits(raw) else { throw Problem.invalidPhone }
+            phone = digits
+        case .qr: phone = ""
+        }
+        if let historyDays, !Self.historyDaysRange.contains(historyDays) { throw Problem.invalidHistoryDays }
         let now = clock.now
         return try await store.transaction { tx in
             let current = try await tx.whatsAppLink(accountID: accountID)
             if let current, current.state == .linked { throw Problem.alreadyLinked }
+            let days: Int
+            if let historyDays { days = historyDays } else { days = try await tx.chatSettings(accountID: accountID).whatsAppHistoryDays }
             let link = WhatsAppLink(
                 accountID: accountID, attempt: random.uuid(), phone: phone, state: .waiting,
                 expiresAt: now.addingTimeInterval(Self.codeRequestLifetime), historyDays: days, createdAt: current?.createdAt ?? now, updatedAt: now)
@@ -156,8 +189,13 @@ public struct WhatsAppLinks: Sendable {
             guard var link = try await tx.whatsAppLink(accountID: accountID) else { throw Problem.noLink }
             if link.state == .waiting, link.expiresAt <= now {
                 link.state = .expired
-                link.reason = link.code == nil ? "no code came from WhatsApp in time (is the bridge running?)" : "the code was not entered in time"
+                link.reason = switch (link.usesQR, link.code != nil || link.qr != nil) {
+                case (_, false): "no code came from WhatsApp in time (is the bridge running?)"
+                case (true, true): "the QR code was not scanned in time"
+                case (false, true): "the code was not entered in time"
+                }
                 link.code = nil
+                link.qr = nil
                 link.updatedAt = now
                 try await tx.saveWhatsAppLink(link)
             }
@@ -170,7 +208,7 @@ public struct WhatsAppLinks: Sendable {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             let link = try await status(accountID: accountID)
-            if link.attempt != attempt || link.code != nil || link.state != .waiting || ContinuousClock.now >= deadline { return link }
+            if link.attempt != attempt || link.code != nil || link.qr != nil || link.state != .waiting || ContinuousClock.now >= deadline { return link }
             try await Task.sleep(for: poll)
         }
     }
@@ -186,6 +224,7 @@ public struct WhatsAppLinks: Sendable {
             link.reason = link.state == .linked ? "unlinked" : "cancelled"
             link.state = .cancelled
             link.code = nil
+            link.qr = nil
             link.session = nil
             link.updatedAt = now
             try await tx.saveWhatsAppLink(link)
@@ -214,6 +253,8 @@ public struct WhatsAppLinks: Sendable {
     /// What the bridge reports about a link.
     public enum BridgeEvent: Sendable, Hashable {
         case code(String)
+        /// A QR code to show (the first, or the next as WhatsApp rotates it).
+        case qr(String)
         case linked(jid: String?)
         case failed(reason: String)
         case loggedOut(reason: String)
@@ -229,11 +270,17 @@ public struct WhatsAppLinks: Sendable {
                 guard link.state == .waiting else { throw Problem.notWaiting }
                 link.code = code
                 link.expiresAt = now.addingTimeInterval(Self.codeLifetime)
+            case .qr(let payload):
+                guard link.state == .waiting, link.usesQR else { throw Problem.notWaiting }
+                guard (1...Self.qrLimit).contains(payload.count), !payload.containsControlCharacters else { throw Problem.invalidQR }
+                link.qr = payload
+                link.expiresAt = now.addingTimeInterval(Self.qrLifetime)
             case .linked(let jid):
                 guard link.state == .waiting || link.state == .linked else { throw Problem.notWaiting }
                 link.state = .linked
                 link.jid = jid ?? link.jid
                 link.code = nil
+                link.qr = nil
                 link.reason = nil
             case .failed(let reason), .loggedOut(let reason):
                 guard link.state == .waiting || link.state == .linked else { return }  // already ended: nothing to tell
@@ -241,6 +288,7 @@ public struct WhatsAppLinks: Sendable {
                 link.state = .failed
                 link.reason = String(reason.prefix(500))
                 link.code = nil
+                link.qr = nil
                 link.session = nil
                 if wasLinked, let account = try await tx.account(id: accountID) {
                     let text = NotificationText(account: account).whatsAppUnlinked(loggedOut: { if case .loggedOut = event { true } else { false } }())
@@ -271,10 +319,10 @@ public struct WhatsAppLinks: Sendable {
     }
 
     /// The bridge's batch for a linked account, through the connector's path.
-    public func deliver(_ messages: [IncomingChatMessage], accountID: UUID) async throws -> ChatInbox.Report {
+    public func deliver(_ messages: [IncomingChatMessage], retracted: [ChatMessageRetraction] = [], accountID: UUID) async throws -> ChatInbox.Report {
         let link = try await store.read { tx in try await tx.whatsAppLink(accountID: accountID) }
         guard link?.state == .linked else { throw Problem.notLinked }
-        return try await inbox.receive(messages, source: .connector, accountID: accountID)
+        return try await inbox.receive(messages, retracted: retracted, source: .connector, accountID: accountID)
     }
 
     func openSession(_ sealed: SealedText, accountID: UUID) throws -> Data {

@@ -102,6 +102,20 @@ public struct NotificationText: Sendable {
         }
     }
 
+    /// The other server deleted an item whose change here had not reached it yet.
+    public func remoteDeletedFirst(item: String, calendar: String) -> (title: String, body: String) {
+        arabic
+            ? ("لم يُحفظ تعديلك على \(item)", "حُذف \(item) من \(calendar) على الخادم الآخر قبل أن يصله تعديلك، فحُذف هنا أيضًا. أضفه من جديد إن كنت ما زلت تريده.")
+            : ("Your change to \(item) was not applied", "\(item) was deleted from \(calendar) on the other server before your change reached it, so it was deleted here too. Add it again if you still want it.")
+    }
+
+    /// A change made here could not be written to the other server, after every retry.
+    public func remoteWriteFailed(item: String, calendar: String, reason: String) -> (title: String, body: String) {
+        arabic
+            ? ("تعذّر إرسال \(item) إلى الخادم الآخر", "لم يصل تعديلك على \(item) في \(calendar) إلى الخادم الآخر بعد عدة محاولات (\(reason)). ما زال في جدول، لكنه ليس هناك؛ عدّله مرة أخرى ليُعاد إرساله.")
+            : ("\(item) could not be sent to the other server", "Your change to \(item) in \(calendar) did not reach the other server after several tries (\(reason)). It is still in Jadwal but not there; edit it again to send it once more.")
+    }
+
     /// Easy Setup finished on a device.
     public func setupDone(device: String) -> (title: String, body: String) {
         arabic

@@ -8,7 +8,10 @@ import ICalendar
 /// changes. Jadwal → remote: every write to a mirrored calendar, from any front door, queues a
 /// durable write-back of that object in the write's own transaction (`CalendarWrites`); it is
 /// sent with `If-Match` (or `If-None-Match: *` for a new object), and on 412 the remote version
-/// is kept and the person is told what was not applied.
+/// is kept and the person is told what was not applied. The same rule holds when a sync finds
+/// that both sides changed an object since they last agreed (the write-back had not run yet):
+/// the remote's version wins and the person is told; and a write-back that runs out of
+/// attempts tells the person which change never reached the other server.
 public struct CalDAVAccounts: Sendable {
     public static let syncJob: JobKind = "caldav.sync"
     public static let writeBackJob: JobKind = "caldav.write-back"
@@ -313,8 +316,8 @@ public struct CalDAVAccounts: Sendable {
         var changed: [String: String] = [:]
         var removed: [String] = []
         var next = mirror
-        if remote.supportsSync {
-            if mirror.syncToken != nil, mirror.syncToken == remote.syncToken { return Counts() }
+        if remote.supportsSync, mirror.syncToken != nil {
+            if mirror.syncToken == remote.syncToken { return Counts() }
             var token = mirror.syncToken
             var complete = token == nil
             while true {
@@ -336,10 +339,15 @@ public struct CalDAVAccounts: Sendable {
             if complete { removed += known.keys.filter { changed[$0] == nil } }
             next.syncToken = token
         } else {
-            if mirror.ctag != nil, mirror.ctag == remote.ctag { return Counts() }
+            if !remote.supportsSync, mirror.ctag != nil, mirror.ctag == remote.ctag { return Counts() }
+            // A first sync lists ETags even where the server keeps sync tokens: a first
+            // sync-collection makes a server such as Radicale build and store its sync state for
+            // every object, which cost more than the listing. The token listed with the calendar,
+            // taken before the listing, is where the next sync-collection starts.
             changed = try await connection.etags(calendar: mirror.remoteURL)
             removed = known.keys.filter { changed[$0] == nil }
             next.ctag = remote.ctag
+            if remote.supportsSync { next.syncToken = remote.syncToken }
         }
         // Only what the remote changed since both sides agreed (our own write-backs come back
         // with the ETag already recorded).
@@ -359,13 +367,18 @@ public struct CalDAVAccounts: Sendable {
             let done = try await store.transaction { tx -> Counts in
                 var counts = Counts()
                 guard let calendar = try await tx.calendar(id: mirror.calendarID) else { return counts }
+                var lost: [(local: CalendarObject, remoteDeleted: Bool)] = []
                 for object in page {
                     guard let content = try? CalendarObjectContent(text: object.icalendar), calendar.components.contains(content.component) else { continue }
                     let name = known[object.url]?.name ?? Self.objectName(forURL: object.url)
                     let local = try await tx.calendarObject(calendarID: calendar.id, name: name)
                     if local?.etag != content.etag {
+                        // Changed here since both sides last agreed, and not written back yet:
+                        // the remote changed too, and wins, as on a 412.
+                        if let local, let agreed = known[object.url], local.etag != agreed.localETag { lost.append((local, false)) }
                         // Another object of this calendar with the UID (made here, not yet written back) gives way to the remote's.
                         if let twin = try await tx.calendarObject(calendarID: calendar.id, uid: content.uid), twin.name != name {
+                            lost.append((twin, false))
                             try await writes.remove(name: twin.name, in: calendar, source: .remote, transaction: tx)
                             try await tx.deleteMirroredObject(calendarID: calendar.id, name: twin.name)
                         }
@@ -379,12 +392,14 @@ public struct CalDAVAccounts: Sendable {
                 }
                 for url in removing {
                     guard let agreed = known[url] else { continue }
-                    if try await tx.calendarObject(calendarID: calendar.id, name: agreed.name) != nil {
+                    if let local = try await tx.calendarObject(calendarID: calendar.id, name: agreed.name) {
+                        if local.etag != agreed.localETag { lost.append((local, true)) }
                         try await writes.remove(name: agreed.name, in: calendar, source: .remote, transaction: tx)
                         counts.deleted += 1
                     }
                     try await tx.deleteMirroredObject(calendarID: calendar.id, name: agreed.name)
                 }
+                if !lost.isEmpty { try await tellOverwritten(lost, in: calendar, tx: tx) }
                 // The token is saved with the last page, so an interrupted first sync starts again.
                 if last { try await tx.updateCalendarMirror(saved) }
                 return counts
@@ -394,6 +409,23 @@ public struct CalDAVAccounts: Sendable {
             counts.unchanged += done.unchanged
         } while start < objects.count
         return counts
+    }
+
+    /// Tells the person which of their changes here a sync replaced with the remote's version.
+    func tellOverwritten(_ lost: [(local: CalendarObject, remoteDeleted: Bool)], in calendar: CalendarCollection, tx: any StoreTransaction) async throws {
+        guard let owner = try await tx.account(id: calendar.accountID) else { return }
+        let now = clock.now
+        for (local, remoteDeleted) in lost {
+            let item = Self.summary(local.icalendar) ?? local.name
+            let text = remoteDeleted
+                ? NotificationText(account: owner).remoteDeletedFirst(item: item, calendar: calendar.displayName)
+                : NotificationText(account: owner).remoteChangeRejected(item: item, calendar: calendar.displayName, deleted: false)
+            try await NotificationDispatch.post(
+                NotificationDraft(
+                    kind: .remoteChangeRejected, reasonKey: "remote-change-rejected:\(calendar.id.uuidString.lowercased()):\(local.name):\(local.etag)",
+                    title: text.title, body: text.body, links: ["calendarId": calendar.id.uuidString.lowercased(), "objectName": local.name], urgent: false),
+                account: owner, now: now, tx: tx)
+        }
     }
 
     // MARK: Jadwal → remote
@@ -413,8 +445,37 @@ public struct CalDAVAccounts: Sendable {
     }
 
     /// The job: writes one object's current state (or its removal) to the remote. A network
-    /// failure throws, so the job is retried with backoff and nothing is lost.
-    public func writeBack(jobPayload payload: String) async throws -> WriteBack {
+    /// failure throws, so the job is retried with backoff and nothing is lost; when the job has
+    /// no attempt left (`isLastAttempt`), the person is told which change never got there.
+    public func writeBack(jobPayload payload: String, isLastAttempt: Bool = false) async throws -> WriteBack {
+        do {
+            return try await writeBack(payload)
+        } catch {
+            if isLastAttempt, !(error is CancellationError) { try await tellWriteBackFailed(payload, error: error) }
+            throw error
+        }
+    }
+
+    func tellWriteBackFailed(_ payload: String, error: any Error) async throws {
+        let parts = payload.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let calendarID = UUID(uuidString: parts[0]) else { return }
+        let name = parts[1]
+        let now = clock.now
+        let reason = (error as? FeedFetchFailure)?.message ?? String(describing: error)
+        try await store.transaction { tx in
+            guard let calendar = try await tx.calendar(id: calendarID), let owner = try await tx.account(id: calendar.accountID) else { return }
+            let local = try await tx.calendarObject(calendarID: calendarID, name: name)
+            let item = Self.summary(local?.icalendar) ?? name
+            let text = NotificationText(account: owner).remoteWriteFailed(item: item, calendar: calendar.displayName, reason: String(reason.prefix(300)))
+            try await NotificationDispatch.post(
+                NotificationDraft(
+                    kind: .remoteChangeRejected, reasonKey: "remote-write-failed:\(calendarID.uuidString.lowercased()):\(name):\(now.timeIntervalSince1970)",
+                    title: text.title, body: text.body, links: ["calendarId": calendarID.uuidString.lowercased(), "objectName": name], urgent: false),
+                account: owner, now: now, tx: tx)
+        }
+    }
+
+    func writeBack(_ payload: String) async throws -> WriteBack {
         let parts = payload.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2, let calendarID = UUID(uuidString: parts[0]) else { return .skipped }
         let name = parts[1]

@@ -383,6 +383,12 @@ extension QRCode {
     /// An SVG of the symbol: `moduleSize` pixels a module, `quietZone` light modules around it
     /// (the spec asks for at least 4), the dark modules as one path of horizontal runs. Its
     /// accessible name is `title`.
+    /// `text` as an inline SVG QR code (medium error correction), nil when too long for one.
+    public static func svg(_ text: String, title: String) -> String? {
+        guard let code = try? QRCode(encoding: Array(text.utf8)) else { return nil }
+        return code.svg(moduleSize: 4, quietZone: 4, title: title)
+    }
+
     public func svg(moduleSize: Int = 4, quietZone: Int = 4, title: String) -> String {
         let moduleSize = max(1, moduleSize), quietZone = max(0, quietZone)
         let side = size + 2 * quietZone

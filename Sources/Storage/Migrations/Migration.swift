@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -801,6 +801,16 @@ extension Migrations {
                 updated_at BIGINT NOT NULL
             )
             """,
+        ]
+    }
+
+    /// WhatsApp linking: the days of history read at link time become a chat setting (the link
+    /// keeps the value it was made with), and a link can wait on a QR code instead of a pairing
+    /// code (`qr`, the payload WhatsApp's phone app scans; it rotates while the link waits).
+    static let v27WhatsAppHistoryAndQR = Migration(version: 27, name: "WhatsApp history days setting, QR linking") { _ in
+        [
+            "ALTER TABLE chat_settings ADD COLUMN whatsapp_history_days BIGINT NOT NULL DEFAULT 7",
+            "ALTER TABLE whatsapp_links ADD COLUMN qr TEXT",
         ]
     }
 }

@@ -154,6 +154,71 @@ struct CalDAVAccountTests {
         }
     }
 
+    @Test("conflicts resolved by move and by cancel reach the remote; a sync finding both sides changed keeps the remote's and says so; a write-back out of attempts says so",
+          arguments: RemoteCalDAVServer.kinds)
+    func resolvedAndLost(kind: String) async throws {
+        guard let python = RemoteCalDAVServer.python else { return }
+        try await ServerHarness.run(configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+            let (user, token) = try await ChatAPITests.omar(harness, client)
+            let local = try await RemoteCalDAVServer.run(kind, python: python) { remote -> String in
+                let calendarURL = try await remote.calendarURL()
+                try await remote.client("put", calendarURL + "lecture.ics", body: Self.event("lecture@remote", "Lecture", hour: 9))
+                let created = try await Self.connect(client, remote, mirror: [calendarURL], token: token)
+                try #require(created.status == .created, "\(created.text)")
+                let account = try created.json(Account.self)
+                let local = user.calendar(try #require(account.remoteCalendars.first { $0.mirrored }?.calendar?.slug))
+                try await ConflictAPITests.runJobs(harness)
+
+                // A review put on top of the lecture is a conflict; moved by resolving it, the move reaches the remote.
+                #expect(try await client.putICS(local + "review.ics", as: user, Self.event("review@jadwal", "Review", hour: 9)).status == .created)
+                try await ConflictAPITests.runJobs(harness)
+                let review = try #require(try await ConflictAPITests.conflicts(client, token: token).first { $0.event.name == "review.ics" })
+                let moved = try await ConflictAPITests.resolve(
+                    client, review.id, #"{"action": "move", "start": "2026-09-23T14:00:00Z", "end": "2026-09-23T15:00:00Z"}"#, token: token)
+                #expect(moved.status == .ok, "\(moved.text)")
+                try await ConflictAPITests.runJobs(harness)
+                let remoteReview = try await remote.client("get", calendarURL + "review.ics").body
+                #expect(remoteReview.contains("DTSTART:20260923T140000Z") && remoteReview.contains("Review"), "\(remoteReview)")
+
+                // Cancelled by resolving it: gone there too.
+                #expect(try await client.putICS(local + "planning.ics", as: user, Self.event("planning@jadwal", "Planning", hour: 9)).status == .created)
+                try await ConflictAPITests.runJobs(harness)
+                #expect(try await remote.client("get", calendarURL + "planning.ics").body.contains("Planning"))
+                let planning = try #require(try await ConflictAPITests.conflicts(client, token: token).first { $0.event.name == "planning.ics" })
+                #expect(try await ConflictAPITests.resolve(client, planning.id, #"{"action": "cancel"}"#, token: token).status == .ok)
+                try await ConflictAPITests.runJobs(harness)
+                await #expect(throws: (any Error).self) { try await remote.client("get", calendarURL + "planning.ics") }
+
+                // Both sides change the lecture before the write-back runs (a sync was already due):
+                // the remote's version wins, and the person is told which change of theirs was not applied.
+                #expect(try await client.send(.post, "/api/v1/external-calendars/\(account.id)/refresh", token: token).status == .accepted)
+                harness.clock.advance(by: 1)
+                #expect(try await client.putICS(local + "lecture.ics", as: user, Self.event("lecture@remote", "Lecture in room 5", hour: 9)).status == .noContent)
+                let etag = try await remote.client("get", calendarURL + "lecture.ics").etag
+                try await remote.client("put", calendarURL + "lecture.ics", ifMatch: etag.isEmpty ? nil : etag, body: Self.event("lecture@remote", "Lecture moved online", hour: 9))
+                try #require(try await harness.instance.workers.runNextJob(worker: "test"), "the sync, due first")
+                #expect(try await client.dav(.get, local + "lecture.ics", as: user).text.contains("Lecture moved online"))
+                let told = try await client.send(.get, "/api/v1/notifications", token: token).text
+                #expect(told.contains("Your change to Lecture in room 5 was not applied"), "\(told)")
+                try await ConflictAPITests.runJobs(harness)
+                #expect(try await remote.client("get", calendarURL + "lecture.ics").body.contains("Lecture moved online"), "the stale write-back sends nothing")
+                return local
+            }
+
+            // The server is gone: a change here is retried, and when the retries run out the person hears of it.
+            #expect(try await client.putICS(local + "retro.ics", as: user, Self.event("retro@jadwal", "Retro", hour: 16)).status == .created)
+            for _ in 0..<10 {
+                try await ConflictAPITests.runJobs(harness)
+                harness.clock.advance(by: 2 * 86_400)
+            }
+            // Days later the session has expired: a new one reads the notifications.
+            let fresh = try await client.signIn("omar@example.com", harness: harness).accessToken
+            let notifications = try await client.send(.get, "/api/v1/notifications", token: fresh).text
+            #expect(notifications.contains("Retro could not be sent to the other server"), "\(notifications)")
+            #expect(notifications.components(separatedBy: "could not be sent").count == 2, "told once: \(notifications)")
+        }
+    }
+
     @Test("an unreachable server is refused when connecting, in words")
     func unreachable() async throws {
         try await ServerHarness.run(configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in

@@ -25,11 +25,34 @@ log = logging.getLogger("jadwal.whatsapp")
 ClientFactory = Callable[[str, str, "AccountLink"], object]
 
 
+class InFlight:
+    """Deliveries under way, so a stopping bridge lets them land before it exits."""
+
+    def __init__(self):
+        self._count = 0
+        self._idle = threading.Condition()
+
+    def __enter__(self):
+        with self._idle:
+            self._count += 1
+
+    def __exit__(self, *_):
+        with self._idle:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        with self._idle:
+            return self._idle.wait_for(lambda: self._count == 0, timeout)
+
+
 class AccountLink:
     """One account's device: its link machine, its client and its session file."""
 
-    def __init__(self, account: str, work: dict, server: Server, directory: str, factory: ClientFactory):
+    def __init__(self, account: str, work: dict, server: Server, directory: str, factory: ClientFactory, in_flight: InFlight | None = None):
         self.account = account
+        self.in_flight = in_flight or InFlight()
         self.attempt = work.get("attempt")
         self.server = server
         self.history_days = int(work.get("historyDays", 7))
@@ -43,13 +66,18 @@ class AccountLink:
         self.lock = threading.Lock()
         self.saved_stamp: tuple[float, int] | None = self._stamp()
         self.client = factory(account, self.session_path, self)
-        self.client.start(None if linked else work.get("phone"))
+        wants_qr = not linked and work.get("method") == "qr"
+        self.client.start(None if linked or wants_qr else work.get("phone"), qr=wants_qr)
 
     # Sink: called from the client's threads.
 
     def code(self, code: str) -> None:
         with self.lock:
             self._send(self.machine.code(code))
+
+    def qr(self, payload: str) -> None:
+        with self.lock:
+            self._send(self.machine.qr(payload))
 
     def pairing_failed(self, reason: str) -> None:
         with self.lock:
@@ -60,10 +88,12 @@ class AccountLink:
             if isinstance(event, MessageEv):
                 translated = translate.from_message(event, self.machine.jid)
                 if isinstance(translated, dict):
-                    self.server.deliver(self.account, [translated])
+                    with self.in_flight:
+                        self.server.deliver(self.account, [translated])
                 return
             if isinstance(event, HistorySync):
-                self.server.deliver(self.account, translate.from_history(event, self.machine.jid, self.history_days))
+                with self.in_flight:
+                    self.server.deliver(self.account, translate.from_history(event, self.machine.jid, self.history_days))
                 return
             if isinstance(event, Receipt):
                 return
@@ -122,6 +152,7 @@ class Bridge:
         os.chmod(self.directory, 0o700)
         self.links: dict[str, AccountLink] = {}
         self.stopping = threading.Event()
+        self.in_flight = InFlight()
 
     def sync(self) -> None:
         """Starts the links the server lists, stops the ones it no longer lists, saves sessions."""
@@ -134,7 +165,7 @@ class Bridge:
                 link.close(logout=work is None and link.machine.state == "linked")
         for account, work in wanted.items():
             if account not in self.links:
-                self.links[account] = AccountLink(account, work, self.server, self.directory, self.factory)
+                self.links[account] = AccountLink(account, work, self.server, self.directory, self.factory, self.in_flight)
         for link in self.links.values():
             if link.machine.state == "linked":
                 try:
@@ -151,14 +182,22 @@ class Bridge:
             self.stopping.wait(poll_seconds)
         self.shutdown()
 
+    # Below the server's 10 s before it kills a bridge that does not stop.
+    DRAIN_SECONDS = 8.0
+
     def shutdown(self) -> None:
+        """Stops taking events, lets the deliveries under way land (the server keeps listening
+        until the bridge has exited), then hands back the sessions."""
+        for link in self.links.values():
+            link.client.stop()
+        if not self.in_flight.wait_idle(self.DRAIN_SECONDS):
+            log.warning("stopping with deliveries still under way after %.0f s", self.DRAIN_SECONDS)
         for link in self.links.values():
             try:
                 if link.machine.state == "linked":
                     link.save_session()
             except ServerError as error:
                 log.warning("account %s: saving the session: %s", link.account, error)
-            link.client.stop()
         self.links.clear()
         if self.own_directory:
             shutil.rmtree(self.directory, ignore_errors=True)

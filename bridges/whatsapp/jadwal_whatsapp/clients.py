@@ -20,6 +20,7 @@ log = logging.getLogger("jadwal.whatsapp")
 
 class Sink(Protocol):
     def code(self, code: str) -> None: ...
+    def qr(self, payload: str) -> None: ...
     def pairing_failed(self, reason: str) -> None: ...
     def event(self, event: Proto) -> None: ...
 
@@ -36,6 +37,7 @@ class LiveClient:
 
         self.sink = sink
         self.phone: str | None = None
+        self.show_qr = False
         self._asked = False
         # The name is the device store's SQLite file; uuid keeps accounts apart in one process.
         self.client = NewClient(session_path, uuid=account)
@@ -49,9 +51,12 @@ class LiveClient:
     def _forward(self, _client, event: Proto) -> None:
         self.sink.event(event)
 
-    def _ready_to_pair(self, _client, _qr: bytes) -> None:
-        # whatsmeow asks for a QR scan once the socket is up; that is also when a phone code
-        # can be asked for. The QR itself is not shown: the person links with the code.
+    def _ready_to_pair(self, _client, qr: bytes) -> None:
+        # whatsmeow asks for a QR scan once the socket is up, and again each time the code
+        # turns; that is also when a phone code can be asked for.
+        if self.show_qr:
+            self.sink.qr(qr.decode() if isinstance(qr, (bytes, bytearray)) else str(qr))
+            return
         if self.phone and not self._asked:
             self._asked = True
             threading.Thread(target=self._pair, daemon=True).start()
@@ -64,8 +69,9 @@ class LiveClient:
             return
         self.sink.code(code)
 
-    def start(self, phone: str | None) -> None:
+    def start(self, phone: str | None, qr: bool = False) -> None:
         self.phone = phone
+        self.show_qr = qr
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -76,7 +82,7 @@ class LiveClient:
                 self.client.connect()
                 return  # stopped
             except Exception as error:  # NeonizeError: the first dial failed
-                if self.phone:
+                if self.phone or self.show_qr:
                     # Someone is waiting for a code: say why there is none instead of retrying.
                     self.sink.pairing_failed(f"cannot reach WhatsApp: {error}")
                     return
@@ -101,20 +107,27 @@ class ReplayClient:
         self.account = account
         self.session_path = session_path
         self.sink = sink
-        self.code, self.events = recording.read(path)
+        self.code, self.qrs, self.events = recording.read_all(path)
         self._stop = threading.Event()
         self._sleep = sleep or (lambda seconds: self._stop.wait(seconds))
         self._thread: threading.Thread | None = None
 
-    def start(self, phone: str | None) -> None:
-        self._thread = threading.Thread(target=self._run, args=(phone,), daemon=True)
+    def start(self, phone: str | None, qr: bool = False) -> None:
+        self._thread = threading.Thread(target=self._run, args=(phone, qr), daemon=True)
         self._thread.start()
 
-    def _run(self, phone: str | None) -> None:
+    def _run(self, phone: str | None, qr: bool = False) -> None:
         from neonize.proto.Neonize_pb2 import PairStatus
 
         events = self.events
-        if phone is not None:
+        if qr:
+            # The QR codes the recording holds, each shown for its delay, as whatsmeow turns them.
+            for delay, payload in self.qrs or [(0.0, "2@replay,JDWL0000")]:
+                self._sleep(delay)
+                if self._stop.is_set():
+                    return
+                self.sink.qr(payload)
+        elif phone is not None:
             self.sink.code(self.code or "JDWL0000")
         else:
             # Reconnecting with a stored session: no pairing again.

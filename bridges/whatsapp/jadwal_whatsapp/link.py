@@ -27,15 +27,16 @@ from .translate import jid_text
 
 @dataclass(frozen=True)
 class Report:
-    """What the server is told: `event` is code | linked | failed | logged_out."""
+    """What the server is told: `event` is code | qr | linked | failed | logged_out."""
     event: str
     code: str | None = None
     jid: str | None = None
     reason: str | None = None
+    qr: str | None = None
 
     def json(self) -> dict:
         body = {"event": self.event}
-        for key in ("code", "jid", "reason"):
+        for key in ("code", "jid", "reason", "qr"):
             value = getattr(self, key)
             if value is not None:
                 body[key] = value
@@ -60,6 +61,13 @@ class LinkMachine:
             return None
         self.state = "waiting"
         return Report("code", code=code)
+
+    def qr(self, payload: str) -> Report | None:
+        """A QR code to show (whatsmeow's `qr` callback): the first, then each as it turns."""
+        if self.state in ("linked", "logged_out", "failed"):
+            return None
+        self.state = "waiting"
+        return Report("qr", qr=payload)
 
     def pairing_failed(self, message: str) -> Report | None:
         """PairPhone itself refused (a number WhatsApp does not know, a malformed number)."""

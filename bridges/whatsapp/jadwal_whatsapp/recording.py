@@ -33,7 +33,7 @@ from neonize.proto.Neonize_pb2 import (
     Receipt,
 )
 from neonize.proto.waCommon.WACommon_pb2 import MessageKey
-from neonize.proto.waE2E.WAWebProtobufsE2E_pb2 import Message
+from neonize.proto.waE2E.WAWebProtobufsE2E_pb2 import Message, ProtocolMessage
 from neonize.proto.waHistorySync.WAWebProtobufsHistorySync_pb2 import Conversation, HistorySync, HistorySyncMsg
 from neonize.proto.waWeb.WAWebProtobufsWeb_pb2 import WebMessageInfo
 
@@ -49,7 +49,15 @@ def line(event: Proto, delay: float = 0.0) -> str:
 
 def read(path: str) -> tuple[str | None, list[tuple[float, Proto]]]:
     """The pairing code and the events, parsed with their classes."""
+    code, _, events = read_all(path)
+    return code, events
+
+
+def read_all(path: str) -> tuple[str | None, list[tuple[float, str]], list[tuple[float, Proto]]]:
+    """The pairing code, the QR codes (`{"qr": "2@…", "delay": 0.5}` lines, shown to a QR link
+    before the events) and the events, parsed with their classes."""
     code = None
+    qrs: list[tuple[float, str]] = []
     events: list[tuple[float, Proto]] = []
     with open(path, encoding="utf-8") as handle:
         for number, raw in enumerate(handle, 1):
@@ -59,11 +67,14 @@ def read(path: str) -> tuple[str | None, list[tuple[float, Proto]]]:
             if "code" in item:
                 code = item["code"]
                 continue
+            if "qr" in item:
+                qrs.append((float(item.get("delay", 0)), item["qr"]))
+                continue
             cls = EVENT_CLASSES.get(item.get("type", ""))
             if cls is None:
                 raise ValueError(f"{path}:{number}: {item.get('type')!r} is not a neonize event class")
             events.append((float(item.get("delay", 0)), cls.FromString(base64.b64decode(item["proto"]))))
-    return code, events
+    return code, qrs, events
 
 
 def jid(text: str, device: int = 0) -> JID:
@@ -128,21 +139,51 @@ def history_event(chat: str, me: str, items: list[tuple[bool, str, int, str]]) -
     return HistorySyncEv(Data=HistorySync(syncType=HistorySync.RECENT, conversations=[conversation]))
 
 
-def conversation_recording(spec: dict) -> list[str]:
-    """A whole link: the code, pairing success, connection, then the conversation.
+def protocol_event(chat: str, sender: str, from_me: bool, message_id: str, timestamp: int, target: str, text: str | None) -> MessageEv:
+    """An edit of `target` to `text`, or (text None) its deletion for everyone, as whatsmeow
+    delivers them: a message whose `protocolMessage` names the target by its key."""
+    key = MessageKey(remoteJID=chat, fromMe=from_me, ID=target)
+    if text is None:
+        protocol = ProtocolMessage(key=key, type=ProtocolMessage.REVOKE)
+    else:
+        protocol = ProtocolMessage(key=key, type=ProtocolMessage.MESSAGE_EDIT, editedMessage=Message(conversation=text))
+    return message_event(chat, sender, from_me, message_id, timestamp, Message(protocolMessage=protocol))
 
-    spec: {"code", "me": "9665...@s.whatsapp.net", "partner": "...@s.whatsapp.net",
-           "messages": [{"fromMe", "text", "at": ISO-8601 or Unix seconds}], "loggedOutAfter": bool}
+
+def _stamp(at) -> int:
+    return int(at) if isinstance(at, (int, float)) else int(datetime.fromisoformat(at).timestamp())
+
+
+def conversation_recording(spec: dict) -> list[str]:
+    """A whole link: the code (or QR codes), pairing success, connection, a history sync, then
+    the conversation.
+
+    spec: {"code", "qrs": ["2@…", …], "me": "9665...@s.whatsapp.net", "partner": "...@s.whatsapp.net",
+           "history": [{"chat": jid, "messages": [{"fromMe", "id", "text", "at"}]}],
+           "messages": [{"fromMe", "text", "at": ISO-8601 or Unix seconds, "id"?, "delay"?}
+                        | {"fromMe", "edit": id, "text", "at"} | {"fromMe", "revoke": id, "at"}],
+           "loggedOutAfter": bool}
     """
     me, partner = spec["me"], spec["partner"]
     lines = [json.dumps({"code": spec.get("code", "JDWL2026")})]
+    lines += [json.dumps({"qr": payload, "delay": 0.3 if index else 0}) for index, payload in enumerate(spec.get("qrs", []))]
     lines.append(line(paired(me), delay=float(spec.get("pairAfter", 0.5))))
     lines.append(line(Connected(status=True)))
+    for chat in spec.get("history", []):
+        items = [(item["fromMe"], item["id"], _stamp(item["at"]), item["text"]) for item in chat["messages"]]
+        lines.append(line(history_event(chat["chat"], me, items)))
     for index, item in enumerate(spec["messages"]):
-        at = item["at"]
-        stamp = int(at) if isinstance(at, (int, float)) else int(datetime.fromisoformat(at).timestamp())
+        stamp = _stamp(item["at"])
         sender = me if item["fromMe"] else partner
-        lines.append(line(message_event(partner, sender, item["fromMe"], f"REPLAY{index:04d}", stamp, item["text"]), delay=0.05))
+        message_id = item.get("id", f"REPLAY{index:04d}")
+        delay = float(item.get("delay", 0.05))
+        if "edit" in item:
+            event = protocol_event(partner, sender, item["fromMe"], message_id, stamp, item["edit"], item["text"])
+        elif "revoke" in item:
+            event = protocol_event(partner, sender, item["fromMe"], message_id, stamp, item["revoke"], None)
+        else:
+            event = message_event(partner, sender, item["fromMe"], message_id, stamp, item["text"])
+        lines.append(line(event, delay=delay))
     if spec.get("loggedOutAfter"):
         lines.append(line(LoggedOut(OnConnect=False, Reason=ConnectFailureReason.LOGGED_OUT), delay=0.2))
     return lines

@@ -55,41 +55,47 @@ class Skipped:
 
 
 def from_message(event: MessageEv, me: str | None) -> dict | Skipped:
-    """A live message. Edits become a later message carrying the new words, so the chat reads as
-    if the writer had said it again; a deletion carries no words and is skipped."""
+    """A live message. An edit carries the new words and `replaces`, the id of the message it
+    changes (the server puts it in the original's place, or reads it as said again once the
+    chat is settled); a message deleted for everyone becomes a retraction of that id."""
     info = event.Info
     source = info.MessageSource
     if source.Chat.Server in IGNORED_SERVERS:
         return Skipped("status or broadcast")
     message = event.Message
-    message_id = info.ID
+    replaces = None
     if message.HasField("protocolMessage"):
         protocol = message.protocolMessage
         if protocol.type == ProtocolMessage.MESSAGE_EDIT and protocol.HasField("editedMessage"):
-            message_id = f"{protocol.key.ID}~edit~{info.ID}"
+            replaces = protocol.key.ID
             message = protocol.editedMessage
         elif protocol.type == ProtocolMessage.REVOKE:
-            return Skipped("deleted for everyone")
+            if not protocol.key.ID:
+                return Skipped("deletion naming no message")
+            return {"chatId": jid_text(source.Chat), "messageId": protocol.key.ID, "deleted": True}
         else:
             return Skipped("protocol message")
     elif message.HasField("editedMessage"):
         inner = message.editedMessage.message
         if inner.HasField("protocolMessage") and inner.protocolMessage.HasField("editedMessage"):
-            message_id = f"{inner.protocolMessage.key.ID}~edit~{info.ID}"
+            replaces = inner.protocolMessage.key.ID
             message = inner.protocolMessage.editedMessage
     text = words(message)
     if text is None:
         return Skipped("no words (media, sticker, reaction, call)")
     sender = me if source.IsFromMe and me else jid_text(source.Sender)
-    return {
+    translated = {
         "chatId": jid_text(source.Chat),
-        "messageId": message_id,
+        "messageId": info.ID,
         "sender": sender or "me",
         "fromMe": bool(source.IsFromMe),
         "timestamp": seconds(info.Timestamp),
         "text": text,
         "isGroup": bool(source.IsGroup) or source.Chat.Server == GROUP_SERVER,
     }
+    if replaces:
+        translated["replaces"] = replaces
+    return translated
 
 
 def from_receipt(_: ReceiptEv) -> list[dict]:

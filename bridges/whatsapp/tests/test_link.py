@@ -23,6 +23,14 @@ class LinkStates(unittest.TestCase):
         self.assertIsNone(machine.event(roundtrip(Connected(status=True))), "a reconnect is not a new link")
         self.assertIsNone(machine.code("ZZZZ9999"), "a linked device shows no code")
 
+    def test_qr_codes_turn_until_the_phone_scans_one(self):
+        machine = LinkMachine()
+        self.assertEqual(machine.qr("2@one,k").json(), {"event": "qr", "qr": "2@one,k"})
+        self.assertEqual(machine.qr("2@two,k").json(), {"event": "qr", "qr": "2@two,k"}, "each new code is shown")
+        self.assertIsNone(machine.event(roundtrip(paired(ME))))
+        self.assertEqual(machine.event(roundtrip(Connected(status=True))).json(), {"event": "linked", "jid": ME})
+        self.assertIsNone(machine.qr("2@three,k"), "a linked device shows no QR code")
+
     def test_pairing_error(self):
         machine = LinkMachine()
         machine.code("ABCD1234")

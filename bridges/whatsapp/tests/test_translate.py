@@ -46,10 +46,10 @@ class MessageTranslation(unittest.TestCase):
         wrapped = Message(ephemeralMessage=FutureProofMessage(message=Message(conversation="lunch at 1")))
         self.assertEqual(translate.from_message(event(wrapped), ME)["text"], "lunch at 1")
 
-    def test_edit_is_a_later_message_with_the_new_words(self):
+    def test_edit_carries_the_new_words_and_names_the_message_it_replaces(self):
         edit = ProtocolMessage(type=ProtocolMessage.MESSAGE_EDIT, key=MessageKey(ID="ORIG"), editedMessage=Message(conversation="make it 9"))
         out = translate.from_message(event(Message(protocolMessage=edit), id="EDIT1", ts=NOW + 60), ME)
-        self.assertEqual(out["messageId"], "ORIG~edit~EDIT1")
+        self.assertEqual((out["messageId"], out["replaces"]), ("EDIT1", "ORIG"))
         self.assertEqual(out["text"], "make it 9")
         self.assertEqual(out["timestamp"], NOW + 60)
 
@@ -57,11 +57,15 @@ class MessageTranslation(unittest.TestCase):
         inner = Message(protocolMessage=ProtocolMessage(
             type=ProtocolMessage.MESSAGE_EDIT, key=MessageKey(ID="ORIG"), editedMessage=Message(conversation="at 9 then")))
         out = translate.from_message(event(Message(editedMessage=FutureProofMessage(message=inner)), id="E2"), ME)
-        self.assertEqual((out["messageId"], out["text"]), ("ORIG~edit~E2", "at 9 then"))
+        self.assertEqual((out["messageId"], out["replaces"], out["text"]), ("E2", "ORIG", "at 9 then"))
 
     def test_deletion_status_and_groups(self):
         revoke = Message(protocolMessage=ProtocolMessage(type=ProtocolMessage.REVOKE, key=MessageKey(ID="ORIG")))
-        self.assertEqual(translate.from_message(event(revoke), ME).reason, "deleted for everyone")
+        # Deleted for everyone: a retraction of the message it names, in the same chat.
+        self.assertEqual(translate.from_message(event(revoke), ME), {"chatId": SARA_TEXT, "messageId": "ORIG", "deleted": True})
+        unnamed = Message(protocolMessage=ProtocolMessage(type=ProtocolMessage.REVOKE, key=MessageKey(ID="")))
+        self.assertIsInstance(translate.from_message(event(unnamed), ME), translate.Skipped)
+        self.assertNotIn("replaces", translate.from_message(event(Message(conversation="plain")), ME))
         status = event(Message(conversation="my day"), chat="status@broadcast")
         self.assertIsInstance(translate.from_message(status, ME), translate.Skipped)
         group = translate.from_message(event(Message(conversation="all at 8?"), chat="1203630@g.us"), ME)

@@ -1,11 +1,24 @@
 """Settings → Calendars in the browser: make a calendar, import an .ics file into it through the
 file input and see the report, rename, recolour and reorder it, hide it from the calendar views
 and show it again, see a private feed address refused beside the field, delete the calendar
-after the page that names what goes, and the page in Arabic, right to left."""
+after the page that names what goes, and the page in Arabic, right to left. Then a feed with a
+refresh interval taken as to-dos, and another CalDAV account (a real Radicale on 127.0.0.2, the
+one private address this server may fetch) connected, its calendars chosen, synced and
+disconnected, with the form's problems said beside their fields."""
 from __future__ import annotations
 
 import datetime
+import functools
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
 import tempfile
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
@@ -120,4 +133,118 @@ def calendars_arabic(run) -> None:
     run.api("PATCH", "/api/v1/me", {"language": "en"})
 
 
-FLOWS = [calendars, calendars_arabic]
+REMOTE_HOST = "127.0.0.2"
+
+
+def free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def radicale(folder: Path) -> tuple[subprocess.Popen, str]:
+    """A Radicale on 127.0.0.2 that takes any password for user alice, with one calendar, Work."""
+    port = free_port(REMOTE_HOST)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "radicale", "--server-hosts", f"{REMOTE_HOST}:{port}", "--auth-type", "none",
+         "--rights-type", "owner_only", "--storage-filesystem-folder", str(folder / "collections")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://{REMOTE_HOST}:{port}/"
+    body = ('<?xml version="1.0"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>'
+            '<D:displayname>Work</D:displayname></D:prop></D:set></C:mkcalendar>').encode()
+    deadline = time.time() + 30
+    while True:
+        try:
+            request = urllib.request.Request(base + "alice/work/", data=body, method="MKCALENDAR")
+            request.add_header("Authorization", "Basic YWxpY2U6YXBwLXBhc3N3b3Jk")  # alice:app-password
+            urllib.request.urlopen(request, timeout=5).close()
+            return process, base
+        except OSError:
+            if time.time() > deadline:
+                process.kill()
+                raise
+            time.sleep(0.2)
+
+
+def calendar_feeds_and_accounts(run) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="jadwal-remote-"))
+    # A course feed served on 127.0.0.2, taken as to-dos and refreshed every 6 hours.
+    due = (datetime.date.today() + datetime.timedelta(days=3)).strftime("%Y%m%d")
+    (folder / "course.ics").write_text("\r\n".join([
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Instructure//Canvas//EN", "X-WR-CALNAME:Algebra 101",
+        "BEGIN:VEVENT", "UID:assignment-7@canvas", "DTSTAMP:20260101T000000Z", f"DTSTART:{due}T235900Z", f"DTEND:{due}T235900Z",
+        "SUMMARY:Problem set 7", "END:VEVENT", "END:VCALENDAR", ""]), encoding="utf-8")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    feeds = http.server.ThreadingHTTPServer((REMOTE_HOST, 0), handler)
+    threading.Thread(target=feeds.serve_forever, daemon=True).start()
+    server, base = radicale(folder)
+    try:
+        run.open(PATH)
+        run.find("#feed-url").send_keys(f"http://{REMOTE_HOST}:{feeds.server_address[1]}/course.ics")
+        Select(run.find("#feed-refresh")).select_by_value("360")
+        run.find("#feed-as-tasks").click()
+        run.find("#subscribe-button").click()
+        run.wait_for(lambda: "Subscribed." in run.find("main").text, "subscribing with an interval and as to-dos says so")
+        listed = json.loads(run.api("GET", "/api/v1/external-calendars")["body"])["externalCalendars"]
+        course = next((c for c in listed if c.get("kind") == "ics"), {})
+        run.check(course.get("refreshMinutes") == 360 and course.get("asTasks") is True,
+                  f"the feed keeps the chosen interval and takes its items as to-dos ({course})")
+
+        # Connecting: each problem beside its field.
+        run.find("#account-url").send_keys(base)
+        run.find("#account-username").send_keys("alice")
+        run.find("#connect-button").click()
+        run.wait_for(lambda: run.find("#account-password").get_attribute("aria-invalid") == "true", "a missing app password is said beside its field")
+        run.check("app password" in run.find("#accountPassword-error").text, "the password's problem says what is missing")
+        url = run.find("#account-url")
+        url.clear()
+        url.send_keys("http://127.0.0.1:9/")
+        run.find("#account-password").send_keys("app-password")
+        run.find("#connect-button").click()
+        run.wait_for(lambda: run.find("#account-url").get_attribute("aria-invalid") == "true", "a refused private address is said beside the address")
+        run.check("does not fetch from its own network" in run.find("#accountURL-error").text, f"the rule is named ({run.find('#accountURL-error').text})")
+        run.check(run.find("#account-password").get_attribute("value") == "", "the password is never put back in the page")
+        url = run.find("#account-url")
+        url.clear()
+        url.send_keys(base)
+        run.find("#account-password").send_keys("app-password")
+        run.find("#connect-button").click()
+        run.wait_for(lambda: "Connected." in run.find("main").text, "connecting says so", timeout=30)
+        account = run.find(".account")
+        run.check("alice" in account.text and REMOTE_HOST in account.text, f"the account is listed ({account.text!r})")
+        box = account.find_element(By.CSS_SELECTOR, "input[name='mirror[]']")
+        run.check(box.is_selected() and "Work" in account.text, "its calendar Work is listed and mirrored")
+        run.check(f"Mirrored from {REMOTE_HOST}" in run.find("main").text, "the mirrored calendar's row names where it comes from")
+        run.screen("calendars-account")
+
+        # Unmirrored, then mirrored again; synced now; disconnected.
+        account.find_element(By.CSS_SELECTOR, "input[name='mirror[]']").click()
+        run.find(".account button.mirror-save").click()
+        run.wait_for(lambda: "Saved which calendars are mirrored." in run.find("main").text, "saving the choice says so")
+        run.check(f"Mirrored from {REMOTE_HOST}" not in run.find("main").text, "the unmirrored calendar is gone")
+        run.find(".account input[name='mirror[]']").click()
+        run.find(".account button.mirror-save").click()
+        run.wait_for(lambda: f"Mirrored from {REMOTE_HOST}" in run.find("main").text, "mirroring it again brings its calendar back")
+        run.find(".account button.account-refresh").click()
+        run.wait_for(lambda: "Syncing now." in run.find("main").text, "syncing now says so")
+        run.find(".account button.account-disconnect").click()
+        run.driver.switch_to.alert.accept()
+        run.wait_for(lambda: "Disconnected." in run.find("main").text, "disconnecting says so")
+        run.check(not run.driver.find_elements(By.CSS_SELECTOR, ".account"), "the account is gone from the list")
+    finally:
+        feeds.shutdown()
+        os.killpg(server.pid, 15)
+        server.wait(10)
+
+
+def calendar_accounts_arabic(run) -> None:
+    run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    run.open(PATH + "#connect")
+    run.check(run.find("html").get_attribute("dir") == "rtl", "the page is right to left in Arabic")
+    run.check("ربط حساب" in run.find("#connect").text and "كلمة مرور التطبيق" in run.find("#connect").text, "the connect form is in Arabic")
+    run.check("كما تطلب الخلاصة" in run.find("#subscribe").text, "the feed form's interval is in Arabic")
+    run.screen("calendars-connect-arabic")
+    run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+FLOWS = [calendars, calendars_arabic, calendar_feeds_and_accounts, calendar_accounts_arabic]

@@ -1,6 +1,7 @@
 """Settings → Connect WhatsApp → Link with phone number in the browser, with the server's bridge
 replaying a recorded link: a wrong number said beside the field, the code and the steps, the page
-following the state to linked on its own, the replayed chat listed, and unlinking."""
+following the state to linked on its own, the replayed chat listed, and unlinking. Then the same
+with a QR code instead: the code drawn on the page, and the page following it to linked."""
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
@@ -34,4 +35,21 @@ def link_whatsapp(run) -> None:
     run.wait_for(lambda: run.driver.find_elements(By.ID, "link-form"), "unlinking brings back the number form")
 
 
-FLOWS = [link_whatsapp]
+def link_whatsapp_with_qr(run) -> None:
+    if not run.whatsapp_python:
+        return
+    run.open("/settings/whatsapp")
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "link-qr-button"), "the QR-code alternative is offered beside the number form")
+    run.find("#link-qr-button").click()
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "#link-qr svg"), "asking for a QR code draws WhatsApp's code", timeout=30)
+    svg = run.find("#link-qr svg")
+    run.check(svg.get_attribute("role") == "img" or bool(svg.find_elements(By.TAG_NAME, "title")), "the QR code has an accessible name")
+    run.check(len(run.driver.find_elements(By.CSS_SELECTOR, ".link-steps li")) == 3, "the steps to scan it are listed")
+    run.screen("whatsapp-link-qr")
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "link-linked"), "the page follows the scanned code to linked by itself", timeout=30)
+    run.find("#link-unlink").click()
+    run.driver.switch_to.alert.accept()
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "link-form"), "unlinking brings back the forms")
+
+
+FLOWS = [link_whatsapp, link_whatsapp_with_qr]

@@ -91,11 +91,13 @@ if (form) {
   });
 }
 
-// Link with phone number: while a code waits, follow the link's state and reload the page when
-// it changes (linked, failed, expired), so the page shows what happened.
+// Link with phone number or QR code: while a code waits, follow the link's state and reload the
+// page when it changes (linked, failed, expired, or WhatsApp turned the QR code), so the page
+// shows what happened.
 const linkSection = document.getElementById('link');
 if (linkSection && linkSection.dataset.state === 'waiting') {
-  let last = document.getElementById('link-code') ? 'waiting' : 'asking';
+  const qr = document.getElementById('link-qr');
+  let last = qr ? `qr-${qr.dataset.qr}` : (document.getElementById('link-code') ? 'waiting' : 'asking');
   const follow = async () => {
     try {
       const response = await fetch('/settings/whatsapp/link/state', { headers: { Accept: 'application/json' }, cache: 'no-store' });

@@ -53,6 +53,8 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as Tracker.Problem: APIError(problem)
         case let problem as WhatsAppLinks.Problem: APIError(problem)
         case let problem as CalendarShares.Problem: APIError(problem)
+        case let problem as EmailChanges.Problem: APIError(problem)
+        case let problem as AccountDeletion.Problem: APIError(problem)
         default: nil
         }
     }

@@ -48,6 +48,9 @@ package struct CalendarHTML {
         package var cancelled: String?
         /// The word for a deadline's marker, read by screen readers beside the drawn diamond.
         package var deadline: String? = nil
+        /// The calendar's name: its colour is never the only cue (a tooltip, read by screen
+        /// readers, shown in the agenda).
+        package var calendar: String? = nil
     }
 
     package mutating func chip(_ chip: Chip) {
@@ -56,6 +59,10 @@ package struct CalendarHTML {
         if let href = chip.href {
             raw("\" href=\"")
             value(href)
+        }
+        if let calendar = chip.calendar {
+            raw("\" title=\"")
+            value(calendar)
         }
         raw("\">")
         if let deadline = chip.deadline {
@@ -71,6 +78,11 @@ package struct CalendarHTML {
         raw("<span class=\"title\">")
         value(chip.title)
         raw("</span>")
+        if let calendar = chip.calendar {
+            raw("<span class=\"cal-name\"> · ")
+            value(calendar)
+            raw("</span>")
+        }
         if let cancelled = chip.cancelled {
             raw(" <span class=\"tag\">")
             value(cancelled)

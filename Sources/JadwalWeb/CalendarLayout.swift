@@ -31,6 +31,8 @@ package struct CalendarLayout {
         package var eventColor: String? = nil
         /// A deadline: a moment, drawn as a marker rather than a block.
         package var isDeadline: Bool = false
+        /// The calendar's name, shown beside its colour (nil for prayers, which say what they are).
+        package var calendar: String? = nil
     }
 
     package let view: View

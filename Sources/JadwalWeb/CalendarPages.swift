@@ -51,7 +51,7 @@ extension WebRoutes {
                 isAllDay: instance.occurrence.isAllDay, kind: kind, colorClass: colors.cssClass(for: instance.calendar),
                 href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName, occurrence: instance.occurrence.recurrenceId?.iso8601),
                 isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
-                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end)
+                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end, calendar: instance.calendar.displayName)
         }
         if let prayerSettings {
             let prayers = PrayerCalendar(settings: prayerSettings, language: account.language)
@@ -194,7 +194,8 @@ package struct CalendarPageModel {
         CalendarHTML.Chip(
             title: item.title, classes: classes(item),
             time: showTime && !item.isAllDay ? (item.isDeadline ? formats.time(item.start) : formats.timeRange(item.start, item.end)) : nil,
-            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil)
+            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil,
+            calendar: item.calendar)
     }
 
     private func chipList(_ items: [CalendarLayout.Item], showTime: Bool) -> String {
@@ -266,6 +267,7 @@ package struct CalendarPageModel {
                     "classes": classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)",
                     "href": placement.item.href.map { $0 as Any } ?? false,
                     "cancelled": placement.item.isCancelled ? texts.text("cancelled") as Any : false,
+                    "calendar": placement.item.calendar.map { $0 as Any } ?? false,
                 ]
             }
             column["prayers"] = layout.prayerPlacements(items, on: number).map { placement -> [String: Any] in

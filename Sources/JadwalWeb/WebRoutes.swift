@@ -45,8 +45,10 @@ package struct WebRoutes: Sendable {
     /// Linking WhatsApp with a pairing code; with `bridgeRunning` false the section says the server does not offer it.
     package let whatsAppLinks: WhatsAppLinks?
     package let bridgeRunning: Bool
+    /// The first-run guide, a new address, the export and deletion; their pages exist only with it.
+    package let ownership: AccountOwnership?
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, ownership: AccountOwnership? = nil) {
         self.assets = assets
         self.browser = browser
         self.store = store
@@ -77,11 +79,13 @@ package struct WebRoutes: Sendable {
         self.whatsAppWebhookConfigured = whatsAppWebhookConfigured
         self.whatsAppLinks = whatsAppLinks
         self.bridgeRunning = bridgeRunning
+        self.ownership = ownership
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
         addSignInRoutes(to: router)
+        addPublicAccountPages(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addCalendarSettingsRoutes(to: pages)
@@ -95,6 +99,8 @@ package struct WebRoutes: Sendable {
         addPrayerRoutes(to: pages)
         addWhatsAppRoutes(to: pages)
         addWhatsAppLinkRoutes(to: pages)
+        addAccountPages(to: pages)
+        addFirstRunPages(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

@@ -26,7 +26,8 @@ struct StorageEngineTests {
         let store = try SQLStore(location: try await TestEnvironment.freshDatabase(engine), logger: TestEnvironment.logger)
         defer { Task { try? await store.shutdown() } }
         let first = try await store.migrate()
-        #expect(first.count == SQLStore.latestSchemaVersion)
+        // Every migration once (a branch may hold a reserved number above a gap, so not the version).
+        #expect(first.count == SQLStore.migrationCount)
         #expect(try await store.migrate().isEmpty)
         #expect(try await store.schemaVersion == SQLStore.latestSchemaVersion)
         try await store.checkReady()

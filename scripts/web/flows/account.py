@@ -7,6 +7,7 @@ colour, and deleting an account. axe runs on every screen.
 """
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -171,6 +172,13 @@ def privacy(run) -> None:
 
 def colour_cues(run) -> None:
     """Every chip names its calendar beside its colour: a tooltip, and text in the agenda."""
+    run.open("/calendar")
+    calendars = json.loads(run.api("GET", "/api/v1/calendars")["body"])["calendars"]
+    personal = next(c["id"] for c in calendars if c["slug"] == "personal")
+    today = run.driver.execute_script("const d = new Date(); return d.toISOString().slice(0, 10);")
+    answer = run.api("POST", f"/api/v1/calendars/{personal}/events",
+                     {"title": "Tea with Noor", "start": f"{today}T16:00", "end": f"{today}T17:00"})
+    run.check(answer["status"] == 201, f"an event to look at ({answer['status']} {answer['body'][:120]})")
     run.open("/calendar?view=month")
     chips = run.driver.find_elements(By.CSS_SELECTOR, "table.month .item")
     run.check(chips and all(chip.get_attribute("title") for chip in chips), "every month chip names its calendar (title)")
@@ -184,6 +192,9 @@ def delete_account(run) -> None:
     """Last: an account of its own, signed in, through the guide's skip, deleted by typing its address."""
     before = len(re.findall(r"/auth/magic\?token=", run.log_path.read_text(errors="replace")))
     run.open("/")
+    if run.driver.find_elements(By.CSS_SELECTOR, "header form[action='/signout'] button"):
+        run.find("header form[action='/signout'] button").click()  # still signed in when run alone (--only)
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "email"), "signed out first")
     run.find("#email").send_keys("leaving@example.com")
     run.find("form[action='/signin/email'] button").click()
     link = run.magic_link("leaving@example.com", before)

@@ -89,11 +89,16 @@ extension WebRoutes {
             let form = try context.form(FirstRunPages.PlaceForm.self)
             let texts = assets.texts(account.language)
             let city = (form.city ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let method = (form.method ?? "").isEmpty ? nil : form.method
+            // A place saved before (coordinates, say) is kept when no city is typed.
+            if city.isEmpty, try await prayer.settings(accountID: account.id) != nil {
+                if let method { _ = try await prayer.save(PrayerSettingsChange(method: method), accountID: account.id) }
+                return WebPage.redirect("/welcome?step=phone")
+            }
             guard !city.isEmpty else {
                 return try await firstRunPage(request, context, step: .place, .init(
                     errors: ["city": texts.text("prayerErrorNoPlace")], place: form, status: .unprocessableContent))
             }
-            let method = (form.method ?? "").isEmpty ? nil : form.method
             do {
                 _ = try await prayer.save(PrayerSettingsChange(city: city, method: method), accountID: account.id)
             } catch let problem as PrayerSettingsChange.Problem {
@@ -178,11 +183,16 @@ extension WebRoutes {
                 (city, method) = (proposal.city.map { FirstRunPages.cityField($0, language: viewer.language) } ?? "", proposal.method?.rawValue ?? "")
             }
             page["city"] = city
-            page["proposal"] = proposal.city.map { found in
-                texts.text("welcomePlaceProposed", [
-                    "zone": account.timeZone, "city": viewer.language == .arabic ? found.arabicName : found.englishName,
-                ])
-            } ?? texts.text("welcomePlaceNone", ["zone": account.timeZone])
+            if let saved {
+                let place = city.isEmpty ? "\(saved.latitude), \(saved.longitude) (\(saved.timeZone))" : city
+                page["proposal"] = texts.text("welcomePlaceSaved", ["place": place])
+            } else {
+                page["proposal"] = proposal.city.map { found in
+                    texts.text("welcomePlaceProposed", [
+                        "zone": account.timeZone, "city": viewer.language == .arabic ? found.arabicName : found.englishName,
+                    ])
+                } ?? texts.text("welcomePlaceNone", ["zone": account.timeZone])
+            }
             page["methods"] = [["value": "", "label": texts.text("prayerMethodUsual"), "selected": method.isEmpty] as [String: Any]]
                 + CalculationMethod.allCases.map { candidate -> [String: Any] in
                     ["value": candidate.rawValue, "label": texts.text("prayerMethod_\(candidate.rawValue)"), "selected": candidate.rawValue == method]

@@ -50,6 +50,12 @@ struct WebAccountTests {
             #expect(try await browser.post(client, "/welcome/place", [("city", "Riyadh, SA"), ("method", "UmmAlQura")], csrf: csrf)
                 .headers[.location] == "/welcome?step=phone")
             #expect(try await client.send(.get, "/api/v1/prayer-settings", token: token2).text.contains("Riyadh"))
+            // Reopened with a place saved: it is shown, and kept when no city is typed (the method may change).
+            #expect(try await browser.get(client, "/welcome?step=place").text.contains("You have a place saved already: Riyadh"))
+            let kept = try await browser.post(client, "/welcome/place", [("city", ""), ("method", "MuslimWorldLeague")], csrf: csrf)
+            #expect(kept.headers[.location] == "/welcome?step=phone")
+            let prayer = try await client.send(.get, "/api/v1/prayer-settings", token: token2).text
+            #expect(prayer.contains("Riyadh") && prayer.contains("MuslimWorldLeague"), "\(prayer)")
 
             let phone = try await browser.post(client, "/welcome/phone", [("name", "Sara's iPhone")], csrf: csrf)
             #expect(phone.status == .ok && phone.text.contains("<svg") && phone.text.contains(".mobileconfig"), "the setup link as a QR code")

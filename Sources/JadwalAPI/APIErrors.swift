@@ -57,6 +57,8 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as PrayerAlertChange.Problem: APIError(problem)
         case let problem as Tasks.CompletionProblem: APIError(problem)
         case let problem as UpcomingReminders.Problem: APIError(problem)
+        case let problem as EmailChanges.Problem: APIError(problem)
+        case let problem as AccountDeletion.Problem: APIError(problem)
         default: nil
         }
     }

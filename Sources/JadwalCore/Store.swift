@@ -14,7 +14,7 @@ public protocol Store: Sendable {
     func shutdown() async throws
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore & AccountOwnershipStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -392,4 +392,34 @@ public protocol CalendarViewStore: Sendable {
     /// The account's calendars it hides from its calendar views.
     func hiddenCalendarIDs(accountID: UUID) async throws -> Set<UUID>
     func setCalendarHidden(_ hidden: Bool, calendarID: UUID, accountID: UUID, at: Date) async throws
+}
+
+/// What owning an account keeps beside it: whether the first-run guide was done, the one-time
+/// links that change its address or delete it, and the removal of everything it left.
+public protocol AccountOwnershipStore: Sendable {
+    func firstRun(accountID: UUID) async throws -> FirstRunRecord?
+    func saveFirstRun(_ record: FirstRunRecord, accountID: UUID) async throws
+
+    func insertAccountLink(_ link: AccountLinkRecord) async throws
+    func accountLink(digest: TokenDigest) async throws -> AccountLinkRecord?
+    /// Marks it used only if it was unused; false when another request used it first.
+    func markAccountLinkUsed(digest: TokenDigest, at: Date) async throws -> Bool
+    /// Creation times of the account's links of `purpose` made after `since`, oldest first.
+    func accountLinkRequests(accountID: UUID, purpose: AccountLinkRecord.Purpose, since: Date) async throws -> [Date]
+
+    /// Forgets what names the address without belonging to the account: its sign-in links and
+    /// failed sign-ins, calendars shared with it still waiting for an answer, and its place in
+    /// other people's lists of who may see their busy time.
+    func forgetEmailAddress(_ email: EmailAddress) async throws
+    /// Deletes the jobs (all but running ones) and the notifications of any account whose text
+    /// mentions one of `terms` (compared without case): what is left of an account that goes
+    /// in queues and other people's feeds. How many rows went.
+    @discardableResult
+    func forgetMentions(of terms: [String]) async throws -> Int
+    /// Deletes the account row; every row that references it goes with it (ON DELETE CASCADE).
+    func deleteAccount(id: UUID) async throws
+    /// Forgets sign-in and account links that expired before `linksBefore` (the address and
+    /// client address they recorded with them), and sessions that ended (expired or signed out)
+    /// before `sessionsBefore` with their refresh tokens (the device and address they recorded).
+    func forgetEndedSignIns(linksBefore: Date, sessionsBefore: Date) async throws
 }

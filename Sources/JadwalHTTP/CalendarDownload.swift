@@ -20,15 +20,25 @@ package enum CalendarDownload {
     }
 
     package static func zip(_ files: [(fileName: String, text: String)], named name: String = "jadwal-calendars.zip") throws -> Response {
+        zipResponse(try archive(files.map { (path: $0.fileName, data: Data($0.text.utf8)) }), named: name)
+    }
+
+    /// Files as one zip archive (deflated), in the order given: what the exports download and
+    /// what `jadwal export` writes.
+    package static func archive(_ files: [(path: String, data: Data)]) throws -> Data {
         let archive = try Archive(accessMode: .create)
         for file in files {
-            let data = Data(file.text.utf8)
-            try archive.addEntry(with: file.fileName, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+            let data = file.data
+            try archive.addEntry(with: file.path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
-        let zipped = archive.data ?? Data()
-        return Response(
+        return archive.data ?? Data()
+    }
+
+    /// `name` must be safe inside a quoted header value (ASCII, no quotes).
+    package static func zipResponse(_ zipped: Data, named name: String) -> Response {
+        Response(
             status: .ok,
             headers: [
                 .contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(name)\"", .contentLength: String(zipped.count),

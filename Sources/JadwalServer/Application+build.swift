@@ -158,6 +158,7 @@ private func assemble(
     }
 
     let sealer = PayloadSealer(secret: secret)
+    let ownership = accountOwnership(configuration, store: store, secret: secret, clock: dependencies.clock, random: dependencies.random)
     let emails = SignInEmails(publicURL: configuration.effectivePublicURL, from: configuration.mailFrom)
     let signIn = SignIn(
         store: store, clock: dependencies.clock, random: dependencies.random,
@@ -306,6 +307,8 @@ private func assemble(
     let signedIn = router.group("api/v1").add(middleware: sessionMiddleware).add(middleware: CoreRefusals())
     let profiles = Profiles(store: store, clock: dependencies.clock)
     AccountRoutes(profiles: profiles).addRoutes(to: signedIn)
+    OwnershipRoutes(ownership: ownership).addRoutes(to: signedIn)
+    OwnershipRoutes(ownership: ownership).addPublicRoutes(to: router.group("api/v1").add(middleware: CoreRefusals()))
     AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     SubscriptionRoutes(subscriptions: subscriptions, caldavAccounts: caldavAccounts).addRoutes(to: signedIn)
@@ -364,7 +367,7 @@ private func assemble(
         conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts, ownership: ownership
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)

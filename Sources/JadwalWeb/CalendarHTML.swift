@@ -48,6 +48,9 @@ package struct CalendarHTML {
         package var cancelled: String?
         /// The word for a deadline's marker, read by screen readers beside the drawn diamond.
         package var deadline: String? = nil
+        /// The calendar's name: its colour is never the only cue (a tooltip, read by screen
+        /// readers, shown in the agenda).
+        package var calendar: String? = nil
         /// A to-do: the words screen readers get for its drawn box ("To-do", "To-do, done").
         package var todo: String? = nil
         package var todoDone = false
@@ -70,6 +73,10 @@ package struct CalendarHTML {
             raw("\" href=\"")
             value(href)
         }
+        if let calendar = chip.calendar {
+            raw("\" title=\"")
+            value(calendar)
+        }
         raw("\">")
         if let todo = chip.todo {
             raw(chip.todoDone ? "<span class=\"todo-box\" aria-hidden=\"true\">☑</span><span class=\"visually-hidden\">"
@@ -90,6 +97,11 @@ package struct CalendarHTML {
         raw("<span class=\"title\">")
         value(chip.title)
         raw("</span>")
+        if let calendar = chip.calendar {
+            raw("<span class=\"cal-name\"> · ")
+            value(calendar)
+            raw("</span>")
+        }
         if let cancelled = chip.cancelled {
             raw(" <span class=\"tag\">")
             value(cancelled)

@@ -37,6 +37,8 @@ package struct CalendarLayout {
         package var isDone: Bool = false
         /// A to-do due at a time (shown beside its title), not just on a day.
         package var hasDueTime: Bool = false
+        /// The calendar's name, shown beside its colour (nil for prayers, which say what they are).
+        package var calendar: String? = nil
     }
 
     package let view: View

@@ -54,7 +54,8 @@ extension WebRoutes {
                 href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName, occurrence: instance.occurrence.recurrenceId?.iso8601),
                 isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
                 isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end,
-                conflictHref: marks.conflicts(of: instance).first.map(TodayPage.conflictHref))
+                conflictHref: marks.conflicts(of: instance).first.map(TodayPage.conflictHref),
+                calendar: instance.calendar.displayName)
         }
         // To-dos with a due date, on the day, week and agenda views (a month has no room for them).
         if view != .month {
@@ -217,7 +218,7 @@ package struct CalendarPageModel {
         }
         return CalendarHTML.Chip(
             title: item.title, classes: classes(item), time: time,
-            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil,
+            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil, calendar: item.calendar,
             todo: item.kind == .todo ? texts.text("todoChipLabel") + (item.isDone ? ", " + texts.text("todoChipDone") : "") : nil,
             todoDone: item.isDone, conflict: badge(item))
     }
@@ -303,6 +304,7 @@ package struct CalendarPageModel {
                         ["href": badge.href, "label": badge.label, "note": badge.note,
                          "classes": "conflict-badge r-\(placement.row) n-1 l-\(placement.lane)"]
                     } ?? false,
+                    "calendar": placement.item.calendar.map { $0 as Any } ?? false,
                 ]
             }
             column["prayers"] = layout.prayerPlacements(items, on: number).map { placement -> [String: Any] in

@@ -104,7 +104,7 @@ extension WebRoutes {
             } catch let failure as SignIn.Failure {
                 return failed(Self.textKey(failure))
             }
-            var response = WebPage.redirect(WebScreen.landing(request))
+            var response = WebPage.redirect(try await landing(signedIn.account, request))
             for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
             // The link is spent: the mark of the browser that asked for it has done its work.
             if request.cookies[BrowserSession.askedCookie] != nil { response.setCookie(browser.clearingAskedCookie()) }
@@ -139,7 +139,7 @@ extension WebRoutes {
                     let signedIn = try await signIn.signInVerified(
                         email: email, name: name, method: .google,
                         client: SignIn.Client(address: context.clientAddress, userAgent: request.headers[.userAgent]))
-                    var response = WebPage.redirect(WebScreen.landing(request))
+                    var response = WebPage.redirect(try await landing(signedIn.account, request))
                     for cookie in try await browser.cookies(for: signedIn) { response.setCookie(cookie) }
                     response.setCookie(Cookie(name: GoogleWebSignIn.stateCookie, value: "", maxAge: 0, path: "/auth/google", httpOnly: true, sameSite: .lax))
                     return response
@@ -180,6 +180,12 @@ extension WebRoutes {
         }
         for cookie in browser.clearingCookies() { response.setCookie(cookie) }
         return response
+    }
+
+    /// Where a browser goes once signed in: the first-run guide until it is finished or skipped.
+    /// The first-run guide while it is pending, else the screen that suits the device.
+    private func landing(_ account: Account, _ request: Request) async throws -> String {
+        FirstRunPages.landing(try await ownership?.firstRun.status(accountID: account.id), otherwise: WebScreen.landing(request))
     }
 
     private struct CSRFOnly: Decodable {

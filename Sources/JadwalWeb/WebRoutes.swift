@@ -54,8 +54,10 @@ package struct WebRoutes: Sendable {
     package let agenda: DayAgenda
     /// The reminders of the next two weeks, for the upcoming reminders screen.
     package let reminders: UpcomingReminders
+    /// The first-run guide, a new address, the export and deletion; their pages exist only with it.
+    package let ownership: AccountOwnership?
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil) {
         self.caldavAccounts = caldavAccounts
         self.assets = assets
         self.browser = browser
@@ -91,12 +93,14 @@ package struct WebRoutes: Sendable {
         self.prayerAlerts = prayerAlerts
         self.agenda = agenda
         self.reminders = reminders
+        self.ownership = ownership
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
         addInstallRoutes(to: router)
         addSignInRoutes(to: router)
+        addPublicAccountPages(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addTodayRoutes(to: pages)
@@ -114,6 +118,8 @@ package struct WebRoutes: Sendable {
         addPushSettingsRoutes(to: pages)
         addWhatsAppRoutes(to: pages)
         addWhatsAppLinkRoutes(to: pages)
+        addAccountPages(to: pages)
+        addFirstRunPages(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

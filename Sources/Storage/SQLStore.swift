@@ -22,7 +22,7 @@ public final class SQLStore: Store {
     private let viewObservers = Mutex<[@Sendable (CalendarViewChanges) -> Void]>([])
     public let location: DatabaseLocation
 
-    private var sqlEngine: SQLEngine {
+    var sqlEngine: SQLEngine {
         switch engine {
         case .sqlite: .sqlite
         case .postgres: .postgres
@@ -129,10 +129,12 @@ public final class SQLStore: Store {
     }
 
     public static var latestSchemaVersion: Int { Migrations.latestVersion }
+    /// How many migrations this binary has.
+    public static var migrationCount: Int { Migrations.all.count }
 
     // MARK: Engines
 
-    private func withReadDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func withReadDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch engine {
         case .sqlite(_, let readers, _):
             return try await readers.withConnection { connection in try await body(connection.sql()) }

@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
 import JadwalCore
+import JadwalMail
+import JadwalServer
 import Storage
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage accounts.",
-        subcommands: [Create.self, List.self, Disable.self, Enable.self]
+        subcommands: [Create.self, List.self, Disable.self, Enable.self, Delete.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -70,6 +72,53 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await setDisabled(email: email, disabled: false, storage: storage)
             print("enabled \(try parsedEmail(email))")
+        }
+    }
+}
+
+extension UserCommand {
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account and everything in it; a last email tells its address.",
+            discussion: """
+                Removes its calendars, tasks, routines, goals, chats, devices, app passwords, feeds, CalDAV \
+                accounts, WhatsApp link, sessions, shares both ways and notifications, and cancels its queued \
+                jobs. It cannot be undone: export first (jadwal export). The last email waits in the job queue \
+                for the server's workers, sealed with the server's secret key (JADWAL_SECRET_KEY or the data \
+                directory's key file) and worded for JADWAL_PUBLIC_URL and JADWAL_MAIL_FROM. Asks for the \
+                address again unless --yes.
+                """)
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "Email address.") var email: String
+        @Flag(help: "Do not ask for the address again.") var yes = false
+
+        func run() async throws {
+            let address = try parsedEmail(email)
+            if !yes {
+                print("This deletes \(address) and everything in it; it cannot be undone. Type the address again to go on: ", terminator: "")
+                guard let typed = readLine(), (try? EmailAddress(typed)) == address else { throw OperatorError("not deleted: the address typed differs") }
+            }
+            let environment = ProcessInfo.processInfo.environment
+            var configuration = ServerConfiguration()
+            storage.apply(to: &configuration, environment: environment)
+            configuration.publicURL = environment["JADWAL_PUBLIC_URL"]
+            configuration.secretKey = environment["JADWAL_SECRET_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            if let from = environment["JADWAL_MAIL_FROM"] {
+                do {
+                    configuration.mailFrom = try ConfigurationValue.mailAddress(from)
+                } catch {
+                    throw OperatorError("JADWAL_MAIL_FROM: \(error)")
+                }
+            }
+            let settings = configuration
+            do {
+                try await storage.withStore { store in
+                    try await accountOwnership(settings, store: store).deletion.delete(email: address)
+                }
+            } catch AccountDeletion.Problem.noAccount {
+                throw OperatorError("no account for \(address)")
+            }
+            print("deleted \(address) and everything in it; a last email to it is queued")
         }
     }
 }

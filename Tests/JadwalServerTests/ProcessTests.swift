@@ -8,6 +8,7 @@ import NIOFoundationCompat
 import NIOSSL
 import Storage
 import Testing
+import ZIPFoundation
 
 /// Tests that run the real `jadwal` binary as a separate process: killed mid-queue, restarted,
 /// serving HTTPS, sending mail to a real SMTP server.
@@ -399,5 +400,52 @@ struct ProcessTests {
         bad.process.waitUntilExit()
         try await Task.sleep(for: .milliseconds(50))
         #expect(bad.process.terminationStatus != 0 && bad.text.contains("--since must be an ISO 8601 date or time"), "\(bad.text)")
+    }
+}
+
+extension ProcessTests {
+    @Test("operator commands: jadwal export writes the account's zip; jadwal user delete asks, deletes and queues a last email")
+    func exportAndDelete() async throws {
+        let dir = try TestEnvironment.temporaryDirectory("jadwal-cli")
+        func run(_ arguments: [String], stdin: String? = nil) async throws -> (status: Int32, text: String) {
+            let process = Process()
+            process.executableURL = Self.binary
+            process.arguments = arguments + ["--data-dir", dir.path]
+            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("JADWAL_") }
+            let output = Pipe(), input = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            process.standardInput = input
+            try process.run()
+            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+            try input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        #expect(try await run(["user", "create", "noor@example.com", "--name", "Noor"]).status == 0)
+        let zip = dir.appendingPathComponent("noor.zip").path
+        let exported = try await run(["export", "--user", "noor@example.com", "--output", zip])
+        #expect(exported.status == 0 && exported.text.contains("wrote \(zip)"), "\(exported.text)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: zip)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "readable by its owner only")
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .read)
+        #expect(Set(archive.map(\.path)).isSuperset(of: ["calendars/personal.ics", "account.json", "settings.json", "notifications.json"]))
+        let again = try await run(["export", "--user", "noor@example.com", "--output", zip])
+        #expect(again.status != 0 && again.text.contains("exists already"), "an export never overwrites a file")
+        let nobody = try await run(["export", "--user", "nobody@example.com", "--output", zip + "2"])
+        #expect(nobody.status != 0 && nobody.text.contains("no account for nobody@example.com"))
+
+        let refused = try await run(["user", "delete", "noor@example.com"], stdin: "someone@example.com\n")
+        #expect(refused.status != 0 && refused.text.contains("not deleted"), "\(refused.text)")
+        let deleted = try await run(["user", "delete", "noor@example.com"], stdin: "NOOR@example.com\n")
+        #expect(deleted.status == 0 && deleted.text.contains("deleted noor@example.com"), "\(deleted.text)")
+        #expect(!(try await run(["user", "list"])).text.contains("noor@example.com"))
+        let gone = try await run(["user", "delete", "noor@example.com", "--yes"])
+        #expect(gone.status != 0 && gone.text.contains("no account for noor@example.com"))
+        let store = try SQLStore(location: .sqlite(path: dir.appendingPathComponent("jadwal.sqlite").path), logger: TestEnvironment.logger)
+        let queued = try await store.read { tx in try await tx.jobs(state: .queued, limit: 100) }
+        try await store.shutdown()
+        #expect(queued.contains { $0.kind.rawValue == "email.send" && !$0.payload.contains("noor@example.com") }, "a last email waits, sealed")
     }
 }

@@ -27,13 +27,14 @@ struct ServerHarness {
         engine: TestEngine = .sqlite,
         clock: TestClock = TestClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in },
+        alsoSendingTo transport: (any MailTransport)? = nil,
         _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> T
     ) async throws -> T {
         var configuration = try await TestEnvironment.serverConfiguration(engine: engine)
         configure(&configuration)
         let outbox = MailOutbox()
         let instance = try await buildApplication(
-            configuration, dependencies: ServerDependencies(clock: clock.clock, random: .system, mailTransport: outbox),
+            configuration, dependencies: ServerDependencies(clock: clock.clock, random: .system, mailTransport: transport.map { Tee(outbox, $0) } ?? outbox),
             logger: TestEnvironment.logger
         )
         let harness = ServerHarness(instance: instance, clock: clock, outbox: outbox)
@@ -54,6 +55,22 @@ struct ServerHarness {
                 throw error
             }
         }
+    }
+}
+
+/// Mail to the outbox the tests read and to another transport (a real SMTP server) alike.
+struct Tee: MailTransport {
+    let first: any MailTransport
+    let second: any MailTransport
+
+    init(_ first: any MailTransport, _ second: any MailTransport) {
+        self.first = first
+        self.second = second
+    }
+
+    func send(_ message: MailMessage) async throws {
+        try await first.send(message)
+        try await second.send(message)
     }
 }
 

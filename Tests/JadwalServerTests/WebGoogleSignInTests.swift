@@ -53,7 +53,7 @@ struct WebGoogleSignInTests {
             #expect(cancelled.status == .unauthorized && cancelled.text.contains("cancelled"))
 
             let signedIn = try await browser.post(client, "/auth/google", [("id_token", token), ("state", state)])
-            #expect(signedIn.status == .seeOther && signedIn.headers[.location] == "/calendar")
+            #expect(signedIn.status == .seeOther && signedIn.headers[.location] == "/welcome", "a first sign-in opens the first-run guide")
             #expect(browser.cookies["jadwal_access"] != nil && browser.cookies[GoogleWebSignIn.stateCookie] == nil)
             let calendar = try await browser.get(client, "/calendar")
             #expect(calendar.status == .ok)

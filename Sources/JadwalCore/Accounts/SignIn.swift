@@ -111,6 +111,8 @@ public struct SignIn: Sendable {
     }
 
     public var magicLinkLifetime: Duration { policy.magicLinkLifetime }
+    /// How long a signed-in device stays signed in at most (the privacy page says it).
+    public var sessionLifetime: Duration { policy.sessionLifetime }
 
     /// Exchanges a magic-link token for a session; creates the account on first use.
     public func redeemMagicLink(_ token: SecretToken, client: Client) async throws -> SignedIn {

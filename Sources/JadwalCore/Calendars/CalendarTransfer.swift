@@ -143,20 +143,32 @@ public struct CalendarTransfer: Sendable {
     /// everything" writes (the prayer calendar is computed from the settings, so it is not among them).
     public func exportAll(accountID: UUID) async throws -> [(fileName: String, text: String)] {
         try await store.read { tx in
+            let calendars = try await tx.calendars(accountID: accountID).filter { !$0.isComputed }
+            let names = Self.fileNames(calendars)
             var files: [(fileName: String, text: String)] = []
-            var used: Set<String> = []
-            for calendar in try await tx.calendars(accountID: accountID) where !calendar.isComputed {
+            for calendar in calendars {
                 let objects = try await tx.calendarObjects(calendarID: calendar.id)
-                var name = calendar.slug
-                var suffix = 2
-                while used.contains(name) {
-                    name = "\(calendar.slug)-\(suffix)"
-                    suffix += 1
-                }
-                used.insert(name)
-                files.append((name + ".ics", ICalendarSerializer().serialize(Self.document(objects, name: calendar.displayName))))
+                files.append((names[calendar.id] ?? calendar.slug + ".ics", ICalendarSerializer().serialize(Self.document(objects, name: calendar.displayName))))
             }
             return files
         }
+    }
+
+    /// Each calendar's file name in an export: its slug, with a number after it when two
+    /// calendars share one.
+    public static func fileNames(_ calendars: [CalendarCollection]) -> [UUID: String] {
+        var names: [UUID: String] = [:]
+        var used: Set<String> = []
+        for calendar in calendars {
+            var name = calendar.slug
+            var suffix = 2
+            while used.contains(name) {
+                name = "\(calendar.slug)-\(suffix)"
+                suffix += 1
+            }
+            used.insert(name)
+            names[calendar.id] = name + ".ics"
+        }
+        return names
     }
 }

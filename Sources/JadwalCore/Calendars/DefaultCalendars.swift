@@ -1,5 +1,22 @@
 import Foundation
 
+/// The colours of the calendars Jadwal makes itself, one per calendar. They stay apart for
+/// people with red-green colour blindness too: under simulated protanopia and deuteranopia
+/// (Machado et al. 2009) every two differ by at least 10 in CIEDE2000 (`CalendarPaletteTests`),
+/// as in the Okabe–Ito palette most of them come from. The web app never relies on colour alone:
+/// every chip also names its calendar.
+public enum CalendarPalette {
+    public static let personal = "#0B6E4FFF"
+    public static let chatEvents = "#56B4E9FF"
+    public static let tasks = "#E69F00FF"
+    public static let routines = "#CC79A7FF"
+    public static let plannedTasks = "#D55E00FF"
+    public static let goals = "#3A3A3AFF"
+    public static let prayerTimes = "#1D4E89FF"
+
+    public static let all = [personal, chatEvents, tasks, routines, plannedTasks, goals, prayerTimes]
+}
+
 /// The calendars every account starts with: a personal calendar, the one chat extraction adds
 /// agreed events to, and a task list (VTODO) that iOS Reminders shows.
 public enum DefaultCalendars {
@@ -17,16 +34,16 @@ public enum DefaultCalendars {
         return [
             CalendarCollection(
                 id: UUID(), accountID: account.id, slug: personalSlug, displayName: arabic ? "شخصي" : "Personal",
-                color: "#0B6E4FFF", order: 0, timeZone: account.timeZone, components: [.event], createdAt: now
+                color: CalendarPalette.personal, order: 0, timeZone: account.timeZone, components: [.event], createdAt: now
             ),
             CalendarCollection(
                 id: UUID(), accountID: account.id, slug: chatEventsSlug, displayName: arabic ? "فعاليات واتساب" : "WhatsApp Events",
                 description: arabic ? "مواعيد اتُّفق عليها في المحادثات" : "Events agreed in chats, added by Jadwal",
-                color: "#25D366FF", order: 1, timeZone: account.timeZone, components: [.event], createdAt: now
+                color: CalendarPalette.chatEvents, order: 1, timeZone: account.timeZone, components: [.event], createdAt: now
             ),
             CalendarCollection(
                 id: UUID(), accountID: account.id, slug: tasksSlug, displayName: arabic ? "المهام" : "Tasks",
-                color: "#F4A261FF", order: 2, timeZone: account.timeZone, components: [.todo], createdAt: now
+                color: CalendarPalette.tasks, order: 2, timeZone: account.timeZone, components: [.todo], createdAt: now
             ),
         ]
     }
@@ -37,7 +54,7 @@ public enum DefaultCalendars {
         return CalendarCollection(
             id: UUID(), accountID: account.id, slug: routinesSlug, displayName: arabic ? "الروتين" : "Routine",
             description: arabic ? "الروتين اليومي، يديره جدول" : "Daily routines, kept by Jadwal",
-            color: "#6D597AFF", order: 3, timeZone: account.timeZone, components: [.event], createdAt: now)
+            color: CalendarPalette.routines, order: 3, timeZone: account.timeZone, components: [.event], createdAt: now)
     }
 
     /// The calendar that holds the time planned for to-dos.
@@ -46,7 +63,7 @@ public enum DefaultCalendars {
         return CalendarCollection(
             id: UUID(), accountID: account.id, slug: plannedTasksSlug, displayName: arabic ? "وقت المهام" : "Task Time",
             description: arabic ? "أوقات خطّطها جدول لإنجاز المهام" : "Time Jadwal planned for your to-dos",
-            color: "#E76F51FF", order: 4, timeZone: account.timeZone, components: [.event], createdAt: now)
+            color: CalendarPalette.plannedTasks, order: 4, timeZone: account.timeZone, components: [.event], createdAt: now)
     }
 }
 

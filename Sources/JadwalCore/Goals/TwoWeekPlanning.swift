@@ -341,7 +341,7 @@ extension DefaultCalendars {
         return CalendarCollection(
             id: id, accountID: account.id, slug: goalsSlug, displayName: arabic ? "الأهداف" : "Goals",
             description: arabic ? "جلسات قبلتها من خطة الأسبوعين" : "Sessions you accepted from your two-week plan",
-            color: "#2A9D8FFF", order: 5, timeZone: account.timeZone, components: [.event], createdAt: now)
+            color: CalendarPalette.goals, order: 5, timeZone: account.timeZone, components: [.event], createdAt: now)
     }
 }
 

@@ -61,7 +61,7 @@ public struct PrayerCollection: Sendable {
             id: Self.calendarID(accountID: accountID), accountID: accountID, slug: CalendarSlug.prayerTimes,
             displayName: language == .arabic ? "مواقيت الصلاة" : "Prayer Times",
             description: language == .arabic ? "مواقيت الصلاة يحسبها جدول (للقراءة فقط)" : "Prayer times computed by Jadwal (read-only)",
-            color: "#1D4E89FF", order: 100, timeZone: stored.settings.timeZone, components: [.event], revision: revision,
+            color: CalendarPalette.prayerTimes, order: 100, timeZone: stored.settings.timeZone, components: [.event], revision: revision,
             createdAt: stored.updatedAt)
     }
 

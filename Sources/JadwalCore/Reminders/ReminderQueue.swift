@@ -119,6 +119,8 @@ public struct ReminderQueue: Sendable {
         let now = clock.now
         return try await store.transaction { tx in
             try await tx.deleteDoneJobs(finishedBefore: now.addingTimeInterval(-7 * 86_400))
+            // Sign-in records a day after their links expire, sessions a month after they end (docs/privacy.md).
+            try await tx.forgetEndedSignIns(linksBefore: now.addingTimeInterval(-86_400), sessionsBefore: now.addingTimeInterval(-30 * 86_400))
             let targets = try await tx.calendarObjectsWithAlarms(endingAfter: now)
             for target in targets {
                 try await tx.cancelQueuedJobs(kind: Self.scheduleJob, subject: target.subject)

@@ -91,3 +91,14 @@ public enum CityDirectory {
         return words.joined(separator: " ")
     }
 }
+
+extension CityDirectory {
+    /// The city a person in `timeZone` most likely prays in, to propose before they say: the
+    /// zone's capital when it has one, else its largest city; nil for a zone with none of ours
+    /// (UTC, or a zone of only small towns).
+    public static func likelyCity(inTimeZone timeZone: String) -> City? {
+        let candidates = all.filter { $0.timeZoneIdentifier == timeZone }
+        return candidates.filter(\.isCapital).max { $0.population < $1.population }
+            ?? candidates.max { $0.population < $1.population }
+    }
+}

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -811,6 +811,34 @@ extension Migrations {
         [
             "ALTER TABLE chat_settings ADD COLUMN whatsapp_history_days BIGINT NOT NULL DEFAULT 7",
             "ALTER TABLE whatsapp_links ADD COLUMN qr TEXT",
+        ]
+    }
+
+    /// Owning one's account: whether the first-run guide was finished or skipped (accounts made
+    /// before it existed count as finished, so nobody already settled in is sent through it), and
+    /// the one-time links that confirm a new address or the account's deletion.
+    static let v30AccountOwnership = Migration(version: 30, name: "first run, account links") { _ in
+        [
+            """
+            CREATE TABLE first_runs (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                state TEXT NOT NULL,
+                finished_at BIGINT NOT NULL
+            )
+            """,
+            "INSERT INTO first_runs (account_id, state, finished_at) SELECT id, 'completed', created_at FROM accounts",
+            """
+            CREATE TABLE account_links (
+                token_digest TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                purpose TEXT NOT NULL,
+                new_email TEXT,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT
+            )
+            """,
+            "CREATE INDEX account_links_account ON account_links (account_id, purpose, created_at)",
         ]
     }
 }

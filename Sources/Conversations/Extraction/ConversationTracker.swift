@@ -36,6 +36,9 @@ struct ConversationTracker {
 
     private(set) var plans: [Plan] = []
     private var step = 0
+    /// The latest message that named a day or a time and touched no plan: the talk moved on to
+    /// something else then, and the plans before it are out of focus.
+    private var otherWhenStep = 0
     /// The day of the message being read: a time said with no day is on it.
     private var today = LocalDateTime(daysSinceEpoch: 0)
 
@@ -75,6 +78,10 @@ struct ConversationTracker {
         }
         let before = plans.count
         takeMessage(reading, from: sender)
+        if reading.fragments.contains(where: \.hasWhen) || !reading.excuseDays.isEmpty || !reading.excuseClocks.isEmpty,
+           plans.count == before, !plans.contains(where: { $0.touched == step }) {
+            otherWhenStep = step
+        }
         // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
         let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
         if !changed.isEmpty {
@@ -169,6 +176,17 @@ struct ConversationTracker {
             for index in plans.indices where plans[index].status == .open && plans[index].proposer == sender && plans[index].hedged {
                 plans[index].awaitsWord = true
             }
+        }
+        // "yes we should!" … "perfect, which day?": the when of a plan just agreed is asked, so
+        // it is not settled yet; the other's answer settles it.
+        if reading.isQuestion, reading.asksWhen || reading.asksTime, !fragments.contains(where: \.hasWhen),
+           let latest = plans.indices.last(where: { plans[$0].status == .agreed && plans[$0].touched == step - 1 }),
+           !reading.asksWhen || plans[latest].details.clock == nil && plans[latest].details.anchor == nil {
+            plans[latest].status = .open
+            plans[latest].proposer = sender
+            plans[latest].timeAsked = reading.asksTime && !reading.asksWhen
+            plans[latest].touched = step
+            return
         }
         var unused = fragments
         if reading.accepts { unused = accept(reading, fragments, sender: sender) }
@@ -284,11 +302,17 @@ struct ConversationTracker {
         let bound = open.filter(answered.contains)
         if !bound.isEmpty {
             open = bound
-        } else if answered.isEmpty {
-            // "👌" after the tickets are booked: a yes that answers nothing asked reacts to the
-            // latest agreement; it does not agree an older plan nobody took up.
-            let lastAgreement = plans.filter { $0.status == .agreed }.map(\.touched).max() ?? -1
-            open = open.filter { plans[$0].touched > lastAgreement }
+        } else {
+            // A yes that answers nothing asked about a plan ("ok I go bring" to "bring me
+            // chocolate") agrees only a plan still being talked about, not one left hanging
+            // further up. Nor, answering nothing at all ("👌" after the tickets are booked), an
+            // older plan nobody took up since the latest agreement.
+            // A yes that names the plan's day ("تمام عيني، الجمعة") is about it wherever it was left.
+            let lastAgreement = answered.isEmpty ? plans.filter { $0.status == .agreed }.map(\.touched).max() ?? -1 : -1
+            open = open.filter { index in
+                plans[index].touched > lastAgreement
+                    && (inFocus(index) || fragments.contains { $0.hasDay && !plans[index].details.days.isEmpty && Set($0.days).isSubset(of: plans[index].details.days) })
+            }
         }
         guard !open.isEmpty else { return fragments }
         var unused = fragments
@@ -333,7 +357,10 @@ struct ConversationTracker {
 
     private mutating func add(_ fragment: PlanFragment, reading: MessageReading, sender: String, today: LocalDateTime) {
         // "What time is the match Thursday?" with nothing arranged yet asks about something else.
-        let asksAbout = (reading.asksTime || reading.asksWhen) && plans.isEmpty && !reading.invites
+        // "What time is the match Thursday?": asking the when of something no plan in the talk is
+        // about (nothing arranged yet, or a thing none of the plans does) asks about something else.
+        let asksAbout = (reading.asksTime || reading.asksWhen) && !reading.invites
+            && (!plans.indices.contains(where: inFocus) || fragment.activity.map { activity in !plans.contains { $0.details.activity?.english == activity.english } } == true)
         let vetoed = (reading.isVetoed && !reading.invites) || asksAbout
         // "did you hear KPLC is doing maintenance Thursday, 9 to 5?", "my in-laws land that night,
         // JFK at 9pm": news, and a report of one's own or someone else's day, say nothing about
@@ -353,6 +380,10 @@ struct ConversationTracker {
             switch plans[index].status {
             case .open:
                 guard !vetoed || fragment.hasTime else { return }
+                // Chatter long after the plan was last talked about ("the bank opens at 9 now")
+                // names the when of something else; only a question, an invitation or a yes
+                // comes back to the plan.
+                if !inFocus(index), !reading.isQuestion, !reading.invites, !reading.accepts { break }
                 // "also the bins are going out wednesday now not tuesday": the proposer's own
                 // longer statement naming other days, asking nothing, is about something else.
                 let asideDays = plans[index].proposer == sender && !reading.isQuestion && !reading.invites && !reading.accepts && !reading.cancels
@@ -378,12 +409,15 @@ struct ConversationTracker {
                 // it; moving the plan is asked ("make it 7.30 ok?") or said short ("8 instead").
                 // A time for a plan agreed without one ("Done, 12.30") refines it.
                 let refines = plans[index].details.clock == nil && plans[index].details.anchor == nil && !fragment.hasDay
-                let moves = reading.isQuestion || reading.invites || reading.accepts || reading.wordCount <= 5 || refines
+                // Either way only while the plan is still being talked about: "Kickoff 4pm" in
+                // talk about a match after the plan was settled moves nothing.
+                let focused = inFocus(index)
+                let moves = reading.isQuestion || reading.invites || reading.accepts || focused && (reading.wordCount <= 5 || refines)
                 if changesWhen(fragment, of: index), !vetoed, moves {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)
                     plans[index].touched = step
-                } else {
+                } else if focused {
                     mergeDetails(fragment, into: index)
                 }
                 return
@@ -411,9 +445,18 @@ struct ConversationTracker {
         if reading.asksToSend, fragment.activity == nil { return }
         // A statement with no invitation and no question is a plan only with a time to it
         // ("الليلة الساعة ٧ الا ربع عند باب المول"), not a bare day ("Thursday: my cousin's wedding").
-        guard reading.invites || reading.isQuestion
+        // A question proposes, unless all it asks is "and you?" ("you?? you get tired climbing to
+        // the 2nd floor", "ya 15/3. I'm renewing, u?"): that asks about the other's own day.
+        guard reading.invites || reading.isQuestion && !reading.asksOnlyAboutTheOther
             || ((fragment.activity != nil || fragment.location != nil) && (fragment.hasTime || fragment.partOfDay != nil)) else { return }
         plans.append(newPlan(fragment, reading: reading, sender: sender, today: today))
+    }
+
+    /// A plan is in focus while the talk is on it: touched by this message or one of the three
+    /// before it, with no message about the when of something else since; or the plan this
+    /// message answers.
+    private func inFocus(_ index: Int) -> Bool {
+        step - plans[index].touched <= 3 && plans[index].touched >= otherWhenStep || answered.contains(index)
     }
 
     private func newPlan(_ fragment: PlanFragment, reading: MessageReading, sender: String, today: LocalDateTime) -> Plan {

@@ -28,7 +28,8 @@ public struct RuleExtractor: ConversationExtractor {
         let prayerTimes = context.prayerTimes
         let reader = MessageReader(
             monthFirst: identifier.hasPrefix("America/") || identifier.hasPrefix("US/"),
-            isRamadan: { prayerTimes.isRamadan($0) }
+            isRamadan: { prayerTimes.isRamadan($0) },
+            maghrebi: Self.maghrebZones.contains(identifier)
         )
         var tracker = ConversationTracker()
         var taken: [(sender: String, reading: MessageReading)] = []
@@ -50,7 +51,8 @@ public struct RuleExtractor: ConversationExtractor {
         let prayerTimes = context.prayerTimes
         let reader = MessageReader(
             monthFirst: identifier.hasPrefix("America/") || identifier.hasPrefix("US/"),
-            isRamadan: { prayerTimes.isRamadan($0) }
+            isRamadan: { prayerTimes.isRamadan($0) },
+            maghrebi: Self.maghrebZones.contains(identifier)
         )
         var tracker = ConversationTracker()
         var taken: [(sender: String, reading: MessageReading)] = []
@@ -62,6 +64,8 @@ public struct RuleExtractor: ConversationExtractor {
         let ruled = PlanOutcome(plans: tracker.plans, prayerTimes: context.prayerTimes).outcome
         return (ruled.state, StatusFeatures(readings: taken, plans: tracker.plans, ruleState: ruled.state))
     }
+
+    static let maghrebZones: Set<String> = ["Africa/Casablanca", "Africa/El_Aaiun", "Africa/Algiers", "Africa/Tunis", "Africa/Tripoli", "Africa/Nouakchott"]
 
     /// Conversations at least this long are read on every core.
     static let parallelReadingThreshold = 2_000
@@ -126,7 +130,14 @@ struct PlanOutcome {
         var event = ExtractedEvent(title: title(of: plan), location: plan.details.location)
         guard let day = plan.day else { return event }
         if let clock = plan.details.clock {
-            let hour = ClockReading.hour(of: clock, partOfDay: plan.details.partOfDay, prayer: plan.details.prayerAsPartOfDay, bias: plan.details.activity?.bias ?? .none)
+            var hour = ClockReading.hour(of: clock, partOfDay: plan.details.partOfDay, prayer: plan.details.prayerAsPartOfDay, bias: plan.details.activity?.bias ?? .none)
+            // "Saturday from 9 to 1", "10 to 1 then": a range that runs past twelve into the
+            // afternoon starts in the morning, unless the evening was said or the plan is an evening one.
+            if let end = plan.details.endClock, clock.isPM == nil, !clock.isTwentyFourHour, end.isPM == nil, !end.isTwentyFourHour,
+               (7...11).contains(clock.hour), (1...6).contains(end.hour), plan.details.partOfDay == nil, plan.details.prayerAsPartOfDay == nil,
+               plan.details.activity.map({ $0.bias == .evening || $0.bias == .smallHours }) != true {
+                hour = clock.hour
+            }
             // "Tonight at 1am", suhoor "tonight at 2": after midnight, so the next day.
             let start = day.adding(days: plan.details.partOfDay == .night && hour < 5 ? 1 : 0).at(hour: hour, minute: clock.minute)
             event.start = start

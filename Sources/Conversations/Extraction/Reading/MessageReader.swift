@@ -5,6 +5,8 @@ struct MessageReader: Sendable {
     var monthFirst: Bool
     /// Whether a local date falls in Ramadan ("بعد الفطور" then means after iftar).
     var isRamadan: @Sendable (LocalDateTime) -> Bool
+    /// The conversation's zone is in the Maghreb, where bare "غدا" is "tomorrow" (in the Gulf it is lunch).
+    var maghrebi = false
 
     /// A token or a lexicon phrase, with its meanings.
     private struct Item {
@@ -25,6 +27,9 @@ struct MessageReader: Sendable {
     /// Words that sit between a weekday and its day of the month ("Saturday the 12th", "el sabt yom 12").
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
     private static let ordinalSuffixes: Set<String> = ["th", "st", "nd", "rd"]
+    private static let ordinalNouns: Set<String> = [
+        "floor", "time", "times", "place", "round", "year", "grade", "semester", "term", "attempt", "try", "one", "row", "level", "anniversary", "birthday", "child", "kid",
+    ]
     private static let meridiemWords: [String: Bool] = [
         "am": false, "a": false, "a.m": false, "ص": false, "صباحا": false, "pm": true, "p": true, "p.m": true, "م": true, "مساء": true, "مساءا": true,
     ]
@@ -46,12 +51,25 @@ struct MessageReader: Sendable {
         let text = ChatText(raw)
         var reading = MessageReading(sentAt: sentAt)
         reading.folded = text.folded
-        let allItems = Self.items(of: text)
+        var allItems = Self.items(of: text)
+        if maghrebi {
+            for index in allItems.indices {
+                if allItems[index].text == "غدا" { allItems[index].cues = [.relativeDay(1)] }
+                // In the Maghreb a verb in ن is "I" ("غادي نتفرج", I'll watch); "we" ends in و
+                // (نتلاقاو, نمشوا), and "I want you" (نبيك) asks the other along.
+                let word = allItems[index].text
+                let addressed = word.hasSuffix("و") || word.hasSuffix("وا") || word.hasSuffix("ك") || word.hasSuffix("كم")
+                if allItems[index].first == allItems[index].last, word.hasPrefix("ن"), !addressed, allItems[index].has(.invite) {
+                    allItems[index].cues.removeAll { $0 == .invite }
+                }
+            }
+        }
         readActs(allItems, into: &reading)
         reading.opensWithContrast = allItems.first?.has(.contrast) == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
+        reading.asksOnlyAboutTheOther = Self.asksOnlyAboutTheOther(text.tokens)
         readInvolvement(text, into: &reading)
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
@@ -63,6 +81,30 @@ struct MessageReader: Sendable {
         // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
         if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    private static let aboutTheOther: Set<String> = [
+        "you", "u", "and", "what", "about", "how", "yourself", "w", "wa", "enti", "enta", "inta", "inti", "ente", "anta", "anti", "انت", "انتي",
+        "وانت", "وانتي", "وانتا", "انتا", "وياك", "et", "toi", "vous", "ikaw", "ikw", "ikaw?", "aap", "tum",
+    ]
+
+    /// "you??", "I'm renewing, u?", "w enti?": each clause ending in "?" holds only these words.
+    private static func asksOnlyAboutTheOther(_ tokens: [ChatText.Token]) -> Bool {
+        var clause: [String] = []
+        var asked = false
+        for token in tokens {
+            if token.kind == .punctuation {
+                if token.text == "?" {
+                    if clause.isEmpty { continue }
+                    guard clause.allSatisfy(aboutTheOther.contains) else { return false }
+                    asked = true
+                }
+                clause = []
+            } else {
+                clause.append(token.text)
+            }
+        }
+        return asked
     }
 
     // MARK: who is involved
@@ -237,12 +279,13 @@ struct MessageReader: Sendable {
 
         /// "عندي" alone is "I have" at the head of a clause ("عندي دوام") but "at mine" after a
         /// gathering ("عزيمة عندي في البيت").
-        private static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande"]
+        static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande"]
 
         init(_ items: [Item]) {
             var sawActivity = false
             for item in items {
-                if item.cues.contains(where: { if case .activity = $0 { true } else { false } }) { sawActivity = true }
+                // "3azimtk 3indi bil beit", "تعال عندي": after an invitation too it is "at mine".
+                if item.cues.contains(where: { if case .activity = $0 { true } else { $0 == .invite } }) { sawActivity = true }
                 for cue in item.cues {
                     switch cue {
                     case .past: isPast = true
@@ -261,7 +304,7 @@ struct MessageReader: Sendable {
 
     private static func isWhenCue(_ cue: Cue) -> Bool {
         switch cue {
-        case .prayer, .month, .vagueFrame, .weekend, .week, .tonight, .relativeDay, .weekday, .partOfDay, .hijriMonth: true
+        case .prayer, .month, .vagueFrame, .weekend, .week, .tonight, .relativeDay, .weekday, .partOfDay, .hijriMonth, .fixedDate: true
         default: false
         }
     }
@@ -271,7 +314,10 @@ struct MessageReader: Sendable {
         var start = 0
         for (index, item) in items.enumerated() {
             let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
-            if item.has(.contrast), index > start {
+            // "بس خلها ٩ عندي اجتماع يطول": the excuse after a counter is a clause of its own.
+            // ("تعالي نتسحر عندي الليلة" is at mine, no excuse.)
+            let excuseAfterCounter = item.has(.ownPlan) && !Vetoes.atMine.contains(item.text) && index > start && items[start..<index].contains { $0.has(.invite) }
+            if item.has(.contrast) || excuseAfterCounter, index > start {
                 result.append(start..<index)
                 start = index
             } else if ends {
@@ -347,7 +393,7 @@ struct MessageReader: Sendable {
                 let unprefixed = item.text.first.map { Self.pluralPrefixes.contains($0) } == true ? String(item.text.dropFirst()) : item.text
                 if Self.cancelStems.contains(where: { item.text.hasPrefix($0) || unprefixed.hasPrefix($0) }) { reading.cancels = true }
                 if let first = item.text.first, Self.pluralPrefixes.contains(first), item.text.count >= 5,
-                   Lexicon.shared.isInvitation(String(item.text.dropFirst())) {
+                   Lexicon.shared.isInvitation(String(item.text.dropFirst())) || Self.withoutObject(String(item.text.dropFirst())).map(Lexicon.shared.isInvitation) == true {
                     reading.invites = true
                 }
             }
@@ -378,6 +424,15 @@ struct MessageReader: Sendable {
                 case .noTimeFrame: reading.hasNoTimeFrame = true
                 default: break
                 }
+            }
+        }
+        // "أكيد طبعا، مقدرش أفوتها": a no in front of missing it is no refusal (the yes beside it
+        // decides; "I'm not missing it" about a match says nothing of the plan).
+        for position in items.indices.dropFirst() where Self.isMissing(items[position].text) {
+            let lower = max(0, position - 2)
+            if items[lower..<position].contains(where: { $0.has(.deny) || $0.cues.isEmpty && Self.negations.contains($0.text) }),
+               !items.indices.contains(where: { ($0 < lower || $0 > position) && items[$0].has(.deny) }) {
+                reading.denies = false
             }
         }
         // "sorry… I might have my niece, so let me see and I'll let you know": a no and a maybe in one
@@ -421,7 +476,24 @@ struct MessageReader: Sendable {
                 return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative) || item.has(.conditional)
             }
             if yesBefore, !yesAfter, noAfter { reading.accepts = false }
+            // "اوكي، بس خلها ٩", "ok but make it 8:30": a yes with another time after "but" counters.
+            let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
+            if yesBefore, !yesAfter, counterAfter { reading.accepts = false }
         }
+    }
+
+    /// "نحضره", "نشوفها": a first-person plural verb with its object, without the object.
+    private static func withoutObject(_ word: String) -> String? {
+        guard word.hasPrefix("ن") else { return nil }
+        for suffix in ["ها", "هم", "كم", "ه"] where word.hasSuffix(suffix) && word.count > suffix.count + 2 {
+            return String(word.dropLast(suffix.count))
+        }
+        return nil
+    }
+
+    /// "افوتها", "يفوتني", "miss": missing a plan, which a no in front of turns into a yes.
+    private static func isMissing(_ word: String) -> Bool {
+        word == "miss" || word == "missing" || word.hasPrefix("افوت") || word.hasPrefix("يفوت") || word.hasPrefix("نفوت") || word.hasPrefix("تفوت")
     }
 
     /// "when?", "when are you free": a question; "10ish when it opens", "call me when you land"
@@ -471,7 +543,7 @@ struct MessageReader: Sendable {
     private static func isDayItem(_ item: Item) -> Bool {
         item.cues.contains {
             switch $0 {
-            case .relativeDay, .tonight, .weekday: true
+            case .relativeDay, .tonight, .weekday, .fixedDate: true
             default: false
             }
         } || item.token.kind == .slashed
@@ -490,6 +562,9 @@ struct MessageReader: Sendable {
         let today = sentAt.midnight
         var usedAsDayOfMonth = Set<Int>()
         var past = false
+        // Holidays name a day only when nothing else does ("NYE is going to be carnage, but
+        // brunch Fri 1st?" is on the 1st).
+        var holidays: [LocalDateTime] = []
 
         // Days, with the item each came from.
         var dayPositions: [(position: Int, plainWeekday: Bool)] = []
@@ -513,6 +588,12 @@ struct MessageReader: Sendable {
                 case .hijriMonth(let month):
                     if let date = resolveHijri(month, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth) {
                         fragment.days.append(date)
+                    }
+                case .fixedDate(let month, let day):
+                    // The next one from today: "Boxing Day" said on 20 December is the 26th.
+                    if var date = LocalDateTime(year: today.year, month: month, day: day) {
+                        if date < today, let next = LocalDateTime(year: today.year + 1, month: month, day: day) { date = next }
+                        holidays.append(date)
                     }
                 case .quarterTo where item.text == "الاربع" && !(index > 0 && clockValue(items[index - 1]) != nil):
                     // Egyptian "الاربع" with no hour before it is Wednesday, not "quarter to".
@@ -549,13 +630,16 @@ struct MessageReader: Sendable {
             if item.token.kind == .slashed, item.cues.isEmpty, let date = resolveSlashed(item.token, today: today) {
                 fragment.days.append(date)
             }
-            if item.isNumber, item.token.minute == nil, (1...31).contains(item.token.number), !usedAsDayOfMonth.contains(index),
+            // "the 2nd floor", "my 3rd time": an ordinal that counts something else is no date.
+            let countsOther = index + 2 < items.count && Self.ordinalNouns.contains(items[index + 2].text)
+            if item.isNumber, item.token.minute == nil, (1...31).contains(item.token.number), !usedAsDayOfMonth.contains(index), !countsOther,
                index + 1 < items.count, Self.ordinalSuffixes.contains(items[index + 1].text),
                let date = nextDayOfMonth(item.token.number, after: today) {
                 fragment.days.append(date)
                 usedAsDayOfMonth.insert(index)
             }
         }
+        if fragment.days.isEmpty, let holiday = holidays.last { fragment.days = [holiday] }
         if past { fragment.days.removeAll() }
         if fragment.days.count == dayPositions.count, fragment.days.count > 1 { joinDayRange(items, dayPositions, into: &fragment) }
         if fragment.days.count > 1, items.contains(where: { $0.has(.or) }) {
@@ -796,9 +880,19 @@ struct MessageReader: Sendable {
         if index > 0 {
             let previous = items[index - 1]
             if previous.has(.clockLead) && previous.text != "at" && previous.text != "@" && previous.text != "by" { return true }
+            // "خلها ٩", "make it 8": a number the plan is moved to.
+            if previous.has(.invite), Self.makeItWords.contains(previous.text) { return true }
+        }
+        // "10 till 11", "٤ الى ٦": two numbers joined as a range ("5 to 7 people" counts people).
+        if index + 2 < items.count, items[index + 1].has(.rangeTo), items[index + 1].text != "and", items[index + 1].text != "-",
+           items[index + 2].isNumber, items[index + 2].token.number <= 24,
+           !(index + 3 < items.count && items[index + 3].has(.quantityUnit)) {
+            return true
         }
         return false
     }
+
+    private static let makeItWords: Set<String> = ["خلها", "خليها", "خليه", "خله", "خلوها", "نخليها", "نخليه", "make", "5aliha", "5alliha", "khalliha", "5leha"]
 
     private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, into fragment: inout PlanFragment) {
         let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
@@ -1027,7 +1121,9 @@ struct MessageReader: Sendable {
                 }
             }
             // "الجمعة بعد الصلاة", "Friday after prayers": the Friday prayer, at Dhuhr.
-            if anchor == nil, afterOrBefore, Self.prayerWords.contains(item.text),
+            // ("بعد صلاة الفجر" names its prayer.)
+            let namedNext = index + 1 < items.count && items[index + 1].cues.contains { if case .prayer = $0 { true } else { false } }
+            if anchor == nil, afterOrBefore, !namedNext, Self.prayerWords.contains(item.text),
                fragment.days.contains(where: { $0.weekday == 6 }) || items.contains(where: { $0.has(.weekday(6)) }) {
                 anchor = .dhuhr
             }
@@ -1095,7 +1191,7 @@ struct MessageReader: Sendable {
             default: return false
             }
         }
-        return !["ours", "me", "you", "him", "her", "them", "us", "it", "all", "least", "first", "once", "work", "then", "there"].contains(item.text)
+        return !["ours", "me", "you", "him", "her", "them", "us", "it", "all", "least", "first", "once", "work", "then", "there", "for", "with", "to", "from", "by", "so", "if", "when", "because", "cos"].contains(item.text)
     }
 
     private func isLocationJoiner(_ items: [Item], _ index: Int) -> Bool {

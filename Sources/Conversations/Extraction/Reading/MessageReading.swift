@@ -81,6 +81,8 @@ struct MessageReading: Sendable {
     var asksToSend = false
     /// The "?" closes a clause that names the when ("Friday at 8?"), not another one ("w enti? my flight is at 2").
     var asksAboutTheWhen = false
+    /// Every "?" closes only "you?", "and you?", "w enti?": a question about the other's own day.
+    var asksOnlyAboutTheOther = false
     /// Words and numbers in the message: a short reply that repeats the plan's when agrees to it.
     var wordCount = 0
 

@@ -55,6 +55,8 @@ enum Cue: Hashable, Sendable {
     /// "next week" and other frames wider than a day.
     case vagueFrame
     case wholeDay
+    /// A holiday on a fixed day of the year: "Boxing Day", "New Year's Eve".
+    case fixedDate(month: Int, day: Int)
     /// "in" (in 3 days), بعد (بعد ٣ ايام) before a count of days.
     case dayUnit(Int)
 

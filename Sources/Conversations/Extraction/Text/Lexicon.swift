@@ -378,7 +378,7 @@ struct Lexicon: Sendable {
             "people", "persons", "guests", "riyal", "riyals", "sar", "aed", "dirham", "dollars", "pounds", "km", "kms", "%", "percent",
             "years", "kg", "ريال", "درهم", "دولار", "كيلو", "شخص", "اشخاص", "نفر", "سنه", "سنين", "days", "ايام", "يوم",
         ], .quantityUnit),
-    ] + Lexicon.dialects + Lexicon.activities.map { ($0.words, Cue.activity($0.activity)) }
+    ] + Lexicon.dialects + Lexicon.replies + Lexicon.activities.map { ($0.words, Cue.activity($0.activity)) }
 
     /// Get-togethers, most specific first.
     private static let activities: [(words: [String], activity: Activity)] = [
@@ -416,7 +416,8 @@ struct Lexicon: Sendable {
         (["baby shower", "shower", "housewarming", "graduation", "تخرج"], Activity("Celebration", "مناسبة", .none, weight: 3)),
         (["عزيمه", "عزيمة", "العزيمه", "عزومه", "3azeema", "3azima"], Activity("Dinner invitation", "عزيمة", .evening, weight: 3)),
         (["gathering", "get together", "get-together", "hang out", "hangout", "chill", "jalsa", "جلسه", "قعده", "سهره", "دوريه", "الدوريه", "istiraha", "استراحه", "الاستراحه", "majlis", "مجلس"], Activity("Gathering", "جلسة", .evening, weight: 2)),
-        (["trip", "road trip", "drive", "desert", "beach", "camping", "kashta", "رحله", "الرحله", "كشته", "كشتة", "بر", "البر", "شاليه", "البحر", "مخيم", "طلعه بر", "hatta"], Activity("Trip", "رحلة", .none, weight: 2)),
+        // Trips start in the morning: "beach at 9" is 09:00.
+        (["trip", "road trip", "drive", "desert", "beach", "camping", "kashta", "رحله", "الرحله", "كشته", "كشتة", "بر", "البر", "شاليه", "البحر", "مخيم", "طلعه بر", "hatta"], Activity("Trip", "رحلة", .morning, weight: 2)),
         (["outing", "طلعه", "طلعة", "نطلع", "ntla3", "netla3", "نتمشى", "نمشي", "مشي", "walk", "stroll", "نتمشا"], Activity("Outing", "طلعة", .evening, weight: 1)),
         (["shopping", "mall", "market", "souq", "تسوق", "نتسوق", "سوق", "السوق", "مول", "المول", "el mall"], Activity("Shopping", "تسوق", .evening, weight: 2)),
         (["exhibition", "museum", "expo", "fair", "معرض", "المعرض", "متحف"], Activity("Exhibition", "معرض", .none, weight: 2)),

@@ -1,0 +1,101 @@
+extension Lexicon {
+    /// Yes, no and maybe as the dialects and Englishes say them beyond the lists in `source` and
+    /// `dialects`: Yemen, Sudan, the Levant, Egypt and the Maghreb in Arabic script and Arabizi;
+    /// Filipino, South Asian and West African English; texting shorthand. Also the frames and
+    /// holidays chats name a day by, and what only one of the two is doing (a shift, travel, a
+    /// broadcast to watch at home).
+    static let replies: [([String], Cue)] = [
+        ([
+            // "I'll come", in each dialect's future.
+            "باجي", "باجي ان شاء الله", "ان شاء الله باجي", "شاجي", "حاجي", "بجيك", "باجيك", "جايك", "جيتك", "اكيد باجي", "اكيد بجي",
+            "معك اكيد", "اكيد معك", "معاك اكيد", "اكيد معاك", "معكم", "معاكم", "انا معك", "انا معاك", "انا معكم",
+            "baji", "bji", "bajee", "ha2gi", "ha2ji", "7a2ji", "jeye", "jeyi", "jaye", "akid jeye", "akid jaye", "akid jey", "ma3ak akid",
+            "akid ma3ak", "ana ma3ak", "ana m3ak", "ma3akom",
+            // Filipino, South Asian, West African and texting English.
+            "sige", "sige sige", "cge", "sge", "g", "g ako", "game ako", "tara g", "push", "pwede", "pwede ako", "kaya", "sure pre",
+            "sure sure", "yes yes", "ha ji", "haan ji", "bilkul", "zaroor", "ok done", "done done", "i dey", "i go dey there", "no shaking",
+            "it's a deal", "its a deal", "so in", "i'm so in", "im so in", "aight", "ight", "ayt", "bet bet", "yass", "yasss",
+            "can't miss it", "cant miss it", "won't miss it", "wont miss it", "wouldn't miss it for the world", "ياي", "يايين", "يايه",
+            "d'acc", "dac dac", "ça marche", "c'est bon", "cest bon", "ok pour moi", "je viens", "j'arrive", "avec plaisir",
+        ], .accept),
+        (["oo", "opo", "haa", "ji"], .acceptAlone),
+        ([
+            // "There is no time": Yemen (ما بش), Egypt (مفيش), the Levant and the Gulf.
+            "ما بش وقت", "مابش وقت", "ما بش", "مابش", "ما فيش وقت", "مافيش وقت", "مفيش وقت", "ما في وقت", "مافي وقت", "ما فيه وقت",
+            "ma bish", "mabish", "ma bish wagt", "ma bish wakt", "mafish wa2t", "ma fish wa2t", "mfish wa2t", "ma fi wa2t", "mafi wa2t",
+            "ma 3andi wa2t", "ma3andi wa2t", "ma 3indi wagt", "no time", "don't have time", "dont have time", "have no time",
+            // Can't, Arabizi spellings.
+            "ma fiyye", "ma fiyyi", "ma fiye", "mafiye", "mafiyye", "ma feeye", "ma fiyi", "ma b2ale7", "ma bil7a2", "ma bl7a2",
+            "ma2darsh", "m2darsh", "ma2dirsh", "mo2darsh", "ma2darch", "mesh fadya", "msh fadya", "msh fadyah", "mesh fadyah",
+            "msh fadia", "mish fadye", "mish fadi", "mish fadiye", "ma n2darsh", "mn2darsh",
+            // Put off with a kind word: "it'll be made up", "next time".
+            "تتعوض", "تتعوض ان شاء الله", "تنعاد", "نعوضها", "نعوضها ان شاء الله", "نعوضها بعدين", "الجايات اكثر", "الجايه احلى",
+            "خيرها في غيرها", "مره جايه", "المره الجايه", "el mara el jaye", "marra tanya", "mara tanya", "mara tanye",
+            "maybe next time", "next time na lang", "sa susunod", "sa susunod na lang", "bawi ako", "bawi na lang", "bawi next time",
+            "hopefully next time", "some other day", "another time maybe",
+            // Filipino, South Asian, West African, French.
+            "hindi pwede", "di pwede", "di ako pwede", "hindi ako pwede", "di kaya", "hindi kaya", "di ako makakapunta",
+            "hindi ako makakapunta", "di ako makakasama", "hindi ako makakasama", "nahi ho payega", "nahi aa sakti", "nahi aa sakta",
+            "nahi aa paunga", "nahi aa paungi", "mushkil hai", "nahi yaar", "sorry yaar", "i no go fit", "e no go work", "no be today",
+            "i no dey", "pas dispo", "chui pas dispo", "je suis pas dispo", "je ne suis pas disponible", "pas libre", "je serai pas la",
+            // Too tired.
+            "ميت تعب", "هلكان", "هلكانه", "مهدود", "مهدوده", "dead tired", "exhausted", "knackered", "wiped out", "too tired",
+        ], .deny),
+        ([
+            // A put-off names no time: "خليها المرة الجاية" proposes nothing.
+            "تتعوض", "تنعاد", "نعوضها", "الجايات اكثر", "مره جايه", "المره الجايه", "el mara el jaye", "maybe next time",
+            "next time na lang", "sa susunod", "bawi ako", "bawi na lang", "bawi next time", "hopefully next time", "next time",
+        ], .noTimeFrame),
+        ([
+            "mayb", "mebbe", "maybs", "lemme c", "lemme see", "lemme check", "lemme ask", "lemme think", "lemme confirm", "idk", "i dunno",
+            "dunno", "prob", "prolly", "probs", "tingnan ko", "titingnan ko", "baka", "siguro", "dekhte hain", "dekhenge", "dekhta hoon",
+            "dekhti hoon", "shayad", "ho sakta hai", "على الله", "مش عارفه", "بكلم اهلي", "اشاور اهلي", "بشاور البيت", "اسال البيت",
+            "بسال البيت", "بستاذن", "استاذن", "خليني استاذن", "nchouf", "nshouf m3a", "on verra bien",
+        ], .tentative),
+        ([
+            // Invitations: Filipino "tara", Gulf "عازمك", Egyptian "ta3ala"; a booking made for both.
+            "tara", "tara na", "tara g?", "g ka", "g ka?", "game ka", "sama ka", "sama ka?", "sabay tayo", "let's go na",
+            "عازمك", "عازمتك", "عازمينك", "عازمكم", "عازمينكم", "حياك", "حياكم", "3azimtk", "3azemtak", "3azmak", "3azmik", "3azimak",
+            "ta3ala", "ta3aly", "ta3alo", "ta3ali", "حجزت لنا", "حجزتلنا", "حاجز لنا", "حاجزين لنا", "حجزت لنا", "حجزنا", "7ajazt lna",
+            "7ajaztlna", "booked us", "booked for us", "i've booked us", "ive booked us", "got us tickets", "got tickets for us",
+            "reserved for us", "reserved us", "reserved a table", "booked a table",
+        ], .invite),
+        ([
+            // One person's own day: shifts, duty, travel, sleep.
+            "may duty", "may pasok", "may lakad", "on duty", "duty ako",
+            "مسافر", "مسافره", "بسافر", "راح اسافر", "msafer", "msafir", "msafra", "msafera", "travelling", "traveling", "out of town",
+            "انام", "بنام", "anam", "banam", "i'll sleep", "sleeping",
+        ], .ownPlan),
+        ([
+            // Broadcasts: someone else's event, which each watches where they are, unless one
+            // asks the other along ("ta3ala netfarag 3al match 3andy").
+            "الكلاسيكو", "كلاسيكو", "الديربي", "ديربي", "classico", "clasico", "el clasico", "derby", "the derby", "super bowl", "superbowl",
+            "النهائي", "world cup", "كاس العالم", "premier league", "champions league", "دوري الابطال", "grand prix", "f1",
+            "eurovision", "بتسهر عليه", "تسهر عليه", "بتتابع", "تتابع", "بتتابعه", "بتشوفه", "هتشوفه",
+        ], .thirdParty),
+        ([
+            "العطله", "العطله الجايه", "الاجازه الجايه", "في العطله", "الصيف", "هالصيف", "الصيف الجاي", "this summer", "next summer",
+            "over the summer", "spring break", "half term", "the long weekend", "long weekend", "el 3otla", "el agaza", "el ejaza",
+            "la semaine prochaine", "le weekend", "ce weekend", "ce week-end", "le week-end", "nxt week", "next wk", "this wk",
+            "one of these weekends", "عطله نهايه الاسبوع",
+        ], .vagueFrame),
+        (["baje", "bje", "bajay", "bajey"], .oClock),
+        // The other's own day, asked about: "shiftak bukra mn 7 ila 3?".
+        (["shiftak", "shiftik", "your shift", "ur shift", "دوامك", "شفتك بكره", "shiftak bukra"], .inquiry),
+        // "we want to" (Emirati نبا) and "we intend to" ask the other along.
+        (["نبا", "نبى", "نبغا", "ناوين", "نبي نروح", "nabgha"], .invite),
+        (["عقب", "3ugb", "3gb", "3igb", "3ugub", "après", "apres"], .after),
+        (["ghda", "ghedda", "ghdda"], .relativeDay(1)),
+        (["boxing day"], .fixedDate(month: 12, day: 26)),
+        (["christmas day", "xmas day", "on christmas", "يوم الكريسماس"], .fixedDate(month: 12, day: 25)),
+        (["christmas eve", "xmas eve", "ليله الكريسماس"], .fixedDate(month: 12, day: 24)),
+        (["new year's eve", "new years eve", "nye", "ليله راس السنه", "راس السنه"], .fixedDate(month: 12, day: 31)),
+        (["new year's day", "new years day"], .fixedDate(month: 1, day: 1)),
+        (["valentine's day", "valentines day", "valentine's", "عيد الحب"], .fixedDate(month: 2, day: 14)),
+        (["halloween"], .fixedDate(month: 10, day: 31)),
+        ([
+            "مقيل", "المقيل", "تخزينه", "التخزينه", "nakhzin", "takhzeena", "videoke", "karaoke night", "merienda", "movie night",
+        ], .activity(Activity("Gathering", "جلسة", .evening, weight: 2))),
+        (["زوم", "على زوم", "تيمز", "teams call", "google meet", "gmeet"], .activity(Activity("Call", "مكالمة", .none, weight: 2))),
+    ]
+}

@@ -29,9 +29,11 @@ struct AccountOwnershipAPITests {
 
     /// The link of the newest message to `address` the SMTP server received, read back by
     /// Python's email package.
-    static func link(_ smtp: SMTPTestServer, to address: String, path: String) throws -> (subject: String, token: String?, text: String) {
-        let mail = try #require(try smtp.received().last { $0.envelope.rcpt_tos.contains(address) }, "no email to \(address)")
-        let parsed = try ParsedMail.parse(mail.emlPath)
+    /// The last email to `address` (with `subject`, when given: the welcome email a sign-up
+    /// queues may be delivered in the same run of jobs).
+    static func link(_ smtp: SMTPTestServer, to address: String, path: String, subject: String? = nil) throws -> (subject: String, token: String?, text: String) {
+        let mails = try smtp.received().filter { $0.envelope.rcpt_tos.contains(address) }.map { try ParsedMail.parse($0.emlPath) }
+        let parsed = try #require(mails.last { subject == nil || $0.subject == subject }, "no email to \(address)")
         let text = try #require(parsed.parts.first { $0.content_type == "text/plain" }?.content)
         let token = text.range(of: path + "?token=").map { String(text[$0.upperBound...].prefix { !$0.isWhitespace }) }
         return (parsed.subject, token, text)
@@ -81,8 +83,8 @@ struct AccountOwnershipAPITests {
             #expect(takenText.replacingOccurrences(of: "omar@example.com", with: "X") == freeText.replacingOccurrences(of: "sara.new@example.com", with: "X"))
             try await ConflictAPITests.runJobs(harness)
 
-            let note = try Self.link(smtp, to: "omar@example.com", path: "/account/email")
-            #expect(note.token == nil && note.subject == "Your Jadwal address was not changed", "\(note.subject)")
+            let note = try Self.link(smtp, to: "omar@example.com", path: "/account/email", subject: "Your Jadwal address was not changed")
+            #expect(note.token == nil)
             let confirm = try Self.link(smtp, to: "sara.new@example.com", path: "/account/email")
             #expect(confirm.subject == "Confirm your new Jadwal sign-in address")
             let link = try #require(confirm.token)

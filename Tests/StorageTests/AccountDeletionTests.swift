@@ -210,6 +210,9 @@ struct AccountDeletionTests {
             try await tx.insertChatConnectorToken(ChatConnectorToken(
                 id: UUID(), accountID: sara.id, name: "bridge", digest: SecretToken(random: .system).digest, createdAt: now))
             _ = try await tx.savePushDevice(PushDevice(accountID: sara.id, token: String(repeating: "ab", count: 32), name: "iPhone", createdAt: now))
+            _ = try await tx.saveWebPushSubscription(WebPushSubscription(
+                accountID: sara.id, endpoint: "https://push.example.com/send/sara", p256dh: "BPk", auth: "YXV0aA", name: "Firefox",
+                serverKey: "BKey", createdAt: now))
             try await tx.recordSignInFailure(
                 keys: SignInThrottle.Keys(account: sara.email.value, clientAddress: "192.0.2.7").all, at: now, forgetBefore: now - 3600)
             try await tx.saveWhatsAppLink(WhatsAppLink(
@@ -219,6 +222,7 @@ struct AccountDeletionTests {
             try await tx.saveChatSettings(ChatSettings(retentionDays: 7), accountID: sara.id, at: now)
             try await tx.saveConflictSettings(ConflictSettings(), accountID: sara.id, at: now)
             try await tx.saveNotificationSettings(NotificationSettings(), accountID: sara.id, at: now)
+            try await tx.savePrayerAlertSettings(PrayerAlertSettings(prayers: [.fajr], minutesBefore: 10), accountID: sara.id, at: now)
             try await tx.setCalendarHidden(true, calendarID: tasks.id, accountID: sara.id, at: now)
             try await tx.savePlannerLearning(PlannerLearning(), accountID: sara.id, at: now)
             try await tx.insertTrackerEntry(TrackerEntry(

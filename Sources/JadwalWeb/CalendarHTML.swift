@@ -48,6 +48,8 @@ package struct CalendarHTML {
         package var cancelled: String?
         /// The word for a deadline's marker, read by screen readers beside the drawn diamond.
         package var deadline: String? = nil
+        /// The words for an invitation's marker (someone else's meeting, and the person's answer).
+        package var invited: String? = nil
     }
 
     package mutating func chip(_ chip: Chip) {
@@ -58,6 +60,11 @@ package struct CalendarHTML {
             value(href)
         }
         raw("\">")
+        if let invited = chip.invited {
+            raw("<span class=\"marker invited-mark\" aria-hidden=\"true\">✉</span><span class=\"visually-hidden\">")
+            value(invited)
+            raw("</span> ")
+        }
         if let deadline = chip.deadline {
             raw("<span class=\"marker\" aria-hidden=\"true\">◆</span><span class=\"visually-hidden\">")
             value(deadline)

@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 import JadwalCore
 import JadwalHTTP
 import PrayerTimes
@@ -31,6 +32,8 @@ package struct CalendarLayout {
         package var eventColor: String? = nil
         /// A deadline: a moment, drawn as a marker rather than a block.
         package var isDeadline: Bool = false
+        /// The person's answer when someone else invited them to it; nil for their own events.
+        package var invitation: ParticipationStatus? = nil
     }
 
     package let view: View

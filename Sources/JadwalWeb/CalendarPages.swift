@@ -51,7 +51,8 @@ extension WebRoutes {
                 isAllDay: instance.occurrence.isAllDay, kind: kind, colorClass: colors.cssClass(for: instance.calendar),
                 href: EventPages.editPath(calendarID: instance.calendar.id, objectName: instance.objectName, occurrence: instance.occurrence.recurrenceId?.iso8601),
                 isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
-                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end)
+                isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end,
+                invitation: CalendarUsers.invitationAnswer(of: account, in: instance.occurrence.component))
         }
         if let prayerSettings {
             let prayers = PrayerCalendar(settings: prayerSettings, language: account.language)
@@ -194,7 +195,8 @@ package struct CalendarPageModel {
         CalendarHTML.Chip(
             title: item.title, classes: classes(item),
             time: showTime && !item.isAllDay ? (item.isDeadline ? formats.time(item.start) : formats.timeRange(item.start, item.end)) : nil,
-            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil)
+            href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil,
+            invited: item.invitation.map { texts.text("invited_\($0.rawValue.lowercased())") })
     }
 
     private func chipList(_ items: [CalendarLayout.Item], showTime: Bool) -> String {
@@ -204,8 +206,10 @@ package struct CalendarPageModel {
     }
 
     private func classes(_ item: CalendarLayout.Item) -> String {
-        "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
-            + (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "")
+        var classes = "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
+        classes += (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "")
+        if let answer = item.invitation { classes += " invited answer-" + answer.rawValue.lowercased() }
+        return classes
     }
 
     /// A day's heading and links, as every view shows them.
@@ -263,6 +267,7 @@ package struct CalendarPageModel {
                     "title": placement.item.title,
                     "time": placement.item.isDeadline ? formats.time(placement.item.start) : formats.timeRange(placement.item.start, placement.item.end),
                     "deadline": placement.item.isDeadline ? texts.text("deadline") as Any : false,
+                    "invited": placement.item.invitation.map { texts.text("invited_\($0.rawValue.lowercased())") as Any } ?? false,
                     "classes": classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)",
                     "href": placement.item.href.map { $0 as Any } ?? false,
                     "cancelled": placement.item.isCancelled ? texts.text("cancelled") as Any : false,

@@ -82,6 +82,7 @@ package struct WebRoutes: Sendable {
     package func addRoutes(to router: Router<JadwalRequestContext>) {
         router.get("static/{name}") { request, context in try staticFile(request, context) }
         addSignInRoutes(to: router)
+        addInvitationLinkRoutes(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addCalendarSettingsRoutes(to: pages)
@@ -95,6 +96,7 @@ package struct WebRoutes: Sendable {
         addPrayerRoutes(to: pages)
         addWhatsAppRoutes(to: pages)
         addWhatsAppLinkRoutes(to: pages)
+        addInvitationRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

@@ -19,6 +19,9 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     /// A change made in Jadwal to a mirrored calendar was not applied: the other server had
     /// changed the item first, and its version was kept.
     case remoteChangeRejected = "remote-change-rejected"
+    /// Someone invited the person to a meeting, changed or cancelled it, answered the person's
+    /// invitation, or proposed another time.
+    case invitation
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

@@ -79,6 +79,8 @@ let package = Package(
             dependencies: [
                 "PrayerTimes",
                 "ICalendar",
+                // The CalDAV URL layout (`DAVHref`): a calendar user is addressed by their principal URL too.
+                "DAV",
                 "Conversations",
                 "Scheduling",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -12,7 +12,8 @@ dot-unstuffing) and DIR/<n>.json (mail_from, rcpt_tos, tls, authenticated, auth_
 Recipients busy@… are refused with 450 (transient), nobody@… with 550 (permanent).
 
 --parse reads an .eml with Python's email package (policy=default) and prints JSON with the
-decoded headers, display names and text parts: an independent check of our MIME encoding.
+decoded headers, display names and parts (attachments' file names, a calendar part's method and,
+read by Python's icalendar, its events): an independent check of our MIME and iMIP encoding.
 
 Install: python3 -m venv /var/tmp/jadwal-venv && /var/tmp/jadwal-venv/bin/pip install aiosmtpd cryptography
 (cryptography makes the certificate for --starttls/--implicit-tls; aiosmtpd does not pull it in).
@@ -194,6 +195,35 @@ def serve(args):
     os._exit(0)
 
 
+def parse_calendar(text):
+    """An attached calendar read by Python's icalendar (an independent reader of our iTIP):
+    its METHOD and, per VEVENT, what a mail app shows and answers with."""
+    try:
+        import icalendar
+    except ImportError:
+        return {"error": "icalendar is not installed"}
+    try:
+        calendar = icalendar.Calendar.from_ical(text)
+    except Exception as error:  # noqa: BLE001 - any parse failure is the answer
+        return {"error": f"{type(error).__name__}: {error}"}
+    events = []
+    for event in calendar.walk("VEVENT"):
+        attendees = event.get("ATTENDEE", [])
+        if not isinstance(attendees, list):
+            attendees = [attendees]
+        events.append({
+            "uid": str(event.get("UID", "")),
+            "summary": str(event.get("SUMMARY", "")),
+            "sequence": int(event.get("SEQUENCE", 0)),
+            "status": str(event.get("STATUS", "")),
+            "dtstart": event.decoded("DTSTART").isoformat() if event.get("DTSTART") else None,
+            "organizer": str(event.get("ORGANIZER", "")),
+            "attendees": [{"address": str(a), "partstat": str(a.params.get("PARTSTAT", "")), "cn": str(a.params.get("CN", ""))} for a in attendees],
+            "alarms": len(event.walk("VALARM")),
+        })
+    return {"method": str(calendar.get("METHOD", "")), "events": events}
+
+
 def parse(path):
     import email
     from email import policy
@@ -213,19 +243,26 @@ def parse(path):
     for part in message.walk():
         if part.is_multipart():
             continue
-        parts.append(
-            {
-                "content_type": part.get_content_type(),
-                "charset": part.get_content_charset(),
-                "transfer_encoding": part.get("Content-Transfer-Encoding"),
-                # Line ends as the text had them: CRLF on the wire becomes "\n".
-                "content": part.get_content().replace("\r\n", "\n"),
-            }
-        )
+        content = part.get_content()
+        if isinstance(content, bytes):  # an attachment (application/ics): its text
+            content = content.decode("utf-8", errors="replace")
+        entry = {
+            "content_type": part.get_content_type(),
+            "charset": part.get_content_charset(),
+            "transfer_encoding": part.get("Content-Transfer-Encoding"),
+            # Line ends as the text had them: CRLF on the wire becomes "\n".
+            "content": content.replace("\r\n", "\n"),
+            "filename": part.get_filename(),
+            "method": part.get_param("method"),
+        }
+        if entry["content_type"] in ("text/calendar", "application/ics"):
+            entry["calendar"] = parse_calendar(content)
+        parts.append(entry)
     result = {
         "subject": str(message["subject"]),
         "from": addresses("from"),
         "to": addresses("to"),
+        "reply_to": addresses("reply-to"),
         "content_type": message.get_content_type(),
         "defects": [type(d).__name__ for d in message.defects],
         "parts": parts,

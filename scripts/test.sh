@@ -105,13 +105,17 @@ if [[ $# -eq 0 ]]; then
     step "CalDAV with real clients: python caldav and vdirsyncer (500 events) against jadwal"
     "$JADWAL_TEST_PYTHON" scripts/caldav/client_suite.py --server jadwal --jadwal-binary "$JADWAL_BINARY"
 
+    step "CalDAV scheduling: python caldav's own RFC 6638 tests against jadwal with three accounts"
+    "$JADWAL_TEST_PYTHON" scripts/caldav/caldav_scheduling.py --jadwal-binary "$JADWAL_BINARY"
+
     step "web app in headless Chromium: every screen's flows, English and Arabic; axe-core on every screen"
     "$JADWAL_TEST_PYTHON" scripts/web/browser_tests.py --binary "$JADWAL_BINARY" --screenshots "${JADWAL_SCREENSHOTS:-$(mktemp -d /tmp/jadwal-screens.XXXXXX)}"
 
-    # Parity: every check Radicale or Xandikos passes must pass on Jadwal, RFC 6638 scheduling
-    # included. The one exception is a principal URL with a literal '@' (Jadwal's principals are
-    # account ids, so the probe does not apply).
+    # Parity: every check Radicale or Xandikos passes must pass on Jadwal, and every RFC 6638
+    # scheduling check passes (Jadwal runs with a second account for them). The one exception
+    # is a principal URL with a literal '@' (Jadwal's principals are account ids, so the probe
+    # does not apply).
     step "caldav-server-tester: Jadwal beside Radicale and Xandikos (parity, scheduling included)"
-    "$JADWAL_TEST_PYTHON" scripts/caldav/server_tester.py --jadwal-binary "$JADWAL_BINARY" --require-parity \
+    "$JADWAL_TEST_PYTHON" scripts/caldav/server_tester.py --jadwal-binary "$JADWAL_BINARY" --require-parity --require-scheduling \
         --allow url.encode-at.literal.principal
 fi

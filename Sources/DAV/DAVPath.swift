@@ -12,6 +12,8 @@ public enum DAVTarget: Sendable, Hashable {
     /// not in the calendar home, so they never collide with a calendar's slug.
     case scheduleInbox(UUID)
     case scheduleOutbox(UUID)
+    /// A message delivered into the Inbox: `/dav/principals/<user>/inbox/<name>`.
+    case inboxItem(UUID, name: String)
     case calendarHomes
     case home(UUID)
     case calendar(UUID, slug: String)
@@ -44,6 +46,9 @@ public enum DAVTarget: Sendable, Hashable {
             case DAVHref.outboxSegment: self = .scheduleOutbox(id)
             default: return nil
             }
+        case ("principals", 4):
+            guard let id = UUID(uuidString: trimmed[1]), trimmed[2] == DAVHref.inboxSegment, segments.last != "" else { return nil }
+            self = .inboxItem(id, name: trimmed[3])
         case ("calendars", 1): self = .calendarHomes
         case ("calendars", 2):
             guard let id = UUID(uuidString: trimmed[1]) else { return nil }
@@ -63,7 +68,8 @@ public enum DAVTarget: Sendable, Hashable {
     public var owner: UUID? {
         switch self {
         case .root, .principals, .calendarHomes: nil
-        case .principal(let id), .scheduleInbox(let id), .scheduleOutbox(let id), .home(let id), .calendar(let id, _), .object(let id, _, _): id
+        case .principal(let id), .scheduleInbox(let id), .scheduleOutbox(let id), .inboxItem(let id, _), .home(let id), .calendar(let id, _),
+             .object(let id, _, _): id
         }
     }
 
@@ -75,6 +81,7 @@ public enum DAVTarget: Sendable, Hashable {
         case .principal: "/dav/principals/{user}/"
         case .scheduleInbox: "/dav/principals/{user}/inbox/"
         case .scheduleOutbox: "/dav/principals/{user}/outbox/"
+        case .inboxItem: "/dav/principals/{user}/inbox/{message}"
         case .calendarHomes: "/dav/calendars/"
         case .home: "/dav/calendars/{user}/"
         case .calendar: "/dav/calendars/{user}/{calendar}/"
@@ -104,6 +111,7 @@ public enum DAVHref {
         case .principal(let id): principal(id)
         case .scheduleInbox(let id): scheduleInbox(id)
         case .scheduleOutbox(let id): scheduleOutbox(id)
+        case .inboxItem(let id, let name): scheduleInbox(id) + encode(name)
         case .calendarHomes: "/dav/calendars/"
         case .home(let id): home(id)
         case .calendar(let id, let slug): calendar(id, slug)

@@ -59,6 +59,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as UpcomingReminders.Problem: APIError(problem)
         case let problem as EmailChanges.Problem: APIError(problem)
         case let problem as AccountDeletion.Problem: APIError(problem)
+        case let problem as Invitations.Problem: APIError(problem)
         default: nil
         }
     }
@@ -149,6 +150,8 @@ extension APIError {
             self.init(.forbidden, code: "read_only", message: "This calendar is a subscription: its events come from the feed and cannot be changed here.")
         case .sharedReadOnly:
             self.init(.forbidden, code: "read_only", message: "This calendar was shared with you to read; ask its owner for read-write access to change it.")
+        case .tooManyAttendees(let limit):
+            self.init(.badRequest, code: "too_many_attendees", message: "A meeting may invite at most \(limit) people; this one invites more.")
         }
     }
 }
@@ -191,6 +194,11 @@ extension APIError {
                 details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
         case .cannotMove(let reason):
             self.init(.unprocessableContent, code: "cannot_move", message: reason.asSentence)
+        case .notYourMeeting:
+            self.init(.unprocessableContent, code: "not_your_meeting",
+                      message: "This is someone else's meeting: propose another time to its organizer ('action': 'propose'), or decline it.")
+        case .notAnInvitation:
+            self.init(.unprocessableContent, code: "not_an_invitation", message: "Only an invitation is declined or answered with another time; move or cancel your own event.")
         }
     }
 }

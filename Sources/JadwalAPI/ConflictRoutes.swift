@@ -94,9 +94,10 @@ package struct ResolveRequest: Decodable, Sendable {
         switch action {
         case "keep": return .keep
         case "cancel": return .cancel
-        case "move":
+        case "decline": return .decline
+        case "move", "propose":
             guard let start, let end else {
-                throw APIError.badRequest("invalid_field", "A move needs 'start' and 'end' (ISO 8601 with an offset, e.g. 2026-11-25T18:30:00+03:00).")
+                throw APIError.badRequest("invalid_field", "A \(action) needs 'start' and 'end' (ISO 8601 with an offset, e.g. 2026-11-25T18:30:00+03:00).")
             }
             guard let from = Self.instant(start), let to = Self.instant(end) else {
                 throw APIError.badRequest("invalid_field", "'start' and 'end' must be ISO 8601 date-times with an offset, e.g. 2026-11-25T18:30:00+03:00.")
@@ -104,9 +105,10 @@ package struct ResolveRequest: Decodable, Sendable {
             guard let slot = try? TimeRange(start: from, end: to) else {
                 throw APIError.badRequest("invalid_field", "'end' must be after 'start'.")
             }
-            return .move(slot)
+            return action == "move" ? .move(slot) : .propose(slot)
         default:
-            throw APIError.badRequest("invalid_field", "'action' is \"keep\", \"move\" or \"cancel\", not \"\(action)\".")
+            throw APIError.badRequest(
+                "invalid_field", "'action' is \"keep\", \"move\" or \"cancel\" (for an invitation: \"decline\" or \"propose\"), not \"\(action)\".")
         }
     }
 

@@ -48,8 +48,11 @@ package struct EventRoutes: Sendable {
             let draft = try await request.decodeJSON(as: EventDraft.self)
             let identity = ObjectIdentity.new(random: random)
             let (uid, name) = (identity.uid, identity.name)
+            // A meeting is organised by the calendar's owner, also when a sharee writes into it.
+            let organizer = calendar.sharedWithMe.map { EventAttendee(email: $0.ownerEmail.value, name: $0.ownerName) }
+                ?? EventAttendee(email: account.email.value, name: account.displayName)
             let text = try Self.validated { () throws(EventDraft.Problem) in
-                try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: clock.now)
+                try draft.icalendar(uid: uid, defaultTimeZone: account.timeZone, now: clock.now, organizer: organizer)
             }
             let saved = try await write(text, name: name, in: calendar, ifMatch: nil, create: true)
             return try JSONResponse(Self.view(saved), status: .created).response(from: request, context: context)

@@ -44,6 +44,17 @@ extension CalDAVService {
                 .eTag: "\"\(SyncToken(calendarID: calendar.id, revision: calendar.revision).description.sha256Hex.prefix(32))\"",
             ]
             return Response(status: .ok, headers: headers, body: includeBody ? .init(byteBuffer: bytes) : .init())
+        case .inboxItem:
+            guard case .inboxItem(let message)? = try await resource(call.target, account: call.account) else {
+                throw DAVError.notFound(call.request.uri.path)
+            }
+            var headers: HTTPFields = [.eTag: message.etag, .contentType: DAVPropertySheet.contentType(.event), .lastModified: DAVDate.http(message.createdAt)]
+            if let wanted = call.request.headers[.ifNoneMatch], Self.etagList(wanted).contains(where: { $0 == message.etag || $0 == "*" }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            let bytes = ByteBuffer(string: message.icalendar)
+            headers[.contentLength] = String(bytes.readableBytes)
+            return Response(status: .ok, headers: headers, body: includeBody ? .init(byteBuffer: bytes) : .init())
         default:
             guard try await resource(call.target, account: call.account) != nil else { throw DAVError.notFound(call.request.uri.path) }
             let message = "This is a CalDAV collection. Add this server's address to your calendar app as a CalDAV account."
@@ -84,10 +95,14 @@ extension CalDAVService {
             throw Self.davError(error)
         }
         let ifNoneMatch = call.request.headers[.ifNoneMatch]?.trimmingCharacters(in: .whitespaces)
-        let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
+        let condition = try await writeCondition(call, calendar: calendar, name: name)
         do {
-            let (object, created) = try await writes.put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch == "*", source: .caldav)
-            var headers: HTTPFields = [.eTag: object.etag]
+            let (object, created) = try await writes.put(
+                content, name: name, in: calendar, ifMatch: condition.ifMatch, ifNoneMatch: ifNoneMatch == "*", ifScheduleTag: condition.ifScheduleTag,
+                source: .caldav)
+            // RFC 4791 §5.3.4: an ETag only when the stored object is byte for byte what was sent;
+            // scheduling writes SCHEDULE-STATUS into it, and the client must then fetch it again.
+            var headers: HTTPFields = object.icalendar == content.text ? [.eTag: object.etag] : [:]
             headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
             return Response(status: created ? .created : .noContent, headers: headers)
         } catch let refusal as CalendarWrites.Refusal {
@@ -124,12 +139,16 @@ extension CalDAVService {
 
     package func delete(_ call: DAVCall) async throws -> Response {
         switch call.target {
+        case .inboxItem(_, let name):
+            // A client that has dealt with a delivered message removes it (RFC 6638 §2.2).
+            guard try await invitations.deleteInboxMessage(named: name, of: call.account) else { throw DAVError.notFound(call.request.uri.path) }
+            return Response(status: .noContent)
         case .object(let owner, let slug, let name):
             let calendar = try await calendar(for: call)
             try Self.requireWritableContent(calendar)
-            let ifMatch = try await writeCondition(call, calendar: calendar, name: name)
+            let condition = try await writeCondition(call, calendar: calendar, name: name)
             do {
-                try await writes.delete(name: name, in: calendar, ifMatch: ifMatch, source: .caldav)
+                try await writes.delete(name: name, in: calendar, ifMatch: condition.ifMatch, ifScheduleTag: condition.ifScheduleTag, source: .caldav)
             } catch let refusal as CalendarWrites.Refusal {
                 throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
             }
@@ -177,9 +196,11 @@ extension CalDAVService {
         }
         let overwrite = call.request.headers[DAVResponse.overwriteHeader]?.trimmingCharacters(in: .whitespaces).uppercased() != "F"
         // If-Schedule-Tag-Match names the source, the Request-URI (RFC 6638 §3.2.10).
-        let ifMatch = try await writeCondition(call, calendar: source, name: name)
+        let condition = try await writeCondition(call, calendar: source, name: name)
         do {
-            let (object, created) = try await writes.move(name: name, from: source, to: destination, as: newName, overwrite: overwrite, ifMatch: ifMatch)
+            let (object, created) = try await writes.move(
+                name: name, from: source, to: destination, as: newName, overwrite: overwrite, ifMatch: condition.ifMatch,
+                ifScheduleTag: condition.ifScheduleTag)
             var headers: HTTPFields = created ? [.location: destinationCall.href] : [:]
             headers.append(contentsOf: Self.scheduleTagHeader(object, in: destination, account: call.account))
             return Response(status: created ? .created : .noContent, headers: headers)

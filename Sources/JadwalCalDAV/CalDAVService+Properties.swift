@@ -44,7 +44,9 @@ extension CalDAVService {
                 (DAVHref.scheduleInbox(owner), .scheduleInbox(defaultCalendar: try await defaultCalendar(of: owner))),
                 (DAVHref.scheduleOutbox(owner), .scheduleOutbox),
             ]
-        case .scheduleInbox, .scheduleOutbox, .object:
+        case .scheduleInbox:
+            return try await invitations.inbox(of: account).map { (DAVHref.href(for: .inboxItem(owner, name: $0.name)), .inboxItem($0)) }
+        case .scheduleOutbox, .object, .inboxItem:
             return []
         }
     }

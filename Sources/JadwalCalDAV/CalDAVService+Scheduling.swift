@@ -8,31 +8,30 @@ import JadwalHTTP
 import NIOCore
 import Synchronization
 
-/// CalDAV scheduling (RFC 6638) as far as Jadwal goes: each principal's scheduling Inbox and
-/// Outbox, Schedule-Tags on scheduling object resources with `If-Schedule-Tag-Match`, and
-/// busy-time requests POSTed to the Outbox (answered only for people who allow the asker). The server sends no invitations itself (no
-/// implicit scheduling, no iMIP): objects are stored exactly as clients write them.
+/// CalDAV scheduling (RFC 6638): each principal's scheduling Inbox (the messages delivered to
+/// them) and Outbox, Schedule-Tags on scheduling object resources with `If-Schedule-Tag-Match`,
+/// and busy-time requests POSTed to the Outbox (answered only for people who allow the asker).
+/// Invitations, answers and cancellations are sent by the write itself (`CalendarWrites`, Core's
+/// implicit scheduling), whichever front door made it.
 extension CalDAVService {
     // MARK: - The Inbox's default calendar (RFC 6638 §9.2)
 
-    /// Where invitations would be placed: the Personal calendar, else the first calendar that
-    /// holds events; nil when the account has none.
+    /// Where invitations are placed (`DefaultCalendars.invitationCalendar`); nil when the account has none.
     package func defaultCalendar(of owner: UUID) async throws -> CalendarCollection? {
-        let calendars = try await store.read { tx in try await tx.calendars(accountID: owner) }
-        return calendars.first { $0.slug == DefaultCalendars.personalSlug && $0.components.contains(.event) }
-            ?? calendars.first { $0.components.contains(.event) }
+        DefaultCalendars.invitationCalendar(among: try await store.read { tx in try await tx.calendars(accountID: owner) })
     }
 
     // MARK: - If-Schedule-Tag-Match (RFC 6638 §3.2.10, §8.3)
 
-    /// The If-Match a write of `name` must pass. With `If-Schedule-Tag-Match`, the object must
-    /// exist, be a scheduling object resource and carry that tag, or the request fails with 412;
-    /// the write is then bound to the ETag seen here, so a change racing this check fails the
-    /// write's own If-Match instead of being overwritten. Without the header, the client's
-    /// If-Match as sent.
-    package func writeCondition(_ call: DAVCall, calendar: CalendarCollection, name: String) async throws -> String? {
+    /// The conditions a write of `name` must pass: the client's If-Match as sent, and with
+    /// `If-Schedule-Tag-Match` (RFC 6638 §3.2.10) the tag, checked here for a clear answer and
+    /// again by the write in its transaction. The write is not bound to the ETag seen here:
+    /// the server changes an organizer's copy by itself (answers, SCHEDULE-STATUS), and a client
+    /// holding the current tag must not lose to that; its answers are kept by the write.
+    package func writeCondition(_ call: DAVCall, calendar: CalendarCollection, name: String) async throws
+        -> (ifMatch: String?, ifScheduleTag: ScheduleTagCondition?) {
         let ifMatch = Self.ifMatch(call.request)
-        guard let wanted = call.request.headers[DAVResponse.ifScheduleTagMatchHeader]?.trimmingCharacters(in: .whitespaces) else { return ifMatch }
+        guard let wanted = call.request.headers[DAVResponse.ifScheduleTagMatchHeader]?.trimmingCharacters(in: .whitespaces) else { return (ifMatch, nil) }
         let calendarID = calendar.id
         let current = try await store.read { tx in try await tx.calendarObject(calendarID: calendarID, name: name) }
         guard let current else {
@@ -47,7 +46,7 @@ extension CalDAVService {
         if let ifMatch, !CalendarWrites.ifMatch(ifMatch, holdsFor: current.etag) {
             throw DAVError.status(412, "The resource has changed (its ETag is now \(current.etag)); fetch it again before writing.")
         }
-        return current.etag
+        return (ifMatch, ScheduleTagCondition(tag: wanted, addresses: CalendarUsers.addresses(of: call.account)))
     }
 
     /// `Schedule-Tag` for a response about `object` (RFC 6638 §3.2.10: every successful GET,
@@ -108,13 +107,7 @@ extension CalDAVService {
 
     /// The account a calendar user address names: its email (`mailto:`) or its principal URL.
     func account(at address: CalendarUserAddress) async throws -> Account? {
-        if let text = address.email {
-            guard let email = try? EmailAddress(text) else { return nil }
-            return try await store.read { tx in try await tx.account(email: email) }
-        }
-        let principals = DAVHref.principals.lowercased()
-        guard address.key.hasPrefix(principals), let id = UUID(uuidString: String(address.key.dropFirst(principals.count))) else { return nil }
-        return try await store.read { tx in try await tx.account(id: id) }
+        try await store.read { tx in try await CalendarUsers.account(at: address, tx: tx) }
     }
 
     /// Busy time across the account's calendars that count for scheduling (RFC 6638 §9.1: not
@@ -155,16 +148,14 @@ extension CalDAVService {
 
 extension DAVPropertySheet {
     /// The owner's calendar user addresses (RFC 6638 §2.4.1), as calendar-user-address-set lists them.
-    package var ownerAddresses: Set<CalendarUserAddress> {
-        [CalendarUserAddress("mailto:\(account.email.value)"), CalendarUserAddress(DAVHref.principal(account.id))]
-    }
+    package var ownerAddresses: Set<CalendarUserAddress> { CalendarUsers.addresses(of: account) }
 
     /// The Schedule-Tag of a scheduling object resource of this account; nil for other objects.
     package func scheduleTag(of object: CalendarObject, in calendar: CalendarCollection) -> String? {
         guard !calendar.isComputed, SchedulingObject.mayBeScheduling(object.icalendar), let parsed = ParsedCalendarCache.shared.calendar(for: object),
-              SchedulingObject.role(of: parsed, ownerAddresses: ownerAddresses) != nil
+              let role = SchedulingObject.role(of: parsed, ownerAddresses: ownerAddresses)
         else { return nil }
-        return ScheduleTagCache.shared.tag(etag: object.etag) { SchedulingObject.signature(of: parsed) }
+        return ScheduleTagCache.shared.tag(etag: object.etag + (role == .attendee ? "/attendee" : "")) { ScheduleTags.tag(of: parsed, addresses: ownerAddresses) }
     }
 
     package static let inboxPrivileges: [QualifiedName] = [
@@ -213,9 +204,9 @@ package final class ScheduleTagCache: Sendable {
         self.capacity = capacity
     }
 
-    package func tag(etag: String, signature: () -> String) -> String {
+    package func tag(etag: String, compute: () -> String?) -> String? {
         if let hit = table.withLock({ $0[etag] }) { return hit }
-        let tag = "\"" + signature().sha256Hex.prefix(32) + "\""
+        guard let tag = compute() else { return nil }
         table.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[etag] = tag

@@ -1,6 +1,7 @@
 import DAV
 import Foundation
 import Hummingbird
+import ICalendar
 import JadwalCore
 import JadwalHTTP
 

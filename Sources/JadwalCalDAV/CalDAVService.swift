@@ -17,6 +17,8 @@ package struct CalDAVService: Sendable {
     package let writes: CalendarWrites
     package let calendars: Calendars
     package let shares: CalendarShares
+    /// The scheduling Inbox's messages.
+    package let invitations: Invitations
     package let authentication: DAVAuthentication
     /// Calendars held in memory for time-range queries (`CalendarMirror`).
     package let mirrors: CalendarMirrors
@@ -28,6 +30,7 @@ package struct CalDAVService: Sendable {
         self.writes = writes
         self.calendars = calendars
         shares = CalendarShares(store: store, clock: clock)
+        invitations = Invitations(store: store, clock: clock, random: .system)
         self.authentication = authentication
         self.mirrors = mirrors
     }
@@ -108,6 +111,7 @@ package struct CalDAVService: Sendable {
         case .principal: return .principal
         case .scheduleInbox(let owner): return .scheduleInbox(defaultCalendar: try await defaultCalendar(of: owner))
         case .scheduleOutbox: return .scheduleOutbox
+        case .inboxItem(_, let name): return try await invitations.inboxMessage(named: name, of: account).map(DAVResource.inboxItem)
         case .home: return .home
         case .calendar(let owner, let slug):
             if slug == CalendarSlug.prayerTimes { return try await prayerCollection(for: account).map { .calendar($0.collection) } }
@@ -254,6 +258,8 @@ package struct CalDAVService: Sendable {
             return DAVError.precondition(.needPrivileges, "This calendar is a subscription: its events come from the feed and are read-only here.")
         case .sharedReadOnly:
             return DAVError.precondition(.needPrivileges, "This calendar was shared with you read-only; ask its owner for read-write access to change it.")
+        case .tooManyAttendees(let limit):
+            return DAVError.precondition(.maxAttendeesPerInstance, "A meeting may invite at most \(limit) people; this one invites more.")
         }
     }
 }

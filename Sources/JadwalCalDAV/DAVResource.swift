@@ -16,10 +16,14 @@ package enum DAVResource: Sendable {
     case home
     case calendar(CalendarCollection)
     case object(CalendarCollection, CalendarObject)
+    /// A message the server delivered into the person's Inbox.
+    case inboxItem(SchedulingMessage)
 
     package var isCollection: Bool {
-        if case .object = self { return false }
-        return true
+        switch self {
+        case .object, .inboxItem: false
+        default: true
+        }
     }
 }
 
@@ -71,6 +75,9 @@ package struct DAVPropertySheet: Sendable {
             names.removeAll { $0 == .displayName }  // objects have none
             names += [.owner, .getETag, .getContentType, .getContentLength, .getLastModified, .calendarData]
             if case .object(let calendar, let object) = resource, scheduleTag(of: object, in: calendar) != nil { names.append(.scheduleTag) }
+        case .inboxItem:
+            names.removeAll { $0 == .displayName }
+            names += [.owner, .getETag, .getContentType, .getContentLength, .getLastModified, .calendarData]
         }
         return names
     }
@@ -113,6 +120,19 @@ package struct DAVPropertySheet: Sendable {
             case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
             case .currentUserPrivilegeSet:
                 return PropertyValue.currentUserPrivilegeSet(CalDAVService.privileges(of: calendar))
+            default: return nil
+            }
+        case .inboxItem(let message):
+            switch name {
+            case .resourceType: return PropertyValue.resourceType([])
+            case .getETag: return PropertyValue.etag(message.etag)
+            case .getContentType: return PropertyValue.text(.getContentType, Self.contentType(.event))
+            case .getContentLength: return PropertyValue.text(.getContentLength, String(message.icalendar.utf8.count))
+            case .getLastModified: return PropertyValue.text(.getLastModified, DAVDate.http(message.createdAt))
+            case .calendarData: return PropertyValue.calendarData(message.icalendar)
+            case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
+            // Read, and deleted once dealt with (RFC 6638 §2.2: unbind on the Inbox).
+            case .currentUserPrivilegeSet: return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + [.unbind])
             default: return nil
             }
         }

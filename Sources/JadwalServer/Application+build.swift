@@ -208,6 +208,9 @@ private func assemble(
     try await reminders.ensureSweep()
     handlers.register(NotificationDispatch.emailJob, NotificationEmail.handler(
         store: store, transport: transport, from: configuration.mailFrom, publicURL: configuration.effectivePublicURL, clock: dependencies.clock))
+    handlers.register(InvitationMail.kind, InvitationEmail.handler(
+        invitations: Invitations(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime), transport: transport,
+        from: configuration.mailFrom, publicURL: configuration.effectivePublicURL))
     // Events link back to their conversation; absolute only when the address is known before listening.
     let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
     let chatInbox = ChatInbox(
@@ -313,6 +316,8 @@ private func assemble(
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     SubscriptionRoutes(subscriptions: subscriptions, caldavAccounts: caldavAccounts).addRoutes(to: signedIn)
     ShareRoutes(shares: CalendarShares(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
+    let invitations = Invitations(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
+    InvitationRoutes(invitations: invitations).addRoutes(to: signedIn)
     let transfer = CalendarTransfer(store: store, clock: dependencies.clock)
     CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })

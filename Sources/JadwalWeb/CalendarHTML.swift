@@ -51,6 +51,8 @@ package struct CalendarHTML {
         /// The calendar's name: its colour is never the only cue (a tooltip, read by screen
         /// readers, shown in the agenda).
         package var calendar: String? = nil
+        /// The words for an invitation's marker (someone else's meeting, and the person's answer).
+        package var invited: String? = nil
         /// A to-do: the words screen readers get for its drawn box ("To-do", "To-do, done").
         package var todo: String? = nil
         package var todoDone = false
@@ -82,6 +84,11 @@ package struct CalendarHTML {
             raw(chip.todoDone ? "<span class=\"todo-box\" aria-hidden=\"true\">☑</span><span class=\"visually-hidden\">"
                 : "<span class=\"todo-box\" aria-hidden=\"true\">☐</span><span class=\"visually-hidden\">")
             value(todo)
+            raw("</span> ")
+        }
+        if let invited = chip.invited {
+            raw("<span class=\"marker invited-mark\" aria-hidden=\"true\">✉</span><span class=\"visually-hidden\">")
+            value(invited)
             raw("</span> ")
         }
         if let deadline = chip.deadline {

@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 import JadwalCore
 import JadwalHTTP
 import PrayerTimes
@@ -39,6 +40,8 @@ package struct CalendarLayout {
         package var hasDueTime: Bool = false
         /// The calendar's name, shown beside its colour (nil for prayers, which say what they are).
         package var calendar: String? = nil
+        /// The person's answer when someone else invited them to it; nil for their own events.
+        package var invitation: ParticipationStatus? = nil
     }
 
     package let view: View

@@ -55,7 +55,8 @@ extension WebRoutes {
                 isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
                 isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end,
                 conflictHref: marks.conflicts(of: instance).first.map(TodayPage.conflictHref),
-                calendar: instance.calendar.displayName)
+                calendar: instance.calendar.displayName,
+                invitation: CalendarUsers.invitationAnswer(of: account, in: instance.occurrence.component))
         }
         // To-dos with a due date, on the day, week and agenda views (a month has no room for them).
         if view != .month {
@@ -219,6 +220,7 @@ package struct CalendarPageModel {
         return CalendarHTML.Chip(
             title: item.title, classes: classes(item), time: time,
             href: item.href, cancelled: item.isCancelled ? texts.text("cancelled") : nil, deadline: item.isDeadline ? texts.text("deadline") : nil, calendar: item.calendar,
+            invited: item.invitation.map { texts.text("invited_\($0.rawValue.lowercased())") },
             todo: item.kind == .todo ? texts.text("todoChipLabel") + (item.isDone ? ", " + texts.text("todoChipDone") : "") : nil,
             todoDone: item.isDone, conflict: badge(item))
     }
@@ -237,9 +239,11 @@ package struct CalendarPageModel {
     }
 
     private func classes(_ item: CalendarLayout.Item) -> String {
-        "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
-            + (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "") + (item.isDone ? " done" : "")
-            + (item.conflictHref == nil ? "" : " in-conflict")
+        var classes = "item kind-\(item.kind.rawValue) \(item.colorClass)" + (item.isCancelled ? " cancelled" : "") + (item.isAllDay ? " all-day" : "")
+        classes += (item.eventColor.map { " ev-color \($0)" } ?? "") + (item.isDeadline ? " deadline" : "") + (item.isDone ? " done" : "")
+        classes += item.conflictHref == nil ? "" : " in-conflict"
+        if let answer = item.invitation { classes += " invited answer-" + answer.rawValue.lowercased() }
+        return classes
     }
 
     /// A day's heading and links, as every view shows them.
@@ -297,6 +301,7 @@ package struct CalendarPageModel {
                     "title": placement.item.title,
                     "time": placement.item.isDeadline ? formats.time(placement.item.start) : formats.timeRange(placement.item.start, placement.item.end),
                     "deadline": placement.item.isDeadline ? texts.text("deadline") as Any : false,
+                    "invited": placement.item.invitation.map { texts.text("invited_\($0.rawValue.lowercased())") as Any } ?? false,
                     "classes": classes(placement.item) + " r-\(placement.row) n-\(placement.span) l-\(placement.lane)",
                     "href": placement.item.href.map { $0 as Any } ?? false,
                     "cancelled": placement.item.isCancelled ? texts.text("cancelled") as Any : false,

@@ -43,6 +43,8 @@ package enum ConflictsPage {
             return Problem(status: .conflict, message: texts.text("conflictsErrorSlotTaken", ["titles": titles]), conflictID: id)
         case .cannotMove:
             return Problem(status: .unprocessableContent, message: texts.text("conflictsErrorCannotMove"), conflictID: id)
+        case .notYourMeeting, .notAnInvitation:
+            return Problem(status: .unprocessableContent, message: texts.text("conflictsErrorInvitation"), conflictID: id)
         }
     }
 
@@ -73,13 +75,14 @@ package enum ConflictsPage {
         switch form.action {
         case "keep": return (.keep, nil)
         case "cancel": return (.cancel, nil)
-        case "move":
+        case "decline": return (.decline, nil)
+        case "move", "propose":
             let parts = (form.slot ?? "").split(separator: "/").map(String.init)
             guard parts.count == 2 else { return (nil, "conflictsErrorChooseSlot") }
             guard let start = Date(iso8601Instant: parts[0]), let end = Date(iso8601Instant: parts[1]),
                   let slot = try? TimeRange(start: start, end: end)
             else { return (nil, "conflictsErrorSlot") }
-            return (.move(slot), nil)
+            return (form.action == "move" ? .move(slot) : .propose(slot), nil)
         default: return (nil, "conflictsErrorAction")
         }
     }
@@ -92,7 +95,7 @@ extension WebRoutes {
     package func addConflictRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("conflicts") { request, context -> Response in
             let account = try context.requireIdentity().account
-            let done = request.uri.queryParameters.get("done").flatMap { ["kept", "moved", "cancelled"].contains($0) ? $0 : nil }
+            let done = request.uri.queryParameters.get("done").flatMap { ["kept", "moved", "cancelled", "declined", "proposed"].contains($0) ? $0 : nil }
             let notice = done.map { assets.texts(account.language).text("conflictsDone_\($0)") }
             return try await conflictsPage(request, context, notice: notice, problem: nil)
         }
@@ -135,6 +138,7 @@ extension WebRoutes {
             asked = start
         }
         let (count, from, shown) = try await conflicts.page(account: account, from: asked, limit: ConflictsPage.limit)
+        let invited = try await conflictResolution.invitations(among: shown.map(\.0), accountID: account.id)
         var cards: [[String: Any]] = []
         for (conflict, day) in shown {
             let slots: [FreeSlot]
@@ -143,7 +147,9 @@ extension WebRoutes {
             } catch is ConflictResolution.Refusal {
                 slots = []  // resolved in the meantime: its card says so when acted on
             }
-            let model = ConflictsCard(conflict: conflict, day: day, slots: slots, formats: formats, texts: texts, rightToLeft: account.language == .arabic)
+            let model = ConflictsCard(
+                conflict: conflict, day: day, slots: slots, formats: formats, texts: texts, rightToLeft: account.language == .arabic,
+                invitation: invited.contains(conflict.id))
             var card = model.values()
             card["cardError"] = problem.flatMap { $0.conflictID == conflict.id ? $0.message : nil } ?? false
             cards.append(card)
@@ -173,6 +179,8 @@ package struct ConflictsCard {
     package let formats: WebFormats
     package let texts: [String: String]
     package let rightToLeft: Bool
+    /// Someone else's meeting: declined or answered with another time, not cancelled or moved.
+    package var invitation = false
 
     package var language: Language { formats.language }
 
@@ -194,7 +202,16 @@ package struct ConflictsCard {
             "action": "/conflicts/\(id)/resolve",
             "confirmCancel": texts.text(conflict.event.recurrenceID == nil ? "conflictsConfirmCancel" : "conflictsConfirmCancelOne", ["title": title]),
             "cancelLabel": texts.text(conflict.event.recurrenceID == nil ? "conflictsCancel" : "conflictsCancelOne"),
+            "moveAction": "move", "moveLabel": texts.text("conflictsMove"), "cancelAction": "cancel",
         ]
+        if invitation {
+            values["moveAction"] = "propose"
+            values["moveLabel"] = texts.text("conflictsPropose")
+            values["cancelAction"] = "decline"
+            values["cancelLabel"] = texts.text("conflictsDecline")
+            values["confirmCancel"] = texts.text("conflictsConfirmDecline", ["title": title])
+            values["invitation"] = texts.text("conflictsInvitationNote")
+        }
         if conflict.event.recurrenceID != nil { values["recurring"] = texts.text("conflictsRecurring") }
         values["canMove"] = !slots.isEmpty
         guard let eventRange else {

@@ -33,6 +33,9 @@ package enum EventPages {
         package var color: String?
         /// Categories separated by commas.
         package var categories: String?
+        /// The people invited, one a line (`Sara <sara@example.com>` or an address); absent on
+        /// the page of a meeting someone else organises, which keeps its attendees.
+        package var attendees: String?
         package var etag: String?
         /// The instance of a repeating event the page shows, and which instances a change reaches.
         package var occurrence: String?
@@ -65,7 +68,29 @@ package enum EventPages {
             endDate: endDate, endTime: endTime, zone: zone, calendar: calendar?.uuidString.lowercased(),
             repeat: draft.rrule.map { rule in repeats.first { $0.rule == rule }?.value ?? "custom" } ?? "none",
             reminder: draft.alarmMinutesBefore.map(String.init) ?? "", notes: draft.description, color: draft.color ?? "",
-            categories: (draft.categories ?? []).joined(separator: ", "), etag: etag)
+            categories: (draft.categories ?? []).joined(separator: ", "),
+            attendees: (draft.attendees ?? []).map { person in person.name.map { "\($0) <\(person.email)>" } ?? person.email }.joined(separator: "\n"),
+            etag: etag)
+    }
+
+    /// The people in the attendees field: a line each, `Name <address>` or an address; lines
+    /// without a name may hold several addresses separated by commas.
+    package static func attendees(_ text: String) -> [EventAttendee] {
+        var people: [EventAttendee] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            if let open = trimmed.lastIndex(of: "<"), trimmed.hasSuffix(">") {
+                let name = trimmed[..<open].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                let email = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+                people.append(EventAttendee(email: email, name: name.isEmpty ? nil : name))
+            } else {
+                for part in trimmed.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " }) {
+                    people.append(EventAttendee(email: String(part)))
+                }
+            }
+        }
+        return people
     }
 
     /// Where a problem with the draft is shown, and what it says.
@@ -82,6 +107,9 @@ package enum EventPages {
         case .text(let field): (field == "location" ? "location" : "notes", "errorTooLong")
         case .color: ("color", "errorColor")
         case .categories: ("categories", "errorCategories")
+        case .attendee, .attendeeName: ("attendees", "errorAttendee")
+        case .tooManyAttendees: ("attendees", "errorAttendeesTooMany")
+        case .noOrganizer: ("attendees", "errorAttendeesOrganizer")
         }
     }
 }
@@ -110,7 +138,8 @@ extension EventPages.Form {
         return EventDraft(
             title: title ?? "", start: start, end: end, allDay: all, timeZone: zone.flatMap { $0.isEmpty ? nil : $0 },
             location: place.isEmpty ? nil : place, description: notes.isEmpty ? nil : notes, rrule: rule,
-            alarmMinutesBefore: reminder.flatMap { Int($0) }, color: (color ?? "").isEmpty ? nil : color, categories: labels)
+            alarmMinutesBefore: reminder.flatMap { Int($0) }, color: (color ?? "").isEmpty ? nil : color, categories: labels,
+            attendees: attendees.map(EventPages.attendees))
     }
 }
 
@@ -148,7 +177,8 @@ extension WebRoutes {
             let draft = instanceDraft ?? seriesDraft
             var form = EventPages.form(shownInZone(draft, account: account), zone: shownZone(draft, account: account), calendar: calendar.id, etag: object.etag)
             if instanceDraft != nil { (form.occurrence, form.scope) = (occurrence, SeriesScope.this.rawValue) }
-            return try await eventPage(request, context, form: form, calendars: [calendar], editing: (calendar, object.name, seriesDraft.rrule))
+            return try await eventPage(
+                request, context, form: form, calendars: [calendar], editing: (calendar, object.name, seriesDraft.rrule), meeting: seriesDraft)
         }
         group.post("events/{calendar}/{name}") { request, context -> Response in
             let (calendar, object, parsed) = try await storedEvent(context)
@@ -223,6 +253,7 @@ extension WebRoutes {
         let account = try context.requireIdentity().account
         let texts = assets.texts(account.language)
         let editing = existing.map { (calendar, $0.object.name, $0.rule) }
+        let meeting = existing?.parsed.master("VEVENT").flatMap { EventDraft(event: $0) }
         let draft = form.draft(keptRule: existing?.rule)
         if let existing {
             // An edit goes through the series rules: the scope the person chose, or the whole event.
@@ -233,37 +264,39 @@ extension WebRoutes {
                     ifMatch: form.etag ?? existing.object.etag, defaultTimeZone: account.timeZone, source: .api)
             } catch EventSeriesChanges.Problem.draft(let problem) {
                 let (field, key) = EventPages.field(of: problem)
-                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)])
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)], meeting: meeting)
             } catch let refusal as CalendarWrites.Refusal {
                 let key = if case .preconditionFailed = refusal { "errorChangedElsewhere" } else { "errorNotSaved" }
-                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)])
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)], meeting: meeting)
             } catch is EventSeriesChanges.Problem {
-                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text("errorNotSaved")])
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text("errorNotSaved")], meeting: meeting)
             }
             return WebPage.redirect("/calendar?view=week&date=\(String((form.startDate ?? "").prefix(10)))")
         }
         let text: String
         do {
-            text = try draft.icalendar(uid: uid, existing: nil, defaultTimeZone: account.timeZone, now: clock.now)
+            text = try draft.icalendar(
+                uid: uid, existing: nil, defaultTimeZone: account.timeZone, now: clock.now,
+                organizer: EventAttendee(email: account.email.value, name: account.displayName))
         } catch {
             let (field, key) = EventPages.field(of: error)
-            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)])
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)], meeting: meeting)
         }
         do {
             let content = try CalendarObjectContent(text: text)
             _ = try await writes.put(content, name: name, in: calendar, ifNoneMatch: true, source: .api)
         } catch let refusal as CalendarWrites.Refusal {
             let key = if case .preconditionFailed = refusal { "errorChangedElsewhere" } else { "errorNotSaved" }
-            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)])
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)], meeting: meeting)
         } catch let problem as CalendarObjectContent.Problem {
-            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": "\(problem)"])
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": "\(problem)"], meeting: meeting)
         }
         return WebPage.redirect("/calendar?view=week&date=\(String((form.startDate ?? "").prefix(10)))")
     }
 
     private func eventPage(
         _ request: Request, _ context: JadwalRequestContext, form: EventPages.Form, calendars: [CalendarCollection],
-        editing: (calendar: CalendarCollection, name: String, rule: String?)?, errors: [String: String] = [:]
+        editing: (calendar: CalendarCollection, name: String, rule: String?)?, errors: [String: String] = [:], meeting: EventDraft? = nil
     ) async throws -> Response {
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
@@ -320,6 +353,18 @@ extension WebRoutes {
             if request.uri.queryParameters.get("duplicated") != nil { page["notice"] = texts.text("duplicatedNote") }
             page["calendarName"] = editing.calendar.displayName
         }
+        // A meeting: who is invited and their answers; someone else's meeting is answered, not edited here.
+        let account = viewer.identity?.account
+        let invitedBy = meeting?.organizer.flatMap { organizer in organizer.email == account?.email.value ? nil : organizer }
+        page["attendees"] = form.attendees ?? ""
+        page["invitation"] = invitedBy != nil
+        if let invitedBy { page["invitationFrom"] = texts.text("invitationFrom", ["name": invitedBy.name ?? invitedBy.email]) }
+        let people = (meeting?.attendees ?? []).map { person -> [String: Any] in
+            let answer = (person.partstat ?? "needs-action").lowercased()
+            return ["name": person.name.map { "\($0) <\(person.email)>" } ?? person.email, "answer": texts.text("invitationAnswer_\(answer)"), "value": answer]
+        }
+        page["people"] = people
+        page["hasPeople"] = !people.isEmpty
         if request.uri.queryParameters.get("changed") != nil { page["errors"] = ["form": texts.text("errorChangedElsewhere")] }
         if let zone = form.zone, zone != viewer.identity?.account.timeZone { page["zoneNote"] = texts.text("zoneNote", ["zone": zone]) }
         let title = texts.text(editing == nil ? "addEventTitle" : "editEventTitle")

@@ -101,6 +101,7 @@ package struct WebRoutes: Sendable {
         addInstallRoutes(to: router)
         addSignInRoutes(to: router)
         addPublicAccountPages(to: router)
+        addInvitationLinkRoutes(to: router)
         let pages = router.group().add(middleware: WebSessionMiddleware(browser: browser, assets: assets))
         addCalendarRoutes(to: pages)
         addTodayRoutes(to: pages)
@@ -120,6 +121,7 @@ package struct WebRoutes: Sendable {
         addWhatsAppLinkRoutes(to: pages)
         addAccountPages(to: pages)
         addFirstRunPages(to: pages)
+        addInvitationRoutes(to: pages)
     }
 
     /// The signed-in person's view of a page: language, CSRF token, unread notifications.

@@ -150,9 +150,10 @@ struct ConflictAPITests {
             try await Self.runJobs(harness)
             #expect(try await Self.conflicts(client, token: token).isEmpty)
 
-            // Which sources notify is the person's choice; by default only what Jadwal added itself.
+            // Which sources notify is the person's choice; by default only what Jadwal added itself
+            // (from a chat, a feed, or another person's invitation).
             let defaults = try await client.send(.get, "/api/v1/conflicts/settings", token: token)
-            #expect(defaults.text.contains(#""notifySources":["chat","feed"]"#) && defaults.text.contains(#""notifyPrayerOverlaps":true"#), "\(defaults.text)")
+            #expect(defaults.text.contains(#""notifySources":["chat","feed","invitation"]"#) && defaults.text.contains(#""notifyPrayerOverlaps":true"#), "\(defaults.text)")
             let wrong = try await client.send(.put, "/api/v1/conflicts/settings", json: #"{"notifySources": ["fax"]}"#, token: token)
             #expect(wrong.status == .badRequest, "\(wrong.text)")
             let phones = try await client.send(.put, "/api/v1/conflicts/settings", json: #"{"notifySources": ["caldav", "chat"]}"#, token: token)

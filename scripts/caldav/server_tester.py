@@ -23,6 +23,11 @@ feature x server, with the checker class that probes it.
 --require-parity exits 1 when a feature that Radicale or Xandikos passes ("pass", or "quirk"
 where no peer has "pass") is not at least as good on Jadwal. `--allow FEATURE` exempts one
 feature (repeatable); every exemption is printed and written to the results file.
+
+Jadwal runs with a second account (servers.EXTRA_USERS), given to the checker as an extra
+`--config-section`, so its multi-user scheduling checks (inbox delivery, automatic scheduling,
+busy time between accounts, Schedule-Tag kept across an answer) run instead of reporting
+"unknown". --require-scheduling exits 1 unless every scheduling.* feature passes on Jadwal.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ import ast
 import datetime as dt
 import importlib.metadata
 import inspect
+import json
+import os
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -90,10 +98,25 @@ def run_tester(server: servers.Server, timeout: float) -> tuple[dict | None, str
     """Runs the checker; returns (features, error message or '')."""
     cmd = [tester_binary(), "--caldav-url", server.base_url, "--caldav-username", server.username,
            "--caldav-password", server.password, "--format", "hints"]
+    env = dict(os.environ)
+    config = None
+    if server.extra_users:
+        # The other accounts, as sections of a caldav config file the checker reads.
+        sections = {f"account{i + 2}": {"caldav_url": server.base_url, "caldav_username": name, "caldav_password": password}
+                    for i, (name, password) in enumerate(server.extra_users)}
+        config = tempfile.NamedTemporaryFile("w", suffix=".json", prefix="caldav-accounts-", delete=False)
+        json.dump(sections, config)
+        config.close()
+        env["CALDAV_CONFIG_FILE"] = config.name
+        for name in sections:
+            cmd += ["--config-section", name]
     try:
-        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return None, f"caldav-server-tester did not finish within {timeout:.0f} s"
+    finally:
+        if config is not None:
+            os.unlink(config.name)
     text = result.stdout
     start, end = text.find("{"), text.rfind("}")
     features = None
@@ -223,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="exit 1 if Jadwal fails a feature that Radicale or Xandikos passes")
     parser.add_argument("--allow", action="append", default=[], metavar="FEATURE",
                         help="exempt one feature from --require-parity (repeatable)")
+    parser.add_argument("--require-scheduling", action="store_true",
+                        help="exit 1 unless every scheduling.* feature passes on Jadwal (run with a second account)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per server for the checker")
     args = parser.parse_args(argv)
 
@@ -240,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in kinds:
         print(f"== {kind}: starting", file=sys.stderr, flush=True)
         try:
-            with servers.start_server(kind, jadwal_binary=args.jadwal_binary) as server:
+            with servers.start_server(kind, jadwal_binary=args.jadwal_binary, extra_users=1 if kind == "jadwal" else 0) as server:
                 print(f"== {kind}: caldav-server-tester against {server.base_url}", file=sys.stderr, flush=True)
                 features, error = run_tester(server, args.timeout)
                 if error:
@@ -287,6 +312,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nwrote {args.output}")
 
     failed = [k for k in kinds if results.get(k) is None]
+    scheduling = {f: cell(i) for f, i in (results.get("jadwal") or {}).items() if f.startswith("scheduling")}
+    if "jadwal" in kinds:
+        print("\nScheduling on Jadwal: " + ", ".join(f"{f}={w}" for f, w in sorted(scheduling.items())))
+    if args.require_scheduling and (not scheduling or any(w != "pass" for w in scheduling.values())):
+        print("Scheduling checks not all passing on Jadwal.", file=sys.stderr)
+        return 1
     if args.require_parity and gaps:
         return 1
     return 1 if failed else 0

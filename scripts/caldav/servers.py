@@ -46,6 +46,8 @@ from pathlib import Path
 
 KINDS = ("jadwal", "radicale", "xandikos", "sabredav")
 DEFAULT_USER = "alice@example.com"
+# The other accounts a multi-account check uses (Jadwal only), in this order.
+EXTRA_USERS = ("bob@example.com", "carol@example.com")
 VENV_BIN = Path(sys.executable).parent
 
 _running: list["Server"] = []
@@ -83,6 +85,9 @@ class Server:
     log_path: Path
     keep_data: bool = False
     notes: list[str] = field(default_factory=list)
+    # More accounts on the same server, (username, password): the scheduling checks invite
+    # between accounts. Only Jadwal has them; Radicale and Xandikos run single-user here.
+    extra_users: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def pid(self) -> int:
@@ -238,8 +243,9 @@ def _spawn(cmd: list[str], data_dir: Path, log_path: Path, env: dict | None = No
 
 def start_server(kind: str, *, jadwal_binary: str | None = None, username: str = DEFAULT_USER,
                  radicale_auth: str = "bcrypt", keep_data: bool = False, quiet_logs: bool = True,
-                 timeout: float = 60.0) -> Server:
-    """Start `kind` on a free loopback port with a fresh data dir and one user."""
+                 timeout: float = 60.0, extra_users: int = 0) -> Server:
+    """Start `kind` on a free loopback port with a fresh data dir and one user (Jadwal: plus
+    `extra_users` more, EXTRA_USERS in order, for checks between accounts)."""
     if kind not in KINDS:
         raise ServerError(f"unknown server kind {kind!r}; one of {', '.join(KINDS)}")
     data_dir = Path(tempfile.mkdtemp(prefix=f"caldav-{kind}-"))
@@ -248,7 +254,7 @@ def start_server(kind: str, *, jadwal_binary: str | None = None, username: str =
         for attempt in range(3):
             port = free_port()
             server = _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_auth,
-                            quiet_logs, keep_data)
+                            quiet_logs, keep_data, extra_users)
             _running.append(server)
             try:
                 _wait_ready(server, "/healthz" if kind == "jadwal" else "/", timeout)
@@ -267,7 +273,22 @@ def start_server(kind: str, *, jadwal_binary: str | None = None, username: str =
         raise
 
 
-def _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_auth, quiet_logs, keep_data):
+def _jadwal_account(binary: str, db: Path, username: str, env: dict) -> str:
+    """Creates the account (unless it exists) and an app password for it; returns the password."""
+    try:
+        _run([binary, "user", "create", username, "--data-dir", str(db), "--time-zone", "Asia/Riyadh"], "jadwal user create", env)
+    except ServerError as error:
+        if "already" not in str(error).lower():
+            raise
+    out = _run([binary, "app-password", "create", username, "--name", "caldav-scripts", "--data-dir", str(db)],
+               "jadwal app-password create", env)
+    for line in out.splitlines():
+        if line.lower().startswith("password:"):
+            return line.split(":", 1)[1].strip()
+    raise ServerError(f"could not read the app password from `jadwal app-password create`:\n{out}")
+
+
+def _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_auth, quiet_logs, keep_data, extra_users=0):
     base_url = f"http://127.0.0.1:{port}/"
     if kind == "jadwal":
         if not jadwal_binary:
@@ -277,24 +298,15 @@ def _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_aut
             raise ServerError(f"jadwal binary {binary} does not exist or is not executable")
         db = data_dir / "data"
         env = {k: v for k, v in os.environ.items() if not k.startswith("JADWAL_")}
-        if not (db / "jadwal.sqlite").exists():
-            db.mkdir(exist_ok=True)
-            _run([binary, "user", "create", username, "--data-dir", str(db), "--time-zone", "Asia/Riyadh"],
-                 "jadwal user create", env)
-        out = _run([binary, "app-password", "create", username, "--name", "caldav-scripts", "--data-dir", str(db)],
-                   "jadwal app-password create", env)
-        password = None
-        for line in out.splitlines():
-            if line.lower().startswith("password:"):
-                password = line.split(":", 1)[1].strip()
-        if not password:
-            raise ServerError(f"could not read the app password from `jadwal app-password create`:\n{out}")
+        db.mkdir(exist_ok=True)
+        password = _jadwal_account(binary, db, username, env)
+        extras = [(name, _jadwal_account(binary, db, name, env)) for name in EXTRA_USERS[:extra_users]]
         cmd = [binary, "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(db),
                "--workers", "0"]
         if quiet_logs:
             cmd += ["--log-level", "warning"]
         process = _spawn(cmd, data_dir, log_path, env)
-        return Server(kind, base_url, username, password, process, data_dir, log_path, keep_data)
+        return Server(kind, base_url, username, password, process, data_dir, log_path, keep_data, extra_users=extras)
 
     if kind == "radicale":
         password = "radicale-secret-" + base64.b32encode(os.urandom(5)).decode().lower()

@@ -26,4 +26,6 @@ extension QualifiedName {
     /// The ORGANIZER of a POSTed message must be the Outbox owner (RFC 6638 dropped the draft's
     /// Originator header, so the ORGANIZER names who is asking).
     public static let organizerAllowed = caldav("organizer-allowed")
+    /// RFC 4791 §5.3.2.1: a meeting invites more attendees than the server takes per instance.
+    public static let maxAttendeesPerInstance = caldav("max-attendees-per-instance")
 }

@@ -95,6 +95,8 @@ public struct CalendarWrites: Sendable {
         case readOnly
         /// The calendar was shared with the writer to read, not to change.
         case sharedReadOnly
+        /// A meeting invites more people than the server delivers to in one write.
+        case tooManyAttendees(limit: Int)
     }
 
     /// RFC 9110 §13.1.1: `*` holds when the resource exists; otherwise one of the listed ETags
@@ -116,12 +118,14 @@ public struct CalendarWrites: Sendable {
     /// `ifNoneMatch` (`*`) means the object must not exist yet.
     public func put(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
-        source: WriteSource
+        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
         return try await store.transaction { tx in
-            try await put(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
+            try await put(
+                content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, ifScheduleTag: ifScheduleTag, source: source,
+                transaction: tx)
         }
     }
 
@@ -129,7 +133,7 @@ public struct CalendarWrites: Sendable {
     /// it (a chat's event and the conversation that caused it commit together).
     public func put(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
-        source: WriteSource, transaction tx: any StoreTransaction
+        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource, transaction tx: any StoreTransaction
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }
         if calendar.isSubscribed {
@@ -140,14 +144,15 @@ public struct CalendarWrites: Sendable {
                   FeedTasks.onlyCompletionChanged(from: parsed, to: content.calendar)
             else { throw Refusal.readOnly }
         }
-        return try await write(content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, source: source, transaction: tx)
+        return try await write(
+            content, name: name, in: calendar, ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, ifScheduleTag: ifScheduleTag, source: source, transaction: tx)
     }
 
     /// The write itself, for every writer including a subscription's refresh (which alone may
     /// write into a subscribed calendar).
     func write(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
-        source: WriteSource, transaction tx: any StoreTransaction
+        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource, transaction tx: any StoreTransaction
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
@@ -158,8 +163,13 @@ public struct CalendarWrites: Sendable {
         if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing?.etag) {
             throw Refusal.preconditionFailed(currentETag: existing?.etag)
         }
+        if let ifScheduleTag, !ifScheduleTag.holds(for: existing) { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
         if let sameUID = found.first(where: { $0.uid == content.uid && $0.name != name }) {
             throw Refusal.uidConflict(existingName: sameUID.name)
+        }
+        var content = content
+        if ImplicitScheduling.applies(to: calendar, source: source) {
+            content = try await ImplicitScheduling(writes: self).written(content, replacing: existing, in: calendar, tx: tx)
         }
         let object = CalendarObject(
             calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
@@ -198,7 +208,7 @@ public struct CalendarWrites: Sendable {
     /// false refuses to replace an object already at the destination.
     public func move(
         name: String, from source: CalendarCollection, to destination: CalendarCollection, as newName: String,
-        overwrite: Bool, ifMatch: String? = nil
+        overwrite: Bool, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(newName) else { throw Refusal.invalidName }
         guard !source.isSubscribed, !destination.isSubscribed else { throw Refusal.readOnly }
@@ -207,6 +217,7 @@ public struct CalendarWrites: Sendable {
         return try await store.transaction { tx in
             guard let moving = try await tx.calendarObject(calendarID: source.id, name: name) else { throw Refusal.notFound }
             if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: moving.etag) { throw Refusal.preconditionFailed(currentETag: moving.etag) }
+            if let ifScheduleTag, !ifScheduleTag.holds(for: moving) { throw Refusal.preconditionFailed(currentETag: moving.etag) }
             guard destination.components.contains(moving.component) else { throw Refusal.unsupportedComponent(moving.component) }
             let replaced = try await tx.calendarObject(calendarID: destination.id, name: newName)
             if replaced != nil, !overwrite { throw Refusal.preconditionFailed(currentETag: replaced?.etag) }
@@ -237,27 +248,35 @@ public struct CalendarWrites: Sendable {
         }
     }
 
-    public func delete(name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource) async throws {
+    public func delete(
+        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource
+    ) async throws {
         try await store.transaction { tx in
-            try await delete(name: name, in: calendar, ifMatch: ifMatch, source: source, transaction: tx)
+            try await delete(name: name, in: calendar, ifMatch: ifMatch, ifScheduleTag: ifScheduleTag, source: source, transaction: tx)
         }
     }
 
     /// The same removal inside the caller's transaction.
     public func delete(
-        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource, transaction tx: any StoreTransaction
+        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource,
+        transaction tx: any StoreTransaction
     ) async throws {
         guard !calendar.isSubscribed else { throw Refusal.readOnly }
         guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }
-        try await remove(name: name, in: calendar, ifMatch: ifMatch, source: source, transaction: tx)
+        try await remove(name: name, in: calendar, ifMatch: ifMatch, ifScheduleTag: ifScheduleTag, source: source, transaction: tx)
     }
 
     /// The removal itself, for every remover including a subscription's refresh.
     func remove(
-        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, source: WriteSource, transaction tx: any StoreTransaction
+        name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource,
+        transaction tx: any StoreTransaction
     ) async throws {
         guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }
         if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing.etag) { throw Refusal.preconditionFailed(currentETag: existing.etag) }
+        if let ifScheduleTag, !ifScheduleTag.holds(for: existing) { throw Refusal.preconditionFailed(currentETag: existing.etag) }
+        if ImplicitScheduling.applies(to: calendar, source: source) {
+            try await ImplicitScheduling(writes: self).removed(existing, from: calendar, tx: tx)
+        }
         _ = try await tx.deleteCalendarObject(calendarID: calendar.id, name: name)
         if existing.component == .event {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)

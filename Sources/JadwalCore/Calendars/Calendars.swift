@@ -120,8 +120,9 @@ public struct Calendars: Sendable {
     }
 
     /// Removes a calendar with its events. Their open conflicts retire (and events elsewhere that
-    /// clashed with them are checked again), and their queued reminders are cancelled, in the
-    /// same transaction: nothing of the calendar is left to fire or to list.
+    /// clashed with them are checked again), their queued reminders are cancelled, and their
+    /// meetings' attendees or organizers are told, in the same transaction: nothing of the
+    /// calendar is left to fire or to list.
     public func delete(_ calendar: CalendarCollection) async throws {
         guard !calendar.isComputed else { throw Problem.computed }
         let now = clock.now
@@ -139,7 +140,12 @@ public struct Calendars: Sendable {
                     if !recheck.contains(request) { recheck.append(request) }
                 }
             }
-            for object in try await tx.calendarObjects(calendarID: calendar.id) where ReminderQueue.mayHoldAlarms(object.icalendar) {
+            let scheduling = ImplicitScheduling.applies(to: calendar, source: .api) ? ImplicitScheduling(writes: CalendarWrites(store: store, clock: clock)) : nil
+            for object in try await tx.calendarObjects(calendarID: calendar.id) {
+                // Its meetings go as if each were deleted: attendees are told they are cancelled,
+                // organizers that the person will not come.
+                try await scheduling?.removed(object, from: calendar, tx: tx)
+                guard ReminderQueue.mayHoldAlarms(object.icalendar) else { continue }
                 let subject = ReminderQueue.Target(accountID: calendar.accountID, calendarID: calendar.id, objectName: object.name).subject
                 try await tx.cancelQueuedJobs(kind: ReminderQueue.scheduleJob, subject: subject)
                 try await tx.cancelQueuedJobs(kind: ReminderQueue.fireJob, subject: subject)

@@ -48,6 +48,14 @@ public enum DefaultCalendars {
         ]
     }
 
+    /// Where invitations land (RFC 6638 §9.2's schedule-default-calendar-URL): the Personal
+    /// calendar, else the first of the person's own that holds events and is theirs to write
+    /// (not a subscription or a mirror of another server); nil when there is none.
+    public static func invitationCalendar(among calendars: [CalendarCollection]) -> CalendarCollection? {
+        let writable = calendars.filter { $0.components.contains(.event) && !$0.isSubscribed && !$0.isMirrored && !$0.isComputed && $0.sharing == nil }
+        return writable.first { $0.slug == personalSlug } ?? writable.first
+    }
+
     /// The calendar that holds the account's daily routines.
     public static func routines(for account: Account, now: Date) -> CalendarCollection {
         let arabic = account.language == .arabic

@@ -27,11 +27,17 @@ public struct EventDraft: Sendable, Codable, Equatable {
     public var color: String?
     /// Its categories (`CATEGORIES`), e.g. `["Family", "Sport"]`.
     public var categories: [String]?
+    /// The people invited (`ATTENDEE`): giving them makes the event a meeting the server sends
+    /// invitations for; an empty list takes everyone off (they are told it is cancelled); left
+    /// out, an edit keeps them as they are. Read back, each has their answer.
+    public var attendees: [EventAttendee]?
+    /// Who invites (`ORGANIZER`), when the event is a meeting. Read only: it is the calendar's owner.
+    public var organizer: EventAttendee?
 
     public init(
         title: String, start: String, end: String? = nil, allDay: Bool? = nil, timeZone: String? = nil, location: String? = nil,
         description: String? = nil, rrule: String? = nil, alarmMinutesBefore: Int? = nil, busy: Bool? = nil, status: String? = nil,
-        color: String? = nil, categories: [String]? = nil
+        color: String? = nil, categories: [String]? = nil, attendees: [EventAttendee]? = nil, organizer: EventAttendee? = nil
     ) {
         self.title = title
         self.start = start
@@ -46,11 +52,14 @@ public struct EventDraft: Sendable, Codable, Equatable {
         self.status = status
         self.color = color
         self.categories = categories
+        self.attendees = attendees
+        self.organizer = organizer
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case title, start(String), end(String), endBeforeStart, timeZone(String), rrule(String), alarm, status(String), text(String)
         case color(String), categories
+        case attendee(index: Int, value: String), attendeeName(index: Int), tooManyAttendees(limit: Int), noOrganizer
 
         public var description: String {
             switch self {
@@ -65,13 +74,19 @@ public struct EventDraft: Sendable, Codable, Equatable {
             case .text(let field): "'\(field)' must be at most 10000 characters"
             case .color(let value): "'color' must be a CSS3 colour name such as turquoise or tomato (RFC 7986), not '\(value)'"
             case .categories: ItemCategories.rule
+            case .attendee(let index, let value): "'attendees[\(index)].email' must be an email address such as sara@example.com, not '\(value)'"
+            case .attendeeName(let index): "'attendees[\(index)].name' must be at most 200 characters without control characters"
+            case .tooManyAttendees(let limit): "'attendees' may name at most \(limit) people"
+            case .noOrganizer: "a meeting needs its organizer: invite people from one of your own calendars"
             }
         }
     }
 
     /// The iCalendar object for this draft: a new one with `uid`, or `existing` edited.
-    public func icalendar(uid: String, existing: Component? = nil, defaultTimeZone: String, now: Date) throws(Problem) -> String {
-        let vevent = try component(uid: uid, base: existing?.master("VEVENT"), defaultTimeZone: defaultTimeZone, now: now)
+    /// `organizer` is who invites when the draft names attendees of a new meeting (the calendar's owner).
+    public func icalendar(uid: String, existing: Component? = nil, defaultTimeZone: String, now: Date, organizer: EventAttendee? = nil)
+        throws(Problem) -> String {
+        let vevent = try component(uid: uid, base: existing?.master("VEVENT"), defaultTimeZone: defaultTimeZone, now: now, organizer: organizer)
         var calendar = existing ?? Component(name: "VCALENDAR", properties: [
             Property(name: "VERSION", value: "2.0"), Property(name: "PRODID", value: "-//Jadwal//Web//EN"),
         ])
@@ -93,7 +108,8 @@ public struct EventDraft: Sendable, Codable, Equatable {
 
     /// The VEVENT this draft describes: a new one with `uid`, or `base` (a stored master or
     /// override) with the draft's fields written over it.
-    func component(uid: String, base existingEvent: Component?, defaultTimeZone: String, now: Date) throws(Problem) -> Component {
+    func component(uid: String, base existingEvent: Component?, defaultTimeZone: String, now: Date, organizer: EventAttendee? = nil)
+        throws(Problem) -> Component {
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmedTitle.isEmpty, trimmedTitle.count <= 500, !trimmedTitle.containsControlCharacters else { throw .title }
         for (field, value) in [("location", location), ("description", description)] where (value?.count ?? 0) > 10_000 {
@@ -166,8 +182,66 @@ public struct EventDraft: Sendable, Codable, Equatable {
         vevent.set("DTSTAMP", Property(name: "DTSTAMP", value: stamp))
         vevent.set("LAST-MODIFIED", Property(name: "LAST-MODIFIED", value: stamp))
         if vevent.first("CREATED") == nil { vevent.set("CREATED", Property(name: "CREATED", value: stamp)) }
+        if let attendees { try Self.invite(attendees, organizer: organizer, into: &vevent) }
         return vevent
     }
+
+    /// The most people one meeting invites (the server delivers to each in the write).
+    public static let maxAttendees = 100
+
+    /// Writes the invited people into a VEVENT: those already invited keep their answer, new
+    /// ones are asked (PARTSTAT=NEEDS-ACTION, RSVP); the ORGANIZER is set for a new meeting. No
+    /// one left makes it a plain event again.
+    static func invite(_ attendees: [EventAttendee], organizer: EventAttendee?, into vevent: inout Component) throws(Problem) {
+        var checked: [(address: String, name: String?)] = []
+        for (index, attendee) in attendees.enumerated() {
+            let text = attendee.email.trimmingCharacters(in: .whitespaces)
+            let bare = text.lowercased().hasPrefix("mailto:") ? String(text.dropFirst(7)) : text
+            guard let email = try? EmailAddress(bare) else { throw .attendee(index: index, value: attendee.email) }
+            let name = attendee.name?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let name, name.count > 200 || name.containsControlCharacters { throw .attendeeName(index: index) }
+            let address = "mailto:" + email.value
+            guard !checked.contains(where: { $0.address == address }) else { continue }
+            checked.append((address, name.flatMap { $0.isEmpty ? nil : $0 }))
+        }
+        guard checked.count <= maxAttendees else { throw .tooManyAttendees(limit: maxAttendees) }
+        guard !checked.isEmpty else {
+            vevent.remove("ATTENDEE")
+            vevent.remove("ORGANIZER")
+            return
+        }
+        var organizerAddress = vevent.first("ORGANIZER").map { $0.value.lowercased() }
+        if organizerAddress == nil {
+            guard let organizer, let email = try? EmailAddress(organizer.email) else { throw .noOrganizer }
+            var property = Property(name: "ORGANIZER", value: "mailto:" + email.value)
+            if let name = organizer.name, !name.isEmpty { property.setParameter("CN", name) }
+            vevent.set("ORGANIZER", property)
+            organizerAddress = property.value
+        }
+        let existing = vevent.all("ATTENDEE")
+        // The organizer's own line (Apple's clients write one) stays; it is not an invitation.
+        var lines = existing.filter { $0.value.lowercased() == organizerAddress }
+        for (address, name) in checked where address != organizerAddress {
+            if var kept = existing.first(where: { $0.value.lowercased() == address }) {
+                if let name { kept.setParameter("CN", name) }
+                lines.append(kept)
+            } else {
+                var line = Property(name: "ATTENDEE", value: address)
+                if let name { line.setParameter("CN", name) }
+                line.setParameter("CUTYPE", "INDIVIDUAL")
+                line.setParameter("ROLE", "REQ-PARTICIPANT")
+                line.setParameter("PARTSTAT", "NEEDS-ACTION")
+                line.setParameter("RSVP", "TRUE")
+                lines.append(line)
+            }
+        }
+        if existing.isEmpty {
+            vevent.properties += lines
+        } else {
+            vevent.setAll("ATTENDEE", lines)
+        }
+    }
+
 
     /// Reads one of the accepted forms.
     static func value(_ text: String, allDay: Bool, zone: String) -> DateOrDateTime? {
@@ -224,10 +298,40 @@ extension EventDraft {
         }
         var alarm: Int?
         if case .relative(let duration, false)? = event.alarms.first?.trigger { alarm = Int(-duration.totalSeconds / 60) }
+        let organizer = component.first("ORGANIZER").map(EventAttendee.init(property:))
+        let attendees = component.all("ATTENDEE").map(EventAttendee.init(property:)).filter { $0.email != organizer?.email }
         self.init(
             title: event.title ?? "", start: text(event.start), end: endText, allDay: event.isAllDay, timeZone: event.start.tzid,
             location: event.location, description: event.description, rrule: event.recurrenceRules.first?.icalValue,
             alarmMinutesBefore: alarm, busy: event.transparency != .transparent, status: event.status?.rawValue.lowercased(),
-            color: EventColor.of(component), categories: Optional(ItemCategories.of(component)).flatMap { $0.isEmpty ? nil : $0 })
+            color: EventColor.of(component), categories: Optional(ItemCategories.of(component)).flatMap { $0.isEmpty ? nil : $0 },
+            attendees: attendees.isEmpty ? nil : attendees, organizer: organizer)
     }
 }
+
+/// A person of a meeting (ATTENDEE or ORGANIZER) as JSON clients see and send them.
+public struct EventAttendee: Sendable, Codable, Equatable {
+    /// Their email address (a `mailto:` address without the scheme; another URI as written).
+    public var email: String
+    public var name: String?
+    /// Read only: their answer, `needs-action`, `accepted`, `tentative`, `declined` or `delegated`.
+    public var partstat: String?
+    /// Read only: what became of the last message to them (SCHEDULE-STATUS, RFC 6638 §3.2.9).
+    public var scheduleStatus: String?
+
+    public init(email: String, name: String? = nil, partstat: String? = nil, scheduleStatus: String? = nil) {
+        self.email = email
+        self.name = name
+        self.partstat = partstat
+        self.scheduleStatus = scheduleStatus
+    }
+
+    init(property: Property) {
+        let value = property.value
+        email = value.lowercased().hasPrefix("mailto:") ? String(value.dropFirst(7)).lowercased() : value
+        name = property.parameter("CN")
+        partstat = property.name == "ATTENDEE" ? ParticipationStatus(parameter: property.parameter("PARTSTAT")).rawValue.lowercased() : nil
+        scheduleStatus = property.parameter("SCHEDULE-STATUS")
+    }
+}
+

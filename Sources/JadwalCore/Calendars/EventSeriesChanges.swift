@@ -59,7 +59,11 @@ public struct EventSeriesChanges: Sendable {
         let identity = ObjectIdentity.new(random: random)
         return try await store.transaction { tx in
             let (current, series) = try await read(name: name, in: calendar, ifMatch: ifMatch, tx: tx)
-            let plan = try plan(draft, series: series, scope: scope, occurrence: occurrence, defaultTimeZone: defaultTimeZone, now: now, newUID: identity.uid)
+            // Who invites, should the edit make the event a meeting: the calendar's owner.
+            let organizer = try await tx.account(id: calendar.accountID).map { EventAttendee(email: $0.email.value, name: $0.displayName) }
+            let plan = try plan(
+                draft, series: series, scope: scope, occurrence: occurrence, defaultTimeZone: defaultTimeZone, now: now, newUID: identity.uid,
+                organizer: organizer)
             let object = try await put(plan.object, name: name, in: calendar, ifMatch: current.etag, source: source, tx: tx)
             let newSeries: CalendarObject? = if let text = plan.newSeries {
                 try await put(text, name: identity.name, in: calendar, ifMatch: nil, source: source, tx: tx)
@@ -144,7 +148,8 @@ public struct EventSeriesChanges: Sendable {
 
     /// The texts an edit stores: the object's, and a new series' for "this and following".
     func plan(
-        _ draft: EventDraft, series: EventSeries, scope: SeriesScope, occurrence: String?, defaultTimeZone: String, now: Date, newUID: String
+        _ draft: EventDraft, series: EventSeries, scope: SeriesScope, occurrence: String?, defaultTimeZone: String, now: Date, newUID: String,
+        organizer: EventAttendee? = nil
     ) throws(Problem) -> (object: String, newSeries: String?) {
         func checked<T>(_ body: () throws(EventDraft.Problem) -> T) throws(Problem) -> T {
             do { return try body() } catch { throw .draft(error) }
@@ -158,14 +163,14 @@ public struct EventSeriesChanges: Sendable {
                 }
             }
             let text = try checked { () throws(EventDraft.Problem) in
-                try whole.icalendar(uid: series.uid, existing: series.calendar, defaultTimeZone: defaultTimeZone, now: now)
+                try whole.icalendar(uid: series.uid, existing: series.calendar, defaultTimeZone: defaultTimeZone, now: now, organizer: organizer)
             }
             return (text, nil)
         case .instance(let instance, .this):
             var single = draft
             single.rrule = nil
             let override = try checked { () throws(EventDraft.Problem) in
-                try single.component(uid: series.uid, base: series.overrideBase(instance), defaultTimeZone: defaultTimeZone, now: now)
+                try single.component(uid: series.uid, base: series.overrideBase(instance), defaultTimeZone: defaultTimeZone, now: now, organizer: organizer)
             }
             var edited = series
             edited.setOverride(override, for: instance)
@@ -188,7 +193,7 @@ public struct EventSeriesChanges: Sendable {
             var calendar = Component(name: "VCALENDAR", properties: series.calendar.properties,
                                      components: series.calendar.components.filter { $0.name == "VTIMEZONE" })
             let master = try checked { () throws(EventDraft.Problem) in
-                try following.component(uid: newUID, base: base, defaultTimeZone: defaultTimeZone, now: now)
+                try following.component(uid: newUID, base: base, defaultTimeZone: defaultTimeZone, now: now, organizer: organizer)
             }
             calendar.components.append(master)
             if let newStart = try? master.first("DTSTART")?.dateValue(), newStart.isDate == instance.isDate {
@@ -206,7 +211,7 @@ public struct EventSeriesChanges: Sendable {
             guard let oldText else {
                 // Nothing is left before the instance (all removed): the edit is the whole series.
                 return (try checked { () throws(EventDraft.Problem) in
-                    try following.icalendar(uid: series.uid, existing: series.calendar, defaultTimeZone: defaultTimeZone, now: now)
+                    try following.icalendar(uid: series.uid, existing: series.calendar, defaultTimeZone: defaultTimeZone, now: now, organizer: organizer)
                 }, nil)
             }
             return (oldText, calendar.serialized)

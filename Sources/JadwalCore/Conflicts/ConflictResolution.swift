@@ -4,12 +4,18 @@ import Scheduling
 
 /// What the person does about a conflict: keep both, move the event to another slot, or cancel
 /// it. Moves and cancellations go through `CalendarWrites`, so phones see them on their next sync;
-/// a conflict whose event changed since it was found is refused, never overwritten.
+/// a conflict whose event changed since it was found is refused, never overwritten. When the
+/// event is someone else's meeting (an invitation), it is not the person's to move or cancel:
+/// they decline it, or propose another time to its organizer.
 public struct ConflictResolution: Sendable {
     public enum Action: Sendable, Hashable {
         case keep
         case move(TimeRange)
         case cancel
+        /// Decline the invitation (cancelling an invitation means this too).
+        case decline
+        /// Propose this time to the organizer (iTIP COUNTER); the meeting moves only if they accept.
+        case propose(TimeRange)
     }
 
     public enum Refusal: Error, Sendable, Equatable {
@@ -23,6 +29,10 @@ public struct ConflictResolution: Sendable {
         /// An all-day event (moved by changing its date, not into a timed slot), or an event or
         /// instance that cannot be read.
         case cannotMove(reason: String)
+        /// A move of someone else's meeting: propose the time instead.
+        case notYourMeeting
+        /// Declining or proposing a time for an event that is not an invitation.
+        case notAnInvitation
     }
 
     let store: any Store
@@ -46,10 +56,35 @@ public struct ConflictResolution: Sendable {
             guard let object, object.etag == conflict.event.etag,
                   let calendar = try await tx.calendar(id: conflict.event.calendarID), calendar.accountID == accountID
             else { throw Refusal.eventChanged(conflict, currentETag: object?.etag) }
+            guard let account = try await tx.account(id: accountID) else { throw Refusal.notFound }
+            let addresses = CalendarUsers.addresses(of: account)
+            let parsed = SchedulingObject.mayBeScheduling(object.icalendar) ? try? ICalendarParser().parseCalendar(object.icalendar) : nil
+            let invitation = parsed.flatMap { SchedulingObject.role(of: $0, ownerAddresses: addresses) == .attendee ? $0 : nil }
 
             switch action {
             case .keep:
                 conflict.status = .kept
+            case .cancel where invitation != nil, .decline:
+                guard var declined = invitation else { throw Refusal.notAnInvitation }
+                ITIP.setParticipation(.declined, of: addresses, in: &declined)
+                _ = try await writes.put(
+                    try CalendarObjectContent(text: declined.serialized), name: object.name, in: calendar, ifMatch: object.etag, source: .api, transaction: tx)
+                conflict.status = .declined
+            case .move where invitation != nil:
+                throw Refusal.notYourMeeting
+            case .propose(let slot):
+                guard let invitation else { throw Refusal.notAnInvitation }
+                let reference = EventOccurrence.reference(calendarID: calendar.id, objectName: object.name)
+                let busy = BusyTime(try await busyTime.blocks(account: account, in: slot, tx: tx), window: slot)
+                let overlaps = busy.overlaps(with: slot, excluding: reference)
+                guard overlaps.isEmpty else { throw Refusal.slotTaken(overlaps.map(ConflictCheck.overlap)) }
+                guard let organizer = ITIP.items(of: invitation).first?.first("ORGANIZER"),
+                      let host = try await CalendarUsers.account(at: CalendarUserAddress(organizer.value), tx: tx),
+                      let row = try await tx.invitations(organizerID: host.id, uid: object.uid).first(where: { $0.isFor(account) })
+                else { throw Refusal.cannotMove(reason: "this meeting's organizer is not on this server; answer it in your calendar app") }
+                _ = try await Invitations(store: store, clock: clock, random: .system)
+                    .propose(row, by: account, start: slot.start, end: slot.end, comment: "", now: now, tx: tx)
+                conflict.status = .proposed
             case .cancel:
                 if let recurrenceID = conflict.event.recurrenceID {
                     let text = try Self.excluding(recurrenceID, from: object, now: now)
@@ -60,7 +95,6 @@ public struct ConflictResolution: Sendable {
                 }
                 conflict.status = .cancelled
             case .move(let slot):
-                guard let account = try await tx.account(id: accountID) else { throw Refusal.notFound }
                 let reference = EventOccurrence.reference(calendarID: calendar.id, objectName: object.name)
                 let busy = BusyTime(try await busyTime.blocks(account: account, in: slot, tx: tx), window: slot)
                 let overlaps = busy.overlaps(with: slot, excluding: reference)
@@ -75,6 +109,24 @@ public struct ConflictResolution: Sendable {
             conflict.resolvedAt = now
             try await tx.updateConflict(conflict)
             return conflict
+        }
+    }
+
+    /// Which of these conflicts are on someone else's meeting the person was invited to: those
+    /// are declined or answered with another time, not cancelled or moved.
+    public func invitations(among conflicts: [EventConflict], accountID: UUID) async throws -> Set<UUID> {
+        try await store.read { tx in
+            guard let account = try await tx.account(id: accountID) else { return [] }
+            let addresses = CalendarUsers.addresses(of: account)
+            var found = Set<UUID>()
+            for conflict in conflicts {
+                guard let object = try await tx.calendarObject(calendarID: conflict.event.calendarID, name: conflict.event.objectName),
+                      SchedulingObject.mayBeScheduling(object.icalendar), let parsed = try? ICalendarParser().parseCalendar(object.icalendar),
+                      SchedulingObject.role(of: parsed, ownerAddresses: addresses) == .attendee
+                else { continue }
+                found.insert(conflict.id)
+            }
+            return found
         }
     }
 

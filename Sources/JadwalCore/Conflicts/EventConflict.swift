@@ -13,6 +13,10 @@ public struct EventConflict: Sendable, Hashable, Codable {
         case moved
         /// The event (or this occurrence of it) was cancelled.
         case cancelled
+        /// The event is someone else's meeting, and the person declined it.
+        case declined
+        /// The event is someone else's meeting, and the person proposed another time for it.
+        case proposed
         /// The world changed: the event was edited, moved or deleted, or the overlap went away.
         case obsolete
 

@@ -17,8 +17,11 @@ public enum WriteSource: String, Sendable, Hashable, Codable, CaseIterable {
     case goalPlan = "goal-plan"
     /// A connected CalDAV account's sync: the change was made on the other server.
     case remote
+    /// The server delivered a meeting's invitation, update or cancellation into an attendee's
+    /// calendar, or an attendee's answer into the organizer's copy.
+    case invitation
 
     /// Jadwal added the event by itself (from a chat, or a feed's change), so the person may not
     /// know it is there.
-    public var addedByJadwal: Bool { self == .chat || self == .feed }
+    public var addedByJadwal: Bool { self == .chat || self == .feed || self == .invitation }
 }

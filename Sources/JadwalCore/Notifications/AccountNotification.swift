@@ -21,6 +21,9 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     case remoteChangeRejected = "remote-change-rejected"
     /// A prayer's time is here (or near), as the person asked in their prayer alerts.
     case prayer
+    /// Someone invited the person to a meeting, changed or cancelled it, answered the person's
+    /// invitation, or proposed another time.
+    case invitation
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 /// What each notification says, in the person's language and time zone: the one place its
 /// wording lives (feed, email and push all show these texts).
@@ -141,6 +142,62 @@ public struct NotificationText: Sendable {
         case (false, true): ("\(sharee) accepted \(calendar)", "The calendar now shows for \(sharee).")
         case (false, false): ("\(sharee) declined \(calendar)", "The calendar does not show for \(sharee).")
         }
+    }
+
+    // MARK: Invitations
+
+    private func at(_ start: Date?, allDay: Bool) -> String {
+        guard let start else { return "" }
+        return (arabic ? "، " : ", ") + when(start, allDay: allDay)
+    }
+
+    /// An invitation to a meeting: "Sara invited you: Planning, Thu 26 Nov, 10:00".
+    public func invited(organizer: String, title: String, start: Date?, allDay: Bool) -> (title: String, body: String) {
+        arabic
+            ? ("دعاك \(organizer): \(title)\(at(start, allDay: allDay))", "أجب بالقبول أو الرفض أو ربما، أو اقترح وقتًا آخر، من صفحة الدعوات.")
+            : ("\(organizer) invited you: \(title)\(at(start, allDay: allDay))", "Accept, decline or say maybe, or propose another time, on the Invitations page.")
+    }
+
+    /// A meeting the person is invited to changed.
+    public func invitationUpdated(organizer: String, title: String, start: Date?, allDay: Bool) -> (title: String, body: String) {
+        arabic
+            ? ("تغيّر: \(title)\(at(start, allDay: allDay))", "عدّل \(organizer) الموعد. راجعه من صفحة الدعوات.")
+            : ("Changed: \(title)\(at(start, allDay: allDay))", "\(organizer) changed the meeting. See it on the Invitations page.")
+    }
+
+    /// A meeting the person is invited to was called off.
+    public func invitationCancelled(organizer: String, title: String, start: Date?, allDay: Bool) -> (title: String, body: String) {
+        arabic
+            ? ("أُلغي: \(title)\(at(start, allDay: allDay))", "ألغى \(organizer) الموعد.")
+            : ("Cancelled: \(title)\(at(start, allDay: allDay))", "\(organizer) cancelled the meeting.")
+    }
+
+    /// Someone answered the person's invitation.
+    public func invitationAnswered(attendee: String, title: String, status: ParticipationStatus) -> (title: String, body: String) {
+        switch (arabic, status) {
+        case (true, .accepted): ("قبل \(attendee): \(title)", "سيحضر \(attendee).")
+        case (true, .declined): ("اعتذر \(attendee): \(title)", "لن يحضر \(attendee).")
+        case (true, .tentative): ("ربما يحضر \(attendee): \(title)", "أجاب \(attendee) بربما.")
+        case (true, _): ("أجاب \(attendee): \(title)", "لم يحسم \(attendee) أمره بعد.")
+        case (false, .accepted): ("\(attendee) accepted: \(title)", "\(attendee) will attend.")
+        case (false, .declined): ("\(attendee) declined: \(title)", "\(attendee) will not attend.")
+        case (false, .tentative): ("\(attendee) might attend: \(title)", "\(attendee) answered maybe.")
+        case (false, _): ("\(attendee) answered: \(title)", "\(attendee) has not decided yet.")
+        }
+    }
+
+    /// An invitee proposed another time for the person's meeting.
+    public func timeProposed(attendee: String, title: String, start: Date, allDay: Bool) -> (title: String, body: String) {
+        arabic
+            ? ("يقترح \(attendee) وقتًا آخر: \(title)", "الوقت المقترح: \(when(start, allDay: allDay)). اقبله أو ارفضه من صفحة الدعوات.")
+            : ("\(attendee) proposes another time: \(title)", "Proposed: \(when(start, allDay: allDay)). Accept or decline it on the Invitations page.")
+    }
+
+    /// The organizer declined the time the person proposed.
+    public func proposalDeclined(organizer: String, title: String) -> (title: String, body: String) {
+        arabic
+            ? ("لم يقبل \(organizer) الوقت المقترح: \(title)", "يبقى الموعد في وقته.")
+            : ("\(organizer) kept the time: \(title)", "The time you proposed was declined; the meeting stays when it was.")
     }
 
     /// The linked WhatsApp stopped delivering.

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership, v24Invitations]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -839,6 +839,66 @@ extension Migrations {
             )
             """,
             "CREATE INDEX account_links_account ON account_links (account_id, purpose, created_at)",
+        ]
+    }
+
+    /// Invitations to meetings organised here (one row per person invited, kept in step with
+    /// the organizer's copy), each person's scheduling Inbox, and the single-use answer tokens
+    /// of invitation emails (digests only).
+    static let v24Invitations = Migration(version: 24, name: "invitations and scheduling inboxes") { _ in
+        [
+            """
+            CREATE TABLE invitations (
+                id TEXT PRIMARY KEY,
+                organizer_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                uid TEXT NOT NULL,
+                attendee_email TEXT NOT NULL,
+                attendee_id TEXT REFERENCES accounts (id) ON DELETE SET NULL,
+                attendee_name TEXT,
+                partstat TEXT NOT NULL,
+                schedule_status TEXT NOT NULL,
+                state TEXT NOT NULL,
+                summary TEXT NOT NULL,
+                starts_at BIGINT,
+                ends_at BIGINT,
+                all_day BOOLEAN NOT NULL,
+                recurring BOOLEAN NOT NULL,
+                proposed_start BIGINT,
+                proposed_end BIGINT,
+                proposal_comment TEXT,
+                proposed_at BIGINT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                UNIQUE (organizer_id, uid, attendee_email)
+            )
+            """,
+            "CREATE INDEX invitations_attendee ON invitations (attendee_id, updated_at)",
+            "CREATE INDEX invitations_email ON invitations (attendee_email, updated_at)",
+            """
+            CREATE TABLE scheduling_messages (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                uid TEXT NOT NULL,
+                method TEXT NOT NULL,
+                sender TEXT NOT NULL,
+                icalendar TEXT NOT NULL,
+                etag TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                UNIQUE (account_id, name)
+            )
+            """,
+            "CREATE INDEX scheduling_messages_account ON scheduling_messages (account_id, created_at)",
+            """
+            CREATE TABLE invitation_tokens (
+                token_digest TEXT PRIMARY KEY,
+                invitation_id TEXT NOT NULL REFERENCES invitations (id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT
+            )
+            """,
+            "CREATE INDEX invitation_tokens_invitation ON invitation_tokens (invitation_id)",
         ]
     }
 }

@@ -17,7 +17,9 @@ import JadwalCore
 #endif
 
 /// A real SMTP server (scripts/smtp_test_server.py on aiosmtpd) in its own process, one per test.
-final class SMTPTestServer {
+// Every stored property is a constant and `received()` only reads files, so a test may use the
+// server inside a harness closure.
+final class SMTPTestServer: @unchecked Sendable {
     static let environment = ProcessInfo.processInfo.environment
     static let python = environment["JADWAL_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
     static let isCI = environment["CI"].map { !$0.isEmpty } ?? false
@@ -182,11 +184,34 @@ struct ParsedMail: Decodable {
         var charset: String?
         var transfer_encoding: String?
         var content: String
+        var filename: String?
+        /// A calendar part's `method` parameter.
+        var method: String?
+        /// A calendar part as Python's icalendar reads it.
+        var calendar: Calendar?
+    }
+
+    struct Calendar: Decodable {
+        struct Event: Decodable {
+            struct Person: Decodable { var address: String; var partstat: String; var cn: String }
+            var uid: String
+            var summary: String
+            var sequence: Int
+            var status: String
+            var dtstart: String?
+            var organizer: String
+            var attendees: [Person]
+            var alarms: Int
+        }
+        var method: String?
+        var events: [Event]?
+        var error: String?
     }
 
     var subject: String
     var from: [Address]
     var to: [Address]
+    var reply_to: [Address]?
     var content_type: String
     var defects: [String]
     var parts: [Part]

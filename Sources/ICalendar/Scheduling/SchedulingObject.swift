@@ -1,5 +1,4 @@
 import Foundation
-import ICalendar
 
 /// A calendar user address (RFC 6638 §2.4.1): a URI such as `mailto:amal@example.com` or a
 /// principal URL, in the form Jadwal compares. Email addresses are matched without regard to
@@ -96,7 +95,7 @@ public enum SchedulingObject {
     static let personalComponents: Set<String> = ["VALARM"]
     /// ATTENDEE/ORGANIZER parameters that record replies and delivery, not the meeting itself
     /// (RFC 6638 §3.2.10 keeps the tag when only these change; §7.3 SCHEDULE-STATUS).
-    static let statusParameters: Set<String> = ["PARTSTAT", "RSVP", "SCHEDULE-STATUS"]
+    static let statusParameters: Set<String> = ["PARTSTAT", "RSVP", "SCHEDULE-STATUS", "SCHEDULE-FORCE-SEND"]
 
     /// The "consequential" content of a scheduling object resource (RFC 6638 §3.2.10), as text:
     /// its VEVENT/VTODO/VJOURNAL components without bookkeeping properties, per-user data,
@@ -104,19 +103,23 @@ public enum SchedulingObject {
     /// parameters and components in a canonical order so that a client re-serialising the same
     /// meeting (other folding, other order) yields the same text. Two versions with the same
     /// signature differ only in ways the tag must not follow; the server hashes it into the tag.
-    public static func signature(of calendar: Component) -> String {
+    ///
+    /// An attendee's copy leaves out SEQUENCE too: it is the organizer's to count, and a client
+    /// that bumps it on every save of an answer (python caldav does) has not changed the meeting.
+    public static func signature(of calendar: Component, role: SchedulingRole = .organizer) -> String {
         calendar.components
             .filter { schedulableComponents.contains($0.name) }
-            .map(canonicalText)
+            .map { canonicalText($0, role: role) }
             .sorted()
             .joined()
     }
 
-    private static func canonicalText(_ component: Component) -> String {
+    private static func canonicalText(_ component: Component, role: SchedulingRole) -> String {
         var lines: [String] = []
         for property in component.properties {
             let name = property.name
             if bookkeepingProperties.contains(name) || personalProperties.contains(name) || name.hasPrefix("X-") { continue }
+            if role == .attendee, name == "SEQUENCE" { continue }
             var parameters = property.parameters.filter { !$0.name.hasPrefix("X-") }
             if name == "ATTENDEE" || name == "ORGANIZER" { parameters.removeAll { statusParameters.contains($0.name) } }
             let canonical = Property(
@@ -128,7 +131,7 @@ public enum SchedulingObject {
         }
         let children = component.components
             .filter { !personalComponents.contains($0.name) && !$0.name.hasPrefix("X-") }
-            .map(canonicalText)
+            .map { canonicalText($0, role: role) }
             .sorted()
         return "BEGIN:\(component.name)\r\n" + lines.sorted().joined() + children.joined() + "END:\(component.name)\r\n"
     }

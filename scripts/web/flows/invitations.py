@@ -1,0 +1,147 @@
+"""Invitations in the browser: a meeting another person invites Sara to is on the Invitations page
+with what it runs into in her calendar; she accepts it with the keyboard and proposes another
+time; she invites that person from the event form and sees their answer, and keeps her meeting's
+time when they propose another; invited events are marked in the week; a guest's emailed answer
+link opens a page (without signing in) whose button records the answer once; and the page in
+Arabic, right to left. axe-core runs on every screen."""
+from __future__ import annotations
+
+import datetime
+import json
+import re
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from flows.sharing import api_as, other_person
+
+PATH = "/invitations"
+
+
+def card(run, title: str):
+    return next(c for c in run.driver.find_elements(By.CSS_SELECTOR, "#received .invitation") if title in c.text)
+
+
+def invitations(run) -> None:
+    omar = other_person(run, "omar@example.com")
+    omar_calendar = next(c for c in api_as(run, omar, "GET", "/api/v1/calendars")["calendars"] if c["slug"] == "personal")
+    day = (datetime.date.today() + datetime.timedelta(days=3)).isoformat()
+    # Sara is busy at 10:30 that day: the invitation says so before she answers.
+    sara_calendar = next(c for c in json.loads(run.api("GET", "/api/v1/calendars")["body"])["calendars"] if c["slug"] == "personal")
+    run.api("POST", f"/api/v1/calendars/{sara_calendar['id']}/events", {"title": "Dentist", "start": f"{day}T10:30", "end": f"{day}T11:00"})
+    meeting = api_as(run, omar, "POST", f"/api/v1/calendars/{omar_calendar['id']}/events", {
+        "title": "Budget review", "start": f"{day}T10:00", "end": f"{day}T11:00",
+        "attendees": [{"email": "sara@example.com", "name": "Sara"}]})
+
+    run.open(PATH)
+    invitation = card(run, "Budget review")
+    text = invitation.text
+    run.check("omar@example.com" in text and "not answered" in text, f"the invitation names who invites and that it is not answered ({text!r})")
+    run.check("Dentist" in invitation.find_element(By.CSS_SELECTOR, ".invitation-clashes").text,
+              "what it runs into in her calendar is shown before she answers")
+    run.check(len(run.driver.find_elements(By.CSS_SELECTOR, "nav a[href='/invitations'][aria-current=page]")) == 1,
+              "Invitations is in the main navigation, marked as the current page")
+    run.screen("invitations")
+
+    # Keyboard: the Accept button takes Enter.
+    accept = invitation.find_element(By.CSS_SELECTOR, "button.answer-accepted")
+    accept.send_keys(Keys.ENTER)
+    run.wait_for(lambda: "Accepted. The organizer is told." in run.find("main").text, "accepting says so")
+    run.check("accepted" in card(run, "Budget review").find_element(By.CSS_SELECTOR, ".answer").text, "the card shows the answer")
+    organizers = api_as(run, omar, "GET", f"/api/v1/calendars/{omar_calendar['id']}/events/{meeting['name']}")
+    run.check([a.get("partstat") for a in organizers["event"].get("attendees", [])] == ["accepted"],
+              f"the organizer's meeting records her answer ({organizers['event'].get('attendees')!r})")
+
+    # Propose another time: a bad time is refused beside the form, then sent.
+    invitation = card(run, "Budget review")
+    run.driver.execute_script("arguments[0].open = true; arguments[0].scrollIntoView({block: 'center'})",
+                              invitation.find_element(By.CSS_SELECTOR, "details.propose"))
+    identifier = invitation.get_attribute("id").removeprefix("invitation-")
+    run.set_value(f"#start-{identifier}", "15:00")
+    run.set_value(f"#end-{identifier}", "14:00")
+    invitation.find_element(By.CSS_SELECTOR, ".propose-form button[type=submit]").click()
+    run.wait_for(lambda: "end after the start" in run.find("main").text, "a proposal ending before it starts is refused beside the form")
+    run.screen("invitations-proposal-refused")
+    invitation = card(run, "Budget review")
+    run.set_value(f"#start-{identifier}", "15:00")
+    run.set_value(f"#end-{identifier}", "16:00")
+    invitation.find_element(By.CSS_SELECTOR, ".propose-form button[type=submit]").click()
+    run.wait_for(lambda: "Proposed. The organizer chooses" in run.find("main").text, "proposing says so")
+    proposals = api_as(run, omar, "GET", "/api/v1/proposals")["proposals"]
+    run.check([p["attendee"]["email"] for p in proposals] == ["sara@example.com"], f"the organizer sees the proposal ({proposals!r})")
+    api_as(run, omar, "POST", f"/api/v1/proposals/{proposals[0]['id']}/decline", {})
+
+    # The week marks the meeting as an invitation she accepted.
+    run.open(f"/calendar?view=week&date={day}")
+    marked = [e for e in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid .invited") if "Budget review" in e.text]
+    run.check(bool(marked) and "Invitation, accepted" in marked[0].get_attribute("textContent"),
+              "the week marks the invited event with its answer for screen readers too")
+
+    # Sara invites Omar from the event form; his answer shows on her event.
+    run.open(f"/events/new?date={day}")
+    run.find("#title").send_keys("Planning lunch")
+    run.set_value("#startTime", "12:00")
+    run.set_value("#endTime", "13:00")
+    run.find("#attendees").send_keys("not an address")
+    run.find("#save").click()
+    run.wait_for(lambda: "must be an email address" in run.find("#attendees-error").text, "a bad attendee is refused beside the field")
+    run.check(run.find("#attendees").get_attribute("aria-invalid") == "true", "the refused field is marked invalid")
+    run.screen("event-form-attendees-refused")
+    run.find("#attendees").clear()
+    run.find("#attendees").send_keys("Omar <omar@example.com>")
+    run.find("#save").click()
+    run.wait_for(lambda: "view=week" in run.driver.current_url, "the meeting is saved")
+    received = api_as(run, omar, "GET", "/api/v1/invitations")["invitations"]
+    lunch = next(i for i in received if i["title"] == "Planning lunch")
+    api_as(run, omar, "POST", f"/api/v1/invitations/{lunch['id']}/reply", {"partstat": "tentative"})
+    api_as(run, omar, "POST", f"/api/v1/invitations/{lunch['id']}/counter",
+           {"start": f"{day}T11:00:00Z", "end": f"{day}T12:00:00Z", "comment": "Later?"})
+    link = next(a for a in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid a") if "Planning lunch" in a.text)
+    link.click()
+    run.wait_for(lambda: "maybe" in run.find("#attendee-answers").text, "the event form shows Omar's answer")
+    run.screen("event-form-answers")
+
+    # Her meeting's proposal: she keeps the time.
+    run.open(PATH + "#proposals")
+    proposal = run.find("#proposals .invitation")
+    # Who: Omar's own account name (he never set one, so "omar"), before what Sara typed for him.
+    run.check("Later?" in proposal.text and "omar proposes" in proposal.text.lower(), f"the proposal shows who and why ({proposal.text!r})")
+    run.screen("invitations-proposals")
+    proposal.find_elements(By.CSS_SELECTOR, ".invitation-actions form")[1].find_element(By.TAG_NAME, "button").click()
+    run.wait_for(lambda: "Kept at its time." in run.find("main").text, "keeping the time says so")
+
+    # A guest outside the server: the emailed link opens a page that changes nothing until a button is pressed.
+    guest = run.api("POST", f"/api/v1/calendars/{sara_calendar['id']}/events", {
+        "title": "Site visit", "start": f"{day}T16:00", "end": f"{day}T17:00", "attendees": [{"email": "guest@example.net"}]})
+    run.check(guest.get("status") == 201, f"the meeting with a guest is saved ({guest!r})")
+    found = []
+
+    def answer_link() -> bool:
+        found[:] = re.findall(r"(http://127\.0\.0\.1:\d+/invitations/answer/[A-Za-z0-9_-]+\?lang=en&answer=accepted)",
+                              run.log_path.read_text(errors="replace"))
+        return bool(found)
+
+    if run.wait_for(answer_link, "the guest's invitation email is sent (the log emailer shows it) with an Accept link", timeout=30):
+        run.driver.get(found[-1])
+        run.wait_for(lambda: "Site visit" in run.find("main").text, "the link's page shows the meeting")
+        run.screen("invitation-answer-page")
+        run.find("button.answer-accepted").click()
+        run.wait_for(lambda: "Thank you" in run.find("main").text, "pressing Accept records the answer")
+        run.driver.get(found[-1])
+        run.wait_for(lambda: "used already" in run.find("main").text, "the link works once")
+
+
+def invitations_arabic(run) -> None:
+    # A signed-in page first: the previous flow ends on the email answer page, which has no CSRF token.
+    run.open(PATH)
+    run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    run.open("/settings")
+    run.open(PATH)
+    heading = run.find("h1").text
+    run.check(heading == "الدعوات", f"the page speaks Arabic ({heading!r})")
+    run.check(run.find("html").get_attribute("dir") == "rtl", "right to left")
+    run.screen("invitations-arabic")
+    run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+FLOWS = [invitations, invitations_arabic]

@@ -218,6 +218,17 @@ struct AccountDeletionTests {
             try await tx.saveWhatsAppLink(WhatsAppLink(
                 accountID: sara.id, attempt: UUID(), phone: "966500000001", state: .linked, expiresAt: now, historyDays: 7, createdAt: now, updatedAt: now))
 
+            // A meeting she organises, with someone outside invited by email, and her scheduling Inbox.
+            let invitation = Invitation(
+                id: UUID(), organizerID: sara.id, uid: "meeting@jadwal.test", attendeeEmail: try EmailAddress("guest@example.org"),
+                scheduleStatus: "1.1", summary: "Planning", start: now + 86400, end: now + 90000, createdAt: now, updatedAt: now)
+            try await tx.insertInvitation(invitation)
+            try await tx.insertInvitationToken(InvitationToken(
+                digest: SecretToken(random: .system).digest, invitationID: invitation.id, createdAt: now, expiresAt: now + 86400))
+            try await tx.insertSchedulingMessage(SchedulingMessage(
+                id: UUID(), accountID: sara.id, name: "reply-1.ics", uid: "meeting@jadwal.test", method: .reply, sender: "mailto:guest@example.org",
+                icalendar: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", etag: "\"1\"", createdAt: now))
+
             // Settings of every kind.
             try await tx.saveChatSettings(ChatSettings(retentionDays: 7), accountID: sara.id, at: now)
             try await tx.saveConflictSettings(ConflictSettings(), accountID: sara.id, at: now)

@@ -33,7 +33,8 @@ package enum SettingsPages {
     package static let sections: [(href: String, key: String)] = [
         ("#profile", "settingsProfile"), ("#easy-setup", "settingsEasySetup"), ("#app-passwords", "settingsAppPasswords"),
         ("#devices", "settingsDevices"), ("#notification-settings", "settingsNotifications"), ("/settings/calendars", "settingsCalendars"), ("/settings/prayer", "settingsPrayer"),
-        ("/settings/whatsapp", "settingsWhatsApp"), ("/settings/routines", "settingsRoutines"), ("#sign-out", "settingsSignOutSection"),
+        ("/settings/whatsapp", "settingsWhatsApp"), ("/settings/routines", "settingsRoutines"),
+        (QuestionnairePages.path, "settingsQuestionnaire"), ("#sign-out", "settingsSignOutSection"),
     ]
 
     /// Every zone a person can pick: IANA names only, as `ProfileChange` accepts them.

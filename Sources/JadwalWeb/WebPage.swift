@@ -29,7 +29,8 @@ package struct WebPage {
     }
 
     package static let sections: [(href: String, key: String)] = [
-        ("/calendar", "navCalendar"), ("/conflicts", "navConflicts"), ("/tasks", "navTasks"), ("/plan", "navPlan"), ("/settings", "navSettings"),
+        ("/calendar", "navCalendar"), ("/conflicts", "navConflicts"), ("/tasks", "navTasks"), ("/plan", "navPlan"), ("/tracker", "navTracker"),
+        ("/settings", "navSettings"),
     ]
 
     package func response(_ assets: WebAssets, viewer: Viewer, random: RandomSource = .system) -> Response {

@@ -19,6 +19,8 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     /// A change made in Jadwal to a mirrored calendar was not applied: the other server had
     /// changed the item first, and its version was kept.
     case remoteChangeRejected = "remote-change-rejected"
+    /// Progress on goals and the tracker: a goal met this week, a streak, short nights.
+    case progress
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

@@ -85,6 +85,8 @@ let package = Package(
                 "Scheduling",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // Apple Health's export.zip, inflated as it streams (Tracker/HealthExportArchive).
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(
@@ -193,14 +195,18 @@ let package = Package(
                 "JadwalServer", "JadwalHTTP", "JadwalAPI", "JadwalWeb", "JadwalCalDAV", "JadwalMail", "JadwalPush", "JadwalLLM", "JadwalJobs",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // HealthExportSample writes the Health app's export.zip.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             path: "Tests/JadwalTestSupport"
         ),
-        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes", "Conversations", "Scheduling", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "JadwalCoreTests", dependencies: ["JadwalCore", "ICalendar", "PrayerTimes", "Conversations", "Scheduling", .product(name: "Crypto", package: "swift-crypto"),
+                                                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "DAVTests", dependencies: ["DAV", "ICalendar"]),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "JadwalCore", "Conversations", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit")]
+            dependencies: ["Storage", "JadwalCore", "Conversations", "ICalendar", "Scheduling", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(
             name: "JadwalServerTests",

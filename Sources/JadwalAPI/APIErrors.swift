@@ -51,6 +51,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let refusal as TwoWeekPlanning.Refusal: APIError(refusal)
         case let problem as PlannerAnswers.Problem: APIError(problem)
         case let problem as Tracker.Problem: APIError(problem)
+        case let problem as HealthImport.Problem: APIError(problem)
         case let problem as WhatsAppLinks.Problem: APIError(problem)
         case let problem as CalendarShares.Problem: APIError(problem)
         case let problem as WebPushSubscriptions.Problem: APIError(problem)
@@ -391,6 +392,31 @@ extension APIError {
                 .conflict, code: "slot_taken",
                 message: "The time of '\(id)' is no longer free: it runs into \(overlaps.map { "\"\($0.title)\"" }.joined(separator: ", ")). Make a new plan (POST /api/v1/plan/proposals).",
                 details: ConflictDetails(conflict: nil, currentEtag: nil, overlaps: overlaps.map(OverlapView.init)))
+        case .notASession(let id, let state):
+            self.init(.conflict, code: "not_a_session",
+                      message: "Only an accepted session of a goal can be marked done or skipped; '\(id)' is \(state == .accepted ? "time for a to-do or a wind-down" : state.rawValue).")
+        case .notStarted(let id, let start):
+            self.init(.conflict, code: "session_not_started",
+                      message: "The session '\(id)' begins at \(start.formatted(.iso8601)); mark it done or skipped once it has begun.")
+        case .minutes(let minutes):
+            self.init(.badRequest, code: "invalid_field", message: "Field minutes: \(minutes) is out of range (expected 1 … 1440).",
+                      details: FieldDetails(field: "minutes"))
+        }
+    }
+
+    /// Where in an export a reading stopped.
+    package struct ExportLineDetails: Encodable, Sendable {
+        let file: String
+        let line: Int
+    }
+
+    package init(_ problem: HealthImport.Problem) {
+        switch problem {
+        case .malformed(let file, let line, let reason):
+            self.init(.unprocessableContent, code: "invalid_export", message: "\(file), line \(line): \(reason).",
+                      details: ExportLineDetails(file: file, line: line))
+        case .archive, .unreadable:
+            self.init(.unprocessableContent, code: "invalid_export", message: "The file \(problem.description).")
         }
     }
 

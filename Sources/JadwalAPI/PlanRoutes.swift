@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import JadwalCore
 import JadwalHTTP
@@ -32,7 +33,8 @@ package struct PlanRoutes: Sendable {
                 throw APIError.badRequest("invalid_query", "'state' is proposed (the default), accepted, rejected or all, not '\(stateText)'.")
             }
             let items = try await planning.items(account: account, states: states)
-            return JSONResponse(PlanItemList(items: items.map { PlanItemView($0, language: account.reasonLanguage) }))
+            let outcomes = try await planning.outcomes(account: account)
+            return JSONResponse(PlanItemList(items: items.map { PlanItemView($0, language: account.reasonLanguage, outcome: outcomes[$0.id]) }))
         }
         group.get("plan/proposals/{id}") { _, context in
             let account = try context.requireIdentity().account
@@ -56,6 +58,19 @@ package struct PlanRoutes: Sendable {
             let account = try context.requireIdentity().account
             return JSONResponse(PlanItemView(try await planning.reject(id: try Self.id(context), account: account), language: account.reasonLanguage))
         }
+        // An accepted session that has begun: done (optionally with the minutes done) or skipped.
+        for outcome in TrackerEntry.Outcome.allCases {
+            group.post("plan/proposals/{id}/\(outcome.rawValue)") { request, context in
+                let account = try context.requireIdentity().account
+                var minutes: Int?
+                if outcome == .done, let length = request.headers[.contentLength].flatMap(Int.init), length > 0 {
+                    minutes = try await request.decodeJSON(as: DoneBody.self).minutes
+                }
+                let marked = try await planning.mark(id: try Self.id(context), outcome, minutes: minutes, account: account)
+                return JSONResponse(MarkedView(item: PlanItemView(marked.item, language: account.reasonLanguage, outcome: marked.entry.outcome),
+                                               entry: TrackerEntryView(marked.entry)))
+            }
+        }
         group.delete("plan/learning") { request, context -> Response in
             let account = try context.requireIdentity().account
             try await planning.forgetLearning(account: account, goalID: request.uri.queryParameters.get("goal"))
@@ -63,12 +78,16 @@ package struct PlanRoutes: Sendable {
         }
         group.get("plan/questionnaire") { _, context in
             let account = try context.requireIdentity().account
-            return JSONResponse(try await planning.answers(account: account))
+            let (answers, savedAt) = try await planning.questionnaire(account: account)
+            return JSONResponse(QuestionnaireView(answers: answers, savedAt: savedAt))
         }
+        // Every question may be left out; `{}` skips them all (and says the questionnaire was seen).
         group.put("plan/questionnaire") { request, context in
             let account = try context.requireIdentity().account
             let answers = try await request.decodeJSON(as: PlannerAnswers.self)
-            return JSONResponse(try await planning.saveAnswers(answers, account: account))
+            _ = try await planning.saveAnswers(answers, account: account)
+            let (saved, savedAt) = try await planning.questionnaire(account: account)
+            return JSONResponse(QuestionnaireView(answers: saved, savedAt: savedAt))
         }
     }
 
@@ -82,7 +101,8 @@ package struct PlanRoutes: Sendable {
 extension TwoWeekPlanning.Refusal {
     var id: String {
         switch self {
-        case .notFound(let id), .alreadyDecided(let id, _), .started(let id), .slotTaken(let id, _): id
+        case .notFound(let id), .alreadyDecided(let id, _), .started(let id), .slotTaken(let id, _), .notASession(let id, _), .notStarted(let id, _): id
+        case .minutes: ""
         }
     }
 }
@@ -104,6 +124,8 @@ package struct PlanView: Encodable, Sendable {
     package let proposals: [PlanItemView]
     package let accepted: [PlanItemView]
     package let shortfalls: [ShortfallView]
+    /// To-dos that do not fit before they are due, as `POST /api/v1/tasks/plan` says it.
+    package let unplacedTasks: [TaskRoutes.PlanView.UnplacedView]
 
     package init(_ plan: TwoWeekPlanning.Plan, language: ReasonLanguage) {
         intensity = plan.intensity.rawValue
@@ -111,6 +133,7 @@ package struct PlanView: Encodable, Sendable {
         proposals = plan.proposals.map { PlanItemView($0, language: language) }
         accepted = plan.accepted.map { PlanItemView($0, language: language) }
         shortfalls = plan.shortfalls.map { ShortfallView(goalId: $0.goalID, periodStart: $0.periodStart, wanted: $0.wanted, proposed: $0.proposed) }
+        unplacedTasks = plan.unplacedTasks.map(TaskRoutes.unplacedView)
     }
 }
 
@@ -126,7 +149,11 @@ package struct PlanItemView: Encodable, Sendable {
     }
 
     package let id: String
+    /// `goal` (a session), `task` (time for a to-do) or `wind-down` (before bed, after short nights).
+    package let kind: String
     package let goalId: String?
+    /// The to-do's UID, for a to-do's block.
+    package let taskId: String?
     package let title: String
     package let start: Date
     package let end: Date
@@ -135,10 +162,17 @@ package struct PlanItemView: Encodable, Sendable {
     package let reasonFactors: ProposalReason
     package let event: EventView?
     package let decidedAt: Date?
+    /// `done` or `skipped` once an accepted session is marked.
+    package let outcome: String?
 
-    package init(_ item: PlanItem, language: ReasonLanguage) {
+    package init(_ item: PlanItem, language: ReasonLanguage, outcome: TrackerEntry.Outcome? = nil) {
         id = item.id
-        goalId = item.goalID
+        switch item.subject {
+        case .goal(let id): (kind, goalId, taskId) = ("goal", id, nil)
+        case .task(let id): (kind, goalId, taskId) = ("task", nil, id)
+        case .windDown(let id): (kind, goalId, taskId) = ("wind-down", id, nil)
+        }
+        self.outcome = outcome?.rawValue
         title = item.title
         start = item.range.start
         end = item.range.end
@@ -159,4 +193,28 @@ package struct RefusedView: Encodable, Sendable {
     package let id: String
     package let code: String
     package let message: String
+}
+
+package struct DoneBody: Decodable, Sendable {
+    /// The minutes done, when not the session's length.
+    package let minutes: Int?
+}
+
+package struct MarkedView: Encodable, Sendable {
+    package let item: PlanItemView
+    package let entry: TrackerEntryView
+}
+
+/// The questionnaire's answers with when they were saved (`null`: never answered nor skipped).
+package struct QuestionnaireView: Encodable, Sendable {
+    package let answers: PlannerAnswers
+    package let savedAt: Date?
+
+    private enum CodingKeys: String, CodingKey { case savedAt }
+
+    package func encode(to encoder: any Encoder) throws {
+        try answers.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(savedAt, forKey: .savedAt)
+    }
 }

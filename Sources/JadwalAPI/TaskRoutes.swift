@@ -217,20 +217,23 @@ package struct TaskRoutes: Sendable {
             planned: planned.map { $0.map { TaskView.PlannedView(start: $0.range.start, end: $0.range.end, name: $0.name) } })
     }
 
+    /// A to-do that does not fit, as "Plan my tasks" and the two-week plan both answer it.
+    package static func unplacedView(_ unplaced: UnplacedTask) -> PlanView.UnplacedView {
+        let reason = switch unplaced.reason {
+        case .dueDatePassed: "due-date-passed"
+        case .noRoomBeforeDue: "no-room-before-due"
+        case .noRoomInHorizon: "no-room-in-horizon"
+        }
+        return PlanView.UnplacedView(task: unplaced.task.id, title: unplaced.task.title, reason: reason, message: unplaced.description)
+    }
+
     package static func view(_ outcome: TaskPlanner.Outcome) -> PlanView {
         func blocks(_ list: [TaskPlanner.Block]) -> [PlanView.BlockView] {
             list.map { PlanView.BlockView(task: $0.task, title: $0.title, start: $0.range.start, end: $0.range.end, name: $0.name) }
         }
         return PlanView(
             placed: blocks(outcome.placed), kept: blocks(outcome.kept), removed: blocks(outcome.removed),
-            unplaced: outcome.unplaced.map { unplaced in
-                let reason = switch unplaced.reason {
-                case .dueDatePassed: "due-date-passed"
-                case .noRoomBeforeDue: "no-room-before-due"
-                case .noRoomInHorizon: "no-room-in-horizon"
-                }
-                return PlanView.UnplacedView(task: unplaced.task.id, title: unplaced.task.title, reason: reason, message: unplaced.description)
-            },
+            unplaced: outcome.unplaced.map(unplacedView),
             skipped: outcome.skipped.map { PlanView.SkippedView(task: $0.task, title: $0.title, reason: $0.reason) })
     }
 

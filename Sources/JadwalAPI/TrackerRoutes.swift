@@ -8,12 +8,34 @@ import Scheduling
 /// day, week, month or year with streaks (`summary?metric=sleep&period=week`).
 package struct TrackerRoutes: Sendable {
     package let tracker: Tracker
+    package let healthImport: HealthImport
+    /// The largest Health export an upload may be.
+    package let uploadLimit: Int
 
-    package init(tracker: Tracker) {
+    package init(tracker: Tracker, healthImport: HealthImport, uploadLimit: Int) {
         self.tracker = tracker
+        self.healthImport = healthImport
+        self.uploadLimit = uploadLimit
     }
 
     package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
+        // Apple Health's export.zip (or its export.xml), as the body or a form's `file`: streamed
+        // to a temporary file, then read as it streams; sleep and workouts become entries.
+        group.post("tracker/import/apple-health") { request, context in
+            let account = try context.requireIdentity().account
+            let upload = try await FileUpload.receive(request, limit: uploadLimit, what: "Health export")
+            defer { upload.remove() }
+            let report = try await healthImport.importFile(at: upload.url, name: upload.filename ?? "the upload", account: account)
+            return JSONResponse(HealthImportView(report))
+        }
+        group.get("tracker/goals") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(GoalWeekList(goals: try await tracker.goalWeeks(account: account).map(GoalWeekView.init)))
+        }
+        group.get("tracker/metrics") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(MetricList(metrics: try await tracker.metrics(account: account)))
+        }
         group.get("tracker/entries") { request, context in
             let account = try context.requireIdentity().account
             let query = request.uri.queryParameters
@@ -92,8 +114,17 @@ package struct TrackerEntryView: Encodable, Sendable {
     package let note: String?
     package let createdAt: Date
     package let updatedAt: Date
+    /// `apple-health` or `plan` when not entered by hand.
+    package let source: String?
+    package let goalId: String?
+    package let planItemId: String?
+    package let outcome: String?
 
     package init(_ entry: TrackerEntry) {
+        source = entry.source?.rawValue
+        goalId = entry.goalID
+        planItemId = entry.planItemID
+        outcome = entry.outcome?.rawValue
         id = entry.id.uuidString.lowercased()
         metric = entry.metric
         start = entry.start
@@ -136,4 +167,70 @@ package struct TrackerSummaryView: Encodable, Sendable {
         }
         streak = StreakView(current: summary.currentStreak, longest: summary.longestStreak)
     }
+}
+
+/// What an Apple Health import read and did.
+package struct HealthImportView: Encodable, Sendable {
+    package struct Problem: Encodable, Sendable {
+        let line: Int
+        let reason: String
+    }
+
+    let file: String
+    let bytes: Int64
+    let records: Int
+    let sleepSamples: Int
+    let nights: Int
+    let workouts: Int
+    let added: Int
+    let replaced: Int
+    let unchanged: Int
+    let exportDate: Date?
+    let problemCount: Int
+    /// The first 200.
+    let problems: [Problem]
+
+    package init(_ report: HealthImport.Report) {
+        file = report.file
+        bytes = report.bytes
+        records = report.records
+        sleepSamples = report.sleepSamples
+        nights = report.nights
+        workouts = report.workouts
+        added = report.added
+        replaced = report.replaced
+        unchanged = report.unchanged
+        exportDate = report.exportDate
+        problemCount = report.problemCount
+        problems = report.problems.prefix(200).map { Problem(line: $0.line, reason: $0.reason) }
+    }
+}
+
+package struct GoalWeekList: Encodable, Sendable {
+    package let goals: [GoalWeekView]
+}
+
+/// A goal's week: sessions done and skipped against its target.
+package struct GoalWeekView: Encodable, Sendable {
+    let goalId: String
+    let title: String
+    let week: String
+    let done: Int
+    let skipped: Int
+    let target: Int
+    let met: Bool
+
+    package init(_ week: GoalWeek) {
+        goalId = week.goal.id
+        title = week.goal.title
+        self.week = week.week
+        done = week.done
+        skipped = week.skipped
+        target = week.target
+        met = week.met
+    }
+}
+
+package struct MetricList: Encodable, Sendable {
+    package let metrics: [String]
 }

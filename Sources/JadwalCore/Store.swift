@@ -261,6 +261,8 @@ public protocol NotificationStore: Sendable {
     /// Inserts it with the account's next sequence number, or returns nil when the account already
     /// has a notification with its reason key (nothing is ever notified twice for one reason).
     func insertNotification(_ notification: AccountNotification) async throws -> AccountNotification?
+    /// True when the account has a notification with this reason key.
+    func notificationExists(accountID: UUID, reasonKey: String) async throws -> Bool
     /// Notifications delivered by `now` (quiet hours over), newest first, before `beforeSequence`
     /// when given; unread only if asked.
     func notifications(accountID: UUID, deliveredBy now: Date, beforeSequence: Int64?, unreadOnly: Bool, limit: Int) async throws -> [AccountNotification]
@@ -362,10 +364,14 @@ public protocol GoalStore: Sendable {
     /// Saves an item's state, time, event and decision time.
     func updatePlanItem(_ item: PlanItem, accountID: UUID) async throws
     func deletePlanItem(id: String, accountID: UUID) async throws
+    /// Adds one item (a proposal made outside a plan); nothing when its id is taken.
+    func insertPlanItem(_ item: PlanItem, accountID: UUID) async throws
 
     /// The questionnaire's answers; all skipped when never answered.
     func plannerAnswers(accountID: UUID) async throws -> PlannerAnswers
     func savePlannerAnswers(_ answers: PlannerAnswers, accountID: UUID, at: Date) async throws
+    /// When the questionnaire was last saved (answered or skipped); nil when never.
+    func plannerAnswersSavedAt(accountID: UUID) async throws -> Date?
     /// What the planner learned; nothing when never saved. Held for the rest of the transaction
     /// (PostgreSQL), so two answers given at once are both learned.
     func plannerLearning(accountID: UUID) async throws -> PlannerLearning
@@ -382,6 +388,14 @@ public protocol TrackerStore: Sendable {
     /// The account's entries of `metric` (every metric when nil) starting in [from, to), by
     /// start, at most `limit`.
     func trackerEntries(accountID: UUID, metric: String?, from: Date, to: Date, limit: Int) async throws -> [TrackerEntry]
+    /// Inserts the entries whose external id and plan item are new to the account (the others
+    /// are left as stored); returns the ids inserted.
+    func insertTrackerEntries(_ entries: [TrackerEntry], accountID: UUID) async throws -> Set<UUID>
+    /// The entry recording what became of a plan item, if any.
+    func trackerEntry(planItemID: String, accountID: UUID) async throws -> TrackerEntry?
+    func deleteTrackerEntries(ids: [UUID], accountID: UUID) async throws
+    /// The account's entries from `source` of `metric` starting in [from, to), by start.
+    func trackerEntries(accountID: UUID, source: TrackerEntry.Source, metric: String, from: Date, to: Date) async throws -> [TrackerEntry]
 }
 
 /// What a person's calendar screen needs beside the calendars: how much each holds, and which

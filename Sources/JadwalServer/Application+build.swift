@@ -259,6 +259,16 @@ private func assemble(
             logger.info("subscription refresh failed", metadata: ["subscription": "\(job.payload)", "reason": "\(reason)"])
         }
     }
+    // The plan reads the Goals calendar after a phone changed it; the tracker's progress notices.
+    let sessionReader = TwoWeekPlanning(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
+    handlers.register(TwoWeekPlanning.sessionsJob) { job in
+        try await sessionReader.readSessions(accountID: try TwoWeekPlanning.account(of: job))
+    }
+    let progress = TrackerProgress(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
+    handlers.register(TrackerProgress.checkJob) { job in
+        let accountID = try TrackerProgress.account(of: job)
+        if !(try await progress.check(accountID: accountID)).isEmpty { hub.wake(accountID) }
+    }
     let workers = JobWorkers(store: store, handlers: handlers, clock: dependencies.clock, logger: logger, concurrency: configuration.workers)
 
     _ = PrometheusMetrics.registry
@@ -356,8 +366,9 @@ private func assemble(
     GoalRoutes(goals: goals).addRoutes(to: signedIn)
     let planning = TwoWeekPlanning(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     PlanRoutes(planning: planning).addRoutes(to: signedIn)
-    let tracker = Tracker(store: store, clock: dependencies.clock, random: dependencies.random)
-    TrackerRoutes(tracker: tracker).addRoutes(to: signedIn)
+    let tracker = Tracker(store: store, clock: dependencies.clock, random: dependencies.random, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    let healthImport = HealthImport(store: store, clock: dependencies.clock, random: dependencies.random)
+    TrackerRoutes(tracker: tracker, healthImport: healthImport, uploadLimit: configuration.healthImportLimit).addRoutes(to: signedIn)
     let notifications = Notifications(store: store, clock: dependencies.clock)
     NotificationRoutes(
         notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil, signIn: signIn,
@@ -369,7 +380,8 @@ private func assemble(
     WebRoutes(
         assets: assets, browser: browser, store: store, clock: dependencies.clock, random: dependencies.random, signIn: signIn, writes: writes, google: googleWeb,
         appPasswords: appPasswords, setup: setup, prayer: prayer, chats: chats, chatImportLimit: configuration.chatImportLimit, notifications: notifications, profiles: profiles, tasks: tasks, planner: planner, conflicts: conflicts,
-        conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, integrated: integrated, calendars: calendars,
+        conflictResolution: conflictResolution, routines: routines, goals: goals, planning: planning, tracker: tracker, healthImport: healthImport,
+        healthImportLimit: configuration.healthImportLimit, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
         whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts, ownership: ownership

@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
     public var chatKey: String?
     /// The largest chat export `POST /api/v1/chats/import` accepts.
     public var chatImportLimit = 64 * 1024 * 1024
+    /// The largest Apple Health export an upload may be (`JADWAL_HEALTH_IMPORT_MAX_MB`); it is
+    /// streamed to a temporary file, never held in memory. Larger ones go through the CLI.
+    public var healthImportLimit = 2048 * 1024 * 1024
     /// How often message text past its retention period is deleted.
     public var chatRetentionSweepInterval: Duration = .seconds(3600)
     /// How long a live chat (webhook, connector) must be quiet before it is read; zero reads

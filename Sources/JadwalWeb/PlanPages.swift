@@ -108,6 +108,18 @@ extension WebRoutes {
             let outcome = try await planning.acceptAll(account: try context.requireIdentity().account)
             return WebPage.redirect(PlanPages.root + (outcome.refused.isEmpty ? "" : "?taken=\(outcome.refused.count)") + "#plan")
         }
+        for outcome in TrackerEntry.Outcome.allCases {
+            group.post("plan/proposals/{id}/\(outcome.rawValue)") { _, context -> Response in
+                let account = try context.requireIdentity().account
+                let id = try context.parameters.require("id")
+                do {
+                    _ = try await planning.mark(id: id.removingPercentEncoding ?? id, outcome, account: account)
+                } catch is TwoWeekPlanning.Refusal {
+                    // Gone, or not begun yet: the page shows the sessions as they are now.
+                }
+                return WebPage.redirect(PlanPages.root + "#sessions")
+            }
+        }
         for answer in ["accept", "reject"] {
             group.post("plan/proposals/{id}/\(answer)") { _, context -> Response in
                 let account = try context.requireIdentity().account
@@ -137,16 +149,34 @@ extension WebRoutes {
         let stored = try await goals.list(account: account)
         let titles = Dictionary(stored.map { ($0.id, $0.goal.title) }, uniquingKeysWith: { first, _ in first })
         let items = try await planning.items(account: account, states: [.proposed, .accepted])
+        let outcomes = try await planning.outcomes(account: account)
         let now = clock.now
         let waiting = items.filter { $0.state == .proposed }
-        let accepted = items.filter { $0.state == .accepted && $0.range.end > now }
+        let accepted = items.filter { $0.state == .accepted && $0.range.start > now }
+        // Sessions of the last week that have begun: to be marked done or skipped.
+        let begun = items.filter { item in
+            guard item.state == .accepted, item.range.start <= now, item.range.end > now.addingTimeInterval(-7 * 86_400) else { return false }
+            if case .goal = item.subject { return true }
+            return false
+        }.reversed()
         func view(_ item: PlanItem) -> [String: Any] {
             let path = PlanPages.root + "/proposals/" + WebPage.pathSegment(item.id)
-            return [
+            let kind: String? = switch item.subject {
+            case .goal: nil
+            case .task: texts.text("planKindTask")
+            case .windDown: texts.text("planKindWindDown")
+            }
+            let outcome = outcomes[item.id]
+            var fields: [String: Any] = [
                 "title": item.goalID.flatMap { titles[$0] } ?? item.title,
                 "when": formats.shortDay(formats.localDay(item.range.start)) + " " + formats.timeRange(item.range.start, item.range.end),
                 "reason": item.reason.sentence(in: account.reasonLanguage), "accept": path + "/accept", "reject": path + "/reject",
+                "done": path + "/done", "skipped": path + "/skipped", "isDone": outcome == .done, "isSkipped": outcome == .skipped,
             ]
+            // Mustache shows a section for any string, even an empty one: only what is there is set.
+            if let kind { fields["kind"] = kind }
+            if let outcome { fields["outcome"] = texts.text("planOutcome_\(outcome.rawValue)") }
+            return fields
         }
         let checked = Set(form.checkedDays)
         let page: [String: Any] = [
@@ -165,6 +195,7 @@ extension WebRoutes {
             "hasGoals": !stored.isEmpty,
             "proposals": waiting.map(view), "hasProposals": !waiting.isEmpty,
             "accepted": accepted.map(view), "hasAccepted": !accepted.isEmpty,
+            "sessions": begun.map(view), "hasSessions": !begun.isEmpty,
             "taken": request.uri.queryParameters.get("taken") != nil,
             "form": [
                 "title": form.title ?? "", "minutes": form.minutes ?? "", "count": form.count ?? "", "from": form.from ?? "", "to": form.to ?? "",

@@ -119,7 +119,21 @@ extension WebRoutes {
         }
         group.get("settings/routines/new") { request, context -> Response in
             let account = try context.requireIdentity().account
-            let form = RoutinePages.Form(kind: "routine", preset: "daily", start: "07:00", end: "08:00", timeZone: account.timeZone)
+            // The questionnaire's answers are the defaults: a sleep routine from bedtime to waking,
+            // any other starting when the person wakes.
+            let answers = try? (try await planning.answers(account: account)).checked()
+            let form: RoutinePages.Form
+            if request.uri.queryParameters.get("kind") == RoutineKind.sleep.rawValue {
+                let texts = assets.texts(account.language)
+                form = RoutinePages.Form(
+                    name: texts.text("routinesKind_sleep"), kind: RoutineKind.sleep.rawValue, preset: "daily",
+                    start: answers?.sleep?.description ?? "23:00", end: answers?.wake?.description ?? "07:00", timeZone: account.timeZone)
+            } else {
+                let start = answers?.wake ?? (try? TimeOfDay(hour: 7))
+                let end = start.flatMap { try? TimeOfDay(hour: ($0.hour + 1) % 24, minute: $0.minute) }
+                form = RoutinePages.Form(kind: "routine", preset: "daily", start: start?.description ?? "07:00", end: end?.description ?? "08:00",
+                                         timeZone: account.timeZone)
+            }
             return try await routineFormPage(request, context, form: form, editing: nil)
         }
         group.post("settings/routines/new") { request, context -> Response in

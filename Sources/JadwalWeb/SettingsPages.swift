@@ -34,7 +34,7 @@ package enum SettingsPages {
         ("#profile", "settingsProfile"), ("#easy-setup", "settingsEasySetup"), ("#app-passwords", "settingsAppPasswords"),
         ("#devices", "settingsDevices"), ("#notification-settings", "settingsNotifications"), ("/settings/calendars", "settingsCalendars"), ("/settings/prayer", "settingsPrayer"),
         ("/settings/whatsapp", "settingsWhatsApp"), ("/settings/routines", "settingsRoutines"), ("/settings/account", "settingsAccount"),
-        ("#sign-out", "settingsSignOutSection"),
+        (QuestionnairePages.path, "settingsQuestionnaire"), ("#sign-out", "settingsSignOutSection"),
     ]
 
     /// Every zone a person can pick: IANA names only, as `ProfileChange` accepts them.

@@ -29,7 +29,7 @@ package struct WebPage {
     }
 
     package static let sections: [(href: String, key: String)] = [
-        ("/today", "navToday"), ("/calendar", "navCalendar"), ("/invitations", "navInvitations"), ("/conflicts", "navConflicts"), ("/tasks", "navTasks"), ("/plan", "navPlan"), ("/settings", "navSettings"),
+        ("/today", "navToday"), ("/calendar", "navCalendar"), ("/invitations", "navInvitations"), ("/conflicts", "navConflicts"), ("/tasks", "navTasks"), ("/plan", "navPlan"), ("/tracker", "navTracker"), ("/settings", "navSettings"),
     ]
 
     package func response(_ assets: WebAssets, viewer: Viewer, random: RandomSource = .system) -> Response {

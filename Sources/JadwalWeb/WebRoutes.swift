@@ -32,6 +32,10 @@ package struct WebRoutes: Sendable {
     package let routines: RoutineCalendar
     package let goals: Goals
     package let planning: TwoWeekPlanning
+    package let tracker: Tracker
+    package let healthImport: HealthImport
+    /// The largest Health export the tracker page takes.
+    package let healthImportLimit: Int
     /// Every event calendar as one, for the calendar views (the API's `GET /api/v1/events` reads the same).
     package let integrated: IntegratedCalendar
     package let calendars: Calendars
@@ -57,7 +61,7 @@ package struct WebRoutes: Sendable {
     /// The first-run guide, a new address, the export and deletion; their pages exist only with it.
     package let ownership: AccountOwnership?
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, tracker: Tracker, healthImport: HealthImport, healthImportLimit: Int, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil) {
         self.caldavAccounts = caldavAccounts
         self.assets = assets
         self.browser = browser
@@ -81,6 +85,9 @@ package struct WebRoutes: Sendable {
         self.routines = routines
         self.goals = goals
         self.planning = planning
+        self.tracker = tracker
+        self.healthImport = healthImport
+        self.healthImportLimit = healthImportLimit
         self.integrated = integrated
         self.calendars = calendars
         self.subscriptions = subscriptions
@@ -112,6 +119,8 @@ package struct WebRoutes: Sendable {
         addTaskRoutes(to: pages)
         addRoutinePages(to: pages)
         addPlanPages(to: pages)
+        addQuestionnairePages(to: pages)
+        addTrackerPages(to: pages)
         addConflictRoutes(to: pages)
         addSettingsRoutes(to: pages)
         addPrayerRoutes(to: pages)

@@ -87,14 +87,16 @@ extension SQLRepository: GoalStore {
 
     func replaceProposedPlanItems(accountID: UUID, with items: [PlanItem]) async throws {
         try await db.raw("DELETE FROM plan_items WHERE account_id = \(bind: accountID.uuidString) AND state = 'proposed'").run()
-        for item in items {
-            try await db.raw("""
-                INSERT INTO plan_items (account_id, id, goal_id, state, start_at, end_at, item)
-                VALUES (\(bind: accountID.uuidString), \(bind: item.id), \(bind: item.goalID), \(bind: item.state.rawValue),
-                        \(bind: item.range.start.unixMilliseconds), \(bind: item.range.end.unixMilliseconds), \(bind: try Self.json(item)))
-                ON CONFLICT (account_id, id) DO NOTHING
-                """).run()
-        }
+        for item in items { try await insertPlanItem(item, accountID: accountID) }
+    }
+
+    func insertPlanItem(_ item: PlanItem, accountID: UUID) async throws {
+        try await db.raw("""
+            INSERT INTO plan_items (account_id, id, goal_id, state, start_at, end_at, item)
+            VALUES (\(bind: accountID.uuidString), \(bind: item.id), \(bind: item.ownerGoalID), \(bind: item.state.rawValue),
+                    \(bind: item.range.start.unixMilliseconds), \(bind: item.range.end.unixMilliseconds), \(bind: try Self.json(item)))
+            ON CONFLICT (account_id, id) DO NOTHING
+            """).run()
     }
 
     func deleteProposedPlanItems(goalID: String, accountID: UUID) async throws {
@@ -131,6 +133,11 @@ extension SQLRepository: GoalStore {
             """).run()
     }
 
+    func plannerAnswersSavedAt(accountID: UUID) async throws -> Date? {
+        try await db.raw("SELECT updated_at FROM planner_answers WHERE account_id = \(bind: accountID.uuidString)").first()
+            .map { try Self.date($0, "updated_at") }
+    }
+
     func plannerLearning(accountID: UUID) async throws -> PlannerLearning {
         let lock = engine == .postgres ? "FOR UPDATE" : ""
         guard let row = try await db.raw("""
@@ -150,22 +157,45 @@ extension SQLRepository: GoalStore {
 }
 
 extension SQLRepository: TrackerStore {
-    private static let trackerColumns = "id, metric, start_at, end_at, value, unit, kind, note, created_at, updated_at"
+    private static let trackerColumns =
+        "id, metric, start_at, end_at, value, unit, kind, note, created_at, updated_at, source, external_id, goal_id, plan_item_id, outcome"
+
+    private static func trackerValues(_ entry: TrackerEntry, accountID: UUID) -> SQLQueryString {
+        """
+        (\(bind: accountID.uuidString), \(bind: entry.id.uuidString), \(bind: entry.metric), \(bind: entry.start.unixMilliseconds),
+         \(bind: entry.end?.unixMilliseconds), \(bind: entry.value), \(bind: entry.unit), \(bind: entry.kind), \(bind: entry.note),
+         \(bind: entry.createdAt.unixMilliseconds), \(bind: entry.updatedAt.unixMilliseconds), \(bind: entry.source?.rawValue),
+         \(bind: entry.externalID), \(bind: entry.goalID), \(bind: entry.planItemID), \(bind: entry.outcome?.rawValue))
+        """
+    }
 
     func insertTrackerEntry(_ entry: TrackerEntry, accountID: UUID) async throws {
         try await db.raw("""
-            INSERT INTO tracker_entries (account_id, \(unsafeRaw: Self.trackerColumns))
-            VALUES (\(bind: accountID.uuidString), \(bind: entry.id.uuidString), \(bind: entry.metric), \(bind: entry.start.unixMilliseconds),
-                    \(bind: entry.end?.unixMilliseconds), \(bind: entry.value), \(bind: entry.unit), \(bind: entry.kind), \(bind: entry.note),
-                    \(bind: entry.createdAt.unixMilliseconds), \(bind: entry.updatedAt.unixMilliseconds))
+            INSERT INTO tracker_entries (account_id, \(unsafeRaw: Self.trackerColumns)) VALUES \(Self.trackerValues(entry, accountID: accountID))
             """).run()
+    }
+
+    func insertTrackerEntries(_ entries: [TrackerEntry], accountID: UUID) async throws -> Set<UUID> {
+        var inserted: Set<UUID> = []
+        // A few hundred rows a statement keeps under both engines' limits on bound values.
+        for start in stride(from: 0, to: entries.count, by: 200) {
+            let rows = entries[start..<min(entries.count, start + 200)].map { Self.trackerValues($0, accountID: accountID) }
+            let returned = try await db.raw("""
+                INSERT INTO tracker_entries (account_id, \(unsafeRaw: Self.trackerColumns)) VALUES \(SQLList(rows))
+                ON CONFLICT DO NOTHING RETURNING id
+                """).all()
+            for row in returned { inserted.insert(try Self.uuid(row, "id")) }
+        }
+        return inserted
     }
 
     func updateTrackerEntry(_ entry: TrackerEntry, accountID: UUID) async throws {
         try await db.raw("""
             UPDATE tracker_entries SET metric = \(bind: entry.metric), start_at = \(bind: entry.start.unixMilliseconds),
                 end_at = \(bind: entry.end?.unixMilliseconds), value = \(bind: entry.value), unit = \(bind: entry.unit), kind = \(bind: entry.kind),
-                note = \(bind: entry.note), updated_at = \(bind: entry.updatedAt.unixMilliseconds)
+                note = \(bind: entry.note), updated_at = \(bind: entry.updatedAt.unixMilliseconds), source = \(bind: entry.source?.rawValue),
+                external_id = \(bind: entry.externalID), goal_id = \(bind: entry.goalID), plan_item_id = \(bind: entry.planItemID),
+                outcome = \(bind: entry.outcome?.rawValue)
             WHERE account_id = \(bind: accountID.uuidString) AND id = \(bind: entry.id.uuidString)
             """).run()
     }
@@ -177,11 +207,25 @@ extension SQLRepository: TrackerStore {
             """).first().map(Self.trackerEntry(from:))
     }
 
+    func trackerEntry(planItemID: String, accountID: UUID) async throws -> TrackerEntry? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.trackerColumns) FROM tracker_entries
+            WHERE account_id = \(bind: accountID.uuidString) AND plan_item_id = \(bind: planItemID)
+            """).first().map(Self.trackerEntry(from:))
+    }
+
     func deleteTrackerEntry(id: UUID, accountID: UUID) async throws -> Bool {
         let deleted = try await db.raw("""
             DELETE FROM tracker_entries WHERE account_id = \(bind: accountID.uuidString) AND id = \(bind: id.uuidString) RETURNING id
             """).all()
         return !deleted.isEmpty
+    }
+
+    func deleteTrackerEntries(ids: [UUID], accountID: UUID) async throws {
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let list = SQLList(ids[start..<min(ids.count, start + 500)].map { SQLBind($0.uuidString) })
+            try await db.raw("DELETE FROM tracker_entries WHERE account_id = \(bind: accountID.uuidString) AND id IN (\(list))").run()
+        }
     }
 
     func trackerEntries(accountID: UUID, metric: String?, from: Date, to: Date, limit: Int) async throws -> [TrackerEntry] {
@@ -194,11 +238,28 @@ extension SQLRepository: TrackerStore {
             """).all().map(Self.trackerEntry(from:))
     }
 
+    func trackerEntries(accountID: UUID, source: TrackerEntry.Source, metric: String, from: Date, to: Date) async throws -> [TrackerEntry] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.trackerColumns) FROM tracker_entries
+            WHERE account_id = \(bind: accountID.uuidString) AND source = \(bind: source.rawValue) AND metric = \(bind: metric)
+                AND start_at >= \(bind: from.unixMilliseconds) AND start_at < \(bind: to.unixMilliseconds)
+            ORDER BY start_at, id
+            """).all().map(Self.trackerEntry(from:))
+    }
+
     private static func trackerEntry(from row: any SQLRow) throws -> TrackerEntry {
-        TrackerEntry(
+        func parsed<T: RawRepresentable<String>>(_ column: String, _ type: T.Type) throws -> T? {
+            guard let text = try row.decode(column: column, as: String?.self) else { return nil }
+            guard let value = T(rawValue: text) else { throw StorageError.corruptRow("tracker entry \(column) '\(text)'") }
+            return value
+        }
+        return TrackerEntry(
             id: try uuid(row, "id"), metric: try row.decode(column: "metric", as: String.self), start: try date(row, "start_at"),
             end: try optionalDate(row, "end_at"), value: try row.decode(column: "value", as: Double.self),
             unit: try row.decode(column: "unit", as: String.self), kind: try row.decode(column: "kind", as: String?.self),
-            note: try row.decode(column: "note", as: String?.self), createdAt: try date(row, "created_at"), updatedAt: try date(row, "updated_at"))
+            note: try row.decode(column: "note", as: String?.self), createdAt: try date(row, "created_at"), updatedAt: try date(row, "updated_at"),
+            source: try parsed("source", TrackerEntry.Source.self), externalID: try row.decode(column: "external_id", as: String?.self),
+            goalID: try row.decode(column: "goal_id", as: String?.self), planItemID: try row.decode(column: "plan_item_id", as: String?.self),
+            outcome: try parsed("outcome", TrackerEntry.Outcome.self))
     }
 }

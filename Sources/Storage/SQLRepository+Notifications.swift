@@ -6,6 +6,12 @@ extension SQLRepository: NotificationStore {
     private static let notificationColumns =
         "id, account_id, sequence, kind, reason_key, title, body, links, urgent, created_at, deliver_after, read_at"
 
+    func notificationExists(accountID: UUID, reasonKey: String) async throws -> Bool {
+        try await db.raw("""
+            SELECT id FROM notifications WHERE account_id = \(bind: accountID.uuidString) AND reason_key = \(bind: reasonKey)
+            """).first() != nil
+    }
+
     func insertNotification(_ notification: AccountNotification) async throws -> AccountNotification? {
         let account = notification.accountID.uuidString
         let existing = try await db.raw("""

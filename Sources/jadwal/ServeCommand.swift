@@ -122,6 +122,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.chatImportLimit = megabytes * 1024 * 1024
         }
+        if let text = env["JADWAL_HEALTH_IMPORT_MAX_MB"] {
+            guard let megabytes = Int(text), (1...16384).contains(megabytes) else {
+                throw OperatorError("JADWAL_HEALTH_IMPORT_MAX_MB must be a number of megabytes from 1 to 16384, not \(text)")
+            }
+            configuration.healthImportLimit = megabytes * 1024 * 1024
+        }
         configuration.whatsAppAppSecret = env["JADWAL_WHATSAPP_APP_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.whatsAppVerifyToken = env["JADWAL_WHATSAPP_VERIFY_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if (configuration.whatsAppAppSecret == nil) != (configuration.whatsAppVerifyToken == nil) {

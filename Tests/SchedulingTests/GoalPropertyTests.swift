@@ -127,6 +127,8 @@ import Testing
                 #expect(range.end <= min(task.due ?? horizon.end, horizon.end), "\(proposal) ends after its due date")
                 #expect(!night.contains { $0.overlaps(range) }, "\(proposal) is in the night")
                 if input.preferences.work != nil { #expect(work.contains { $0.contains(range) }, "\(proposal) is outside work hours") }
+            case .windDown:
+                Issue.record("the planner never proposes a wind-down block itself: \(proposal)")
             }
         }
 

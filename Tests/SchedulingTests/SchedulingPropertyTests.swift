@@ -129,6 +129,47 @@ import Testing
         }
     }
 
+    /// Blocks the person accepted from the two-week plan are pinned: no re-plan moves or removes
+    /// them, wherever they lie; they count towards their to-do, and nothing new overlaps them.
+    @Test func pinnedBlocksStayAndCount() async {
+        await propertyCheck(count: 80, input: Self.weeks, Self.taskLists, Gen.int(in: 1...(3 * 1440))) { week, specs, laterMinutes in
+            let availability = try week.availability()
+            let busy = try week.busy()
+            let tasks = try specs.enumerated().map { index, spec in
+                try PlannableTask(id: "t\(index)", title: "", estimate: Double(spec.0) * 60,
+                                  due: spec.1.map { week.origin.addingTimeInterval(Double($0) * 60) }, priority: spec.2,
+                                  created: week.origin)
+            }
+            let first = TaskPlan(tasks: tasks, busy: busy, availability: availability, now: week.now)
+            // Every other block is accepted (pinned); the rest stay "Plan my tasks" blocks.
+            var pinned: [TaskBlock] = []
+            var existing: [TaskBlock] = []
+            for (index, block) in first.placed.enumerated() {
+                if index % 2 == 0 { pinned.append(block) } else { existing.append(block) }
+            }
+            let later = week.now.addingTimeInterval(Double(laterMinutes) * 60)
+            let again = TaskPlan(tasks: tasks, busy: busy.adding(first.placed.map(\.busyBlock)), availability: availability,
+                                 now: later, existing: existing, pinned: pinned)
+            let kept = Set(again.kept), removed = Set(again.removed)
+            for block in pinned {
+                #expect(kept.contains(block), "the pinned \(block) was not kept")
+                #expect(!removed.contains(block), "the pinned \(block) was removed")
+            }
+            for block in again.placed {
+                let overlapping = pinned.filter { $0.range.overlaps(block.range) }
+                #expect(overlapping.isEmpty, "\(block) overlaps a pinned block")
+                #expect(block.range.start >= later)
+            }
+            var total: [String: TimeInterval] = [:], pinnedTime: [String: TimeInterval] = [:]
+            for block in again.blocks { total[block.taskID, default: 0] += block.range.duration }
+            for block in pinned { pinnedTime[block.taskID, default: 0] += block.range.duration }
+            for task in tasks {
+                let limit = max(task.estimate, pinnedTime[task.id] ?? 0) + 0.001
+                #expect((total[task.id] ?? 0) <= limit, "\(task.id) got \(total[task.id] ?? 0) s of \(task.estimate) s: pinned time was not counted")
+            }
+        }
+    }
+
     /// Minutes from the origin and length of the event to move.
     static let moves = zip(Gen.int(in: 0...(10 * 96)).map { $0 * 15 }, Gen.int(in: 1...16).map { $0 * 15 }, Gen.int(in: 1...8))
 

@@ -35,7 +35,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The screens with flows of their own, in scripts/web/flows/.
-SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars", "whatsapp_link", "events", "sharing", "push", "today", "account", "invitations")
+SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars", "whatsapp_link", "events", "sharing", "push", "today", "account", "invitations", "plan")
 
 CHROMIUM = os.environ.get("JADWAL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("JADWAL_CHROMEDRIVER", "/usr/bin/chromedriver")

@@ -185,6 +185,7 @@ public struct CalendarWrites: Sendable {
         if ReminderQueue.mayHoldAlarms(content.text) || ReminderQueue.mayHoldAlarms(existing?.icalendar) {
             try await scheduleReminders(calendar: calendar, name: name, tx: tx)
         }
+        try await readSessionsIfNeeded(calendar: calendar, source: source, tx: tx)
         return (stored, existing == nil)
     }
 
@@ -289,5 +290,13 @@ public struct CalendarWrites: Sendable {
             try await tx.cancelQueuedJobs(kind: ReminderQueue.fireJob, subject: ReminderQueue.Target(
                 accountID: calendar.accountID, calendarID: calendar.id, objectName: name).subject)
         }
+        try await readSessionsIfNeeded(calendar: calendar, source: source, tx: tx)
+    }
+
+    /// A change to the Goals calendar by anyone but the plan itself (a phone marking a session
+    /// done, moving or deleting it) is read by the plan's job, after this commits.
+    func readSessionsIfNeeded(calendar: CalendarCollection, source: WriteSource, tx: any StoreTransaction) async throws {
+        guard calendar.slug == DefaultCalendars.goalsSlug, source != .goalPlan else { return }
+        try await TwoWeekPlanning.queueSessionRead(accountID: calendar.accountID, now: clock.now, tx: tx)
     }
 }

@@ -7,15 +7,17 @@ public enum AccountAvailability {
     /// Nights are kept free until the person saves a sleep routine: 23:00–07:00.
     public static let defaultSleep = try? WeeklyHours(start: TimeOfDay(hour: 23), end: TimeOfDay(hour: 7), days: .daily)
 
-    /// Asleep during the sleep routines (or ``defaultSleep`` when there are none); within the
-    /// working hours of the conflict settings when set. Routine hours are read in the person's
+    /// Asleep during the sleep routines (else the night the questionnaire gave, else
+    /// ``defaultSleep``); within the working hours of the conflict settings (else the
+    /// questionnaire's work or study hours) when set. Routine hours are read in the person's
     /// zone, which is where they live them.
     public static func availability(for account: Account, tx: any StoreTransaction) async throws -> Availability {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let sleep = try await RoutineCalendar.sleepHours(account: account, tx: tx)
         let settings = try await tx.conflictSettings(accountID: account.id)
-        return Availability(
-            timeZone: zone, asleep: sleep.isEmpty ? defaultSleep.map { [$0] } ?? [] : sleep,
-            working: settings.workingHours.map { [$0] } ?? [])
+        // An answer that no longer reads (never stored so; a changed rule) is a skipped one.
+        let answers = try? (try await tx.plannerAnswers(accountID: account.id)).checked()
+        let asleep = !sleep.isEmpty ? sleep : (answers?.night ?? defaultSleep).map { [$0] } ?? []
+        return Availability(timeZone: zone, asleep: asleep, working: (settings.workingHours ?? answers?.work).map { [$0] } ?? [])
     }
 }

@@ -72,6 +72,14 @@ public struct PlanItem: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// The goal it belongs to: a session's, or a wind-down's sleep goal (deleting the goal takes it).
+    public var ownerGoalID: String? {
+        switch subject {
+        case .goal(let id), .windDown(let id): id
+        case .task: nil
+        }
+    }
+
     /// What the planner is told about it.
     public var placement: ItemPlacement { ItemPlacement(subject: subject, range: range) }
 
@@ -117,6 +125,19 @@ public struct PlannerLearning: Sendable, Hashable, Codable {
 /// One thing a person tracked: a night's sleep (bedtime to wake), an exercise session (kind,
 /// minutes), or a custom measure with its unit.
 public struct TrackerEntry: Sendable, Hashable {
+    /// Where an entry came from, when not typed in by the person.
+    public enum Source: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Imported from Apple Health's export; ``TrackerEntry/externalID`` keys it there.
+        case appleHealth = "apple-health"
+        /// A session of the two-week plan, marked done or skipped.
+        case plan
+    }
+
+    /// What became of a planned session.
+    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+        case done, skipped
+    }
+
     public let id: UUID
     /// `sleep`, `exercise`, or a custom measure's name (`weight`, `water`).
     public var metric: String
@@ -124,7 +145,7 @@ public struct TrackerEntry: Sendable, Hashable {
     public var start: Date
     /// Wake time for sleep; the end of an exercise session; nil for a measure taken at an instant.
     public var end: Date?
-    /// Minutes for sleep and exercise; the measure otherwise.
+    /// Minutes for sleep and exercise (asleep, for a night imported from Health); the measure otherwise.
     public var value: Double
     public var unit: String
     /// The kind of exercise (`run`, `swim`).
@@ -132,9 +153,18 @@ public struct TrackerEntry: Sendable, Hashable {
     public var note: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// nil when the person entered it.
+    public var source: Source?
+    /// The entry's key in its source (an import's), so importing again adds nothing.
+    public var externalID: String?
+    /// The goal and plan item of a session marked done or skipped.
+    public var goalID: String?
+    public var planItemID: String?
+    public var outcome: Outcome?
 
     public init(id: UUID, metric: String, start: Date, end: Date?, value: Double, unit: String, kind: String?, note: String?,
-                createdAt: Date, updatedAt: Date) {
+                createdAt: Date, updatedAt: Date, source: Source? = nil, externalID: String? = nil, goalID: String? = nil,
+                planItemID: String? = nil, outcome: Outcome? = nil) {
         self.id = id
         self.metric = metric
         self.start = start
@@ -145,5 +175,13 @@ public struct TrackerEntry: Sendable, Hashable {
         self.note = note
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.source = source
+        self.externalID = externalID
+        self.goalID = goalID
+        self.planItemID = planItemID
+        self.outcome = outcome
     }
+
+    /// Counted in sums and streaks: everything but a session marked skipped.
+    public var counts: Bool { outcome != .skipped }
 }

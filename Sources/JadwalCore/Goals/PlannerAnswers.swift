@@ -63,7 +63,19 @@ public struct PlannerAnswers: Sendable, Codable, Equatable {
         public var exerciseTime: DayPart?
         public var focusTime: DayPart?
         public var intensity: PlannerIntensity?
+
+        /// The night the answers give (sleep → wake, every day), a skipped one of the two taken
+        /// as 23:00 or 07:00; nil when both were skipped.
+        public var night: WeeklyHours? {
+            guard wake != nil || sleep != nil,
+                  let start = try? sleep ?? TimeOfDay(hour: 23), let end = try? wake ?? TimeOfDay(hour: 7)
+            else { return nil }
+            return try? WeeklyHours(start: start, end: end, days: .daily)
+        }
     }
+
+    /// Whether any question was answered.
+    public var isEmpty: Bool { self == PlannerAnswers() }
 
     public func checked() throws(Problem) -> Checked {
         func time(_ text: String?, _ field: String) throws(Problem) -> TimeOfDay? {

@@ -36,7 +36,7 @@ public struct TrackerEntryDraft: Sendable, Codable, Equatable {
     /// The checked entry under `id`; `createdAt` is kept from the entry it replaces.
     public func entry(id: UUID, zone: String, now: Date, createdAt: Date? = nil) throws(Tracker.Problem) -> TrackerEntry {
         let name = metric.trimmingCharacters(in: .whitespaces).lowercased()
-        guard Tracker.isMetricName(name) else { throw .metric(metric) }
+        guard Tracker.isMetricName(name), name != Tracker.tasksMetric else { throw .metric(metric) }
         if let note, note.count > Tracker.noteLimit { throw .note }
         func instant(_ text: String?, _ field: String) throws(Tracker.Problem) -> Date? {
             guard let text else { return nil }
@@ -161,7 +161,8 @@ public struct Tracker: Sendable {
         public var description: String {
             switch self {
             case .metric(let text):
-                "metric: \"\(text)\" is not sleep, exercise or a name of 1 to \(Tracker.nameLimit) letters, digits, '-' or '_'"
+                "metric: \"\(text)\" is not sleep, exercise or a name of 1 to \(Tracker.nameLimit) letters, digits, '-' or '_' "
+                    + "(\(Tracker.tasksMetric) is counted from your to-dos, not entered)"
             case .required(let field, let metric): "\(field): required for \(metric)"
             case .time(let field, let text):
                 "\(field): \"\(text)\" is not a time (expected 2026-09-22T06:40 in your zone, or an instant such as 2026-09-22T03:40:00Z)"
@@ -182,6 +183,8 @@ public struct Tracker: Sendable {
 
     public static let sleep = "sleep"
     public static let exercise = "exercise"
+    /// To-dos completed: summed from the task list (each to-do's COMPLETED time), not entered.
+    public static let tasksMetric = "tasks"
     static let minutesUnit = "min"
     static let nameLimit = 40
     static let noteLimit = 2000
@@ -199,17 +202,22 @@ public struct Tracker: Sendable {
     let store: any Store
     let clock: Clock
     let random: RandomSource
+    let parse: AccountBusyTime.Parse
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system) {
+    public init(store: any Store, clock: Clock, random: RandomSource = .system,
+                parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
         self.store = store
         self.clock = clock
         self.random = random
+        self.parse = parse
     }
 
     public func add(_ draft: TrackerEntryDraft, account: Account) async throws -> TrackerEntry {
-        let entry = try draft.entry(id: random.uuid(), zone: account.timeZone, now: clock.now)
+        let now = clock.now
+        let entry = try draft.entry(id: random.uuid(), zone: account.timeZone, now: now)
         return try await store.transaction { tx in
             try await tx.insertTrackerEntry(entry, accountID: account.id)
+            try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx)
             return entry
         }
     }
@@ -219,8 +227,13 @@ public struct Tracker: Sendable {
         let now = clock.now
         return try await store.transaction { tx in
             guard let existing = try await tx.trackerEntry(id: id, accountID: account.id) else { throw Problem.notFound(id: id.uuidString.lowercased()) }
-            let entry = try draft.entry(id: id, zone: account.timeZone, now: now, createdAt: existing.createdAt)
+            var entry = try draft.entry(id: id, zone: account.timeZone, now: now, createdAt: existing.createdAt)
+            // Where it came from stays: an edited import is still the import's (a second import
+            // leaves it as edited), and a session's entry still records that session.
+            (entry.source, entry.externalID, entry.goalID, entry.planItemID, entry.outcome) =
+                (existing.source, existing.externalID, existing.goalID, existing.planItemID, existing.outcome)
             try await tx.updateTrackerEntry(entry, accountID: account.id)
+            try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx)
             return entry
         }
     }
@@ -228,6 +241,30 @@ public struct Tracker: Sendable {
     public func remove(id: UUID, account: Account) async throws {
         try await store.transaction { tx in
             guard try await tx.deleteTrackerEntry(id: id, accountID: account.id) else { throw Problem.notFound(id: id.uuidString.lowercased()) }
+        }
+    }
+
+    /// The metrics the person has entries of, most used first (for the tracker page's choice).
+    public func metrics(account: Account) async throws -> [String] {
+        let now = clock.now
+        let entries = try await store.read { tx in
+            try await tx.trackerEntries(accountID: account.id, metric: nil, from: now.addingTimeInterval(-400 * 86_400),
+                                        to: now.addingTimeInterval(2 * 86_400), limit: 100_000)
+        }
+        let counts = Dictionary(grouping: entries, by: \.metric).mapValues(\.count)
+        return counts.keys.sorted { counts[$0] != counts[$1] ? counts[$0] ?? 0 > counts[$1] ?? 0 : $0 < $1 }
+    }
+
+    /// Each goal's progress this week (sessions done and skipped, against its target).
+    public func goalWeeks(account: Account) async throws -> [GoalWeek] {
+        let now = clock.now
+        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
+        return try await store.read { tx in
+            let goals = try await tx.goals(accountID: account.id).map(\.goal)
+            guard !goals.isEmpty else { return [] }
+            let entries = try await tx.trackerEntries(accountID: account.id, metric: nil, from: now.addingTimeInterval(-8 * 86_400),
+                                                      to: now.addingTimeInterval(2 * 86_400), limit: 100_000)
+            return GoalWeek.weeks(goals: goals, entries: entries, now: now, zone: zone)
         }
     }
 
@@ -276,11 +313,13 @@ public struct Tracker: Sendable {
             start = previous
         }
         // Every entry of the metric: the longest streak may lie before the periods shown.
+        let parse = self.parse
         let entries = try await store.read { tx in
-            try await tx.trackerEntries(accountID: account.id, metric: name, from: Date(timeIntervalSince1970: 0),
-                                        to: now.addingTimeInterval(2 * 86_400), limit: 100_000)
+            if name == Self.tasksMetric { return try await Self.completedTasks(account: account, tx: tx, parse: parse, now: now) }
+            return try await tx.trackerEntries(accountID: account.id, metric: name, from: Date(timeIntervalSince1970: 0),
+                                               to: now.addingTimeInterval(2 * 86_400), limit: 100_000).filter(\.counts)
         }
-        func counted(_ entry: TrackerEntry) -> Date { name == Self.sleep ? entry.end ?? entry.start : entry.start }
+        func counted(_ entry: TrackerEntry) -> Date { TrackerCalendar.countedInstant(entry) }
         let formatter = DateFormatter()
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
@@ -293,9 +332,27 @@ public struct Tracker: Sendable {
         }
         let days = Set(entries.map { calendar.startOfDay(for: counted($0)) })
         let (currentStreak, longestStreak) = Self.streaks(days: days, today: calendar.startOfDay(for: now), calendar: calendar)
-        let unitName = entries.last?.unit ?? ((name == Self.sleep || name == Self.exercise) ? Self.minutesUnit : "")
+        let unitName = name == Self.tasksMetric ? Self.tasksUnit
+            : entries.last?.unit ?? ((name == Self.sleep || name == Self.exercise) ? Self.minutesUnit : "")
         return TrackerSummary(metric: name, unit: unitName, period: period, buckets: buckets, currentStreak: currentStreak,
                               longestStreak: longestStreak)
+    }
+
+    static let tasksUnit = "to-dos"
+
+    /// Each to-do of the task list that is done, as an entry of one at the time it was
+    /// completed (COMPLETED, else when it was last changed), for summaries and charts.
+    static func completedTasks(account: Account, tx: any StoreTransaction, parse: @escaping AccountBusyTime.Parse, now: Date) async throws
+        -> [TrackerEntry] {
+        guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
+        let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
+        return try await TaskList.tasks(in: list, account: account, tx: tx, parse: parse).compactMap { task in
+            guard task.todo.effectiveStatus == .completed else { return nil }
+            let completed = task.todo.completed.flatMap { TaskDue.seconds($0, resolver: TimeZoneResolver(), floating: zone) }
+                .map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? task.object.updatedAt
+            return TrackerEntry(id: UUID(), metric: tasksMetric, start: completed, end: nil, value: 1, unit: tasksUnit, kind: nil,
+                                note: task.todo.title, createdAt: completed, updatedAt: completed)
+        }.sorted { $0.start < $1.start }
     }
 
     /// Runs of consecutive local days; the current run may end yesterday, as today is not over.

@@ -1,10 +1,12 @@
 import Foundation
+import ICalendar
 import Scheduling
 
-/// The two-week plan of one person: proposes sessions for their goals against their real busy
-/// time (``TwoWeekPlan`` decides), keeps the proposals until they are answered, and turns each
-/// accepted one into an event in the Goals calendar through ``CalendarWrites``, so conflict
-/// checks, reminders and sync tokens follow as for any event. Accepts and rejects teach the
+/// The two-week plan of one person: proposes sessions for their goals and blocks for their
+/// to-dos against their real busy time (``TwoWeekPlan`` decides), keeps the proposals until they
+/// are answered, and turns each accepted one into an event through ``CalendarWrites`` (a goal's
+/// session in the Goals calendar, a to-do's block in Task Time as "Plan my tasks" writes it), so
+/// conflict checks, reminders and sync tokens follow as for any event. Accepts and rejects teach the
 /// planner (``LearnedPreferences``); so do accepted sessions' events the person later moved or
 /// deleted, which are read when the plan is next made.
 ///
@@ -19,6 +21,18 @@ public struct TwoWeekPlanning: Sendable {
         case started(id: String)
         /// Something took the time after the plan was made; plan again.
         case slotTaken(id: String, overlaps: [EventConflict.Overlap])
+        /// Only an accepted goal session can be marked done or skipped.
+        case notASession(id: String, state: PlanItem.State)
+        /// A session that has not begun cannot be done or skipped yet.
+        case notStarted(id: String, start: Date)
+        /// Minutes done outside 1 … 1440.
+        case minutes(Int)
+    }
+
+    /// A session marked: the item, and the tracker entry that records it.
+    public struct Marked: Sendable {
+        public let item: PlanItem
+        public let entry: TrackerEntry
     }
 
     /// A fresh plan: the proposals, the accepted sessions in the same days, and the goal
@@ -27,6 +41,8 @@ public struct TwoWeekPlanning: Sendable {
         public let proposals: [PlanItem]
         public let accepted: [PlanItem]
         public let shortfalls: [GoalShortfall]
+        /// To-dos that do not fit before their due date (or in the two weeks).
+        public let unplacedTasks: [UnplacedTask]
         /// From now to the end of the last day; nil when the planner had no time left (late on
         /// the last minute of a day).
         public let horizon: TimeRange?
@@ -42,6 +58,11 @@ public struct TwoWeekPlanning: Sendable {
     public static let horizonDays = 14
     /// The property that links an accepted session's event to its goal.
     public static let goalProperty = "X-JADWAL-GOAL"
+    /// The property that links an accepted item's event to its plan item.
+    public static let itemProperty = "X-JADWAL-PLAN-ITEM"
+    /// Reads the Goals calendar after a phone (or any client but Jadwal's plan) changed it:
+    /// sessions moved, deleted, marked done or skipped.
+    public static let sessionsJob: JobKind = "plan.sessions"
 
     let store: any Store
     let clock: Clock
@@ -67,7 +88,7 @@ public struct TwoWeekPlanning: Sendable {
         return try await store.transaction { tx in
             let goals = try await tx.goals(accountID: account.id).map(\.goal)
             var learning = try await tx.plannerLearning(accountID: account.id)
-            if try await learnFromEvents(account: account, zone: zone, now: now, learning: &learning, tx: tx) {
+            if try await readSessions(account: account, zone: zone, now: now, learning: &learning, tx: tx) {
                 try await tx.savePlannerLearning(learning, accountID: account.id, at: now)
             }
             let preferences = try await Self.preferences(account: account, tx: tx)
@@ -77,22 +98,49 @@ public struct TwoWeekPlanning: Sendable {
             let sleepGoals = goals.contains { $0.category == .sleep }
             // A sleep goal is placed over the person's sleep routine, so the routine does not
             // hold that time; the questionnaire's night still closes it to every other goal.
-            let blocks = sleepGoals ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
+            var blocks = sleepGoals ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
             let decided = try await tx.planItems(accountID: account.id, states: [.accepted, .rejected])
             // Earlier in this week counts towards a weekly goal; older items change nothing.
             let recent = now.addingTimeInterval(-8 * 86_400)
             let accepted = decided.filter { $0.state == .accepted && $0.range.end > recent }
             let rejected = decided.filter { $0.state == .rejected && $0.range.end > now }
+            // A wind-down block suggested after short nights waits for its answer through a re-plan.
+            let windDowns = try await tx.planItems(accountID: account.id, states: [.proposed]).filter { item in
+                if case .windDown = item.subject { return item.range.start >= now }
+                return false
+            }
+            blocks += windDowns.map { BusyBlock($0.range, .event(id: $0.id, title: $0.title)) }
+            // To-dos as "Plan my tasks" sees them; time already given to one (its blocks in Task
+            // Time, planned or accepted) counts towards its estimate.
+            let (tasks, given) = try await plannableTasks(account: account, now: now, tx: tx)
             let input = try TwoWeekPlan.Input(
-                now: now, timeZone: zone, horizonDays: Self.horizonDays, goals: goals, busy: BusyTime(blocks, window: window),
-                accepted: accepted.map(\.placement), rejected: rejected.map(\.placement), preferences: preferences, learned: learning.model)
+                now: now, timeZone: zone, horizonDays: Self.horizonDays, goals: goals, tasks: tasks, busy: BusyTime(blocks, window: window),
+                accepted: accepted.filter { !Self.isTask($0) }.map(\.placement) + given, rejected: rejected.map(\.placement),
+                preferences: preferences, learned: learning.model)
             let plan = TwoWeekPlan(input)
             let proposals = plan.proposals.map { PlanItem($0, at: now) }
-            try await tx.replaceProposedPlanItems(accountID: account.id, with: proposals)
+            try await tx.replaceProposedPlanItems(accountID: account.id, with: proposals + windDowns)
             let shown = accepted.filter { item in plan.horizon.map { item.range.overlaps($0) } ?? false }
-            return Plan(proposals: proposals, accepted: shown, shortfalls: plan.shortfalls, horizon: plan.horizon,
-                        intensity: preferences.intensity)
+            return Plan(proposals: (proposals + windDowns).sorted { $0.range.start < $1.range.start }, accepted: shown, shortfalls: plan.shortfalls,
+                        unplacedTasks: plan.unplacedTasks, horizon: plan.horizon, intensity: preferences.intensity)
         }
+    }
+
+    static func isTask(_ item: PlanItem) -> Bool {
+        if case .task = item.subject { return true }
+        return false
+    }
+
+    /// The open to-dos with an estimate, and the time their Task Time blocks already give them.
+    func plannableTasks(account: Account, now: Date, tx: any StoreTransaction) async throws -> (tasks: [PlannableTask], given: [ItemPlacement]) {
+        guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return ([], []) }
+        let stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse)
+        let tasks = TaskPlanner.plannable(stored).tasks
+        let ids = Set(tasks.map(\.id))
+        let given = try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime).blocks
+            .filter { ids.contains($0.taskUID) }
+            .map { ItemPlacement(subject: .task(id: $0.taskUID), range: $0.range) }
+        return (tasks, given)
     }
 
     /// The plan's items in `states`, by start; proposals whose time has begun are left out.
@@ -100,6 +148,20 @@ public struct TwoWeekPlanning: Sendable {
         let now = clock.now
         return try await store.read { tx in
             try await tx.planItems(accountID: account.id, states: states).filter { $0.state != .proposed || $0.range.start >= now }
+        }
+    }
+
+    /// What became of accepted sessions marked done or skipped in the last two months, by item id.
+    public func outcomes(account: Account) async throws -> [String: TrackerEntry.Outcome] {
+        let now = clock.now
+        return try await store.read { tx in
+            let entries = try await tx.trackerEntries(accountID: account.id, metric: nil, from: now.addingTimeInterval(-61 * 86_400),
+                                                      to: now.addingTimeInterval(2 * 86_400), limit: 100_000)
+            var outcomes: [String: TrackerEntry.Outcome] = [:]
+            for entry in entries {
+                if let id = entry.planItemID, let outcome = entry.outcome { outcomes[id] = outcome }
+            }
+            return outcomes
         }
     }
 
@@ -199,6 +261,14 @@ public struct TwoWeekPlanning: Sendable {
         try await store.read { tx in try await tx.plannerAnswers(accountID: account.id) }
     }
 
+    /// The answers, and when they were last saved (nil: the questionnaire was never answered nor
+    /// skipped, so a first-run step may offer it).
+    public func questionnaire(account: Account) async throws -> (answers: PlannerAnswers, savedAt: Date?) {
+        try await store.read { tx in
+            (try await tx.plannerAnswers(accountID: account.id), try await tx.plannerAnswersSavedAt(accountID: account.id))
+        }
+    }
+
     /// Saves the questionnaire (skipped questions as nil), each answer checked first.
     public func saveAnswers(_ answers: PlannerAnswers, account: Account) async throws -> PlannerAnswers {
         _ = try answers.checked()
@@ -260,19 +330,42 @@ public struct TwoWeekPlanning: Sendable {
         guard item.state == .proposed else { throw Refusal.alreadyDecided(id: item.id, state: item.state) }
         guard item.range.start >= now else { throw Refusal.started(id: item.id) }
         let goal = item.goalID.flatMap { id in goals.first { $0.id == id } }?.goal
-        let blocks = goal?.category == .sleep ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
+        var blocks = goal?.category == .sleep ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
+        if case .windDown = item.subject { blocks = blocks.filter { !busy.isSleepRoutine($0) } }
         let overlaps = BusyTime(blocks).overlaps(with: item.range)
         guard overlaps.isEmpty else { throw Refusal.slotTaken(id: item.id, overlaps: overlaps.map(ConflictCheck.overlap)) }
 
-        let calendar = try await tx.eventCalendar(DefaultCalendars.goals(for: account, now: now, id: random.uuid()))
         let identity = ObjectIdentity.new(random: random)
         let arabic = account.language == .arabic
-        let description = arabic
-            ? "جلسة لهدفك \"\(item.title)\"، قبلتها من خطة الأسبوعين في جدول."
-            : "A session for your goal \"\(item.title)\", accepted from your two-week plan in Jadwal."
-        let text = PlacedEvent.text(
-            title: item.title, range: item.range, uid: identity.uid, timeZone: account.timeZone, now: now, description: description,
-            properties: [(Self.goalProperty, item.goalID ?? item.subject.description)], product: "-//Jadwal//Goals//EN")
+        let calendar: CalendarCollection
+        let text: String
+        switch item.subject {
+        case .task(let uid):
+            // Written as "Plan my tasks" writes its blocks, so the to-do shows its planned time;
+            // "Plan my tasks" keeps it where it is (the accepted item pins it).
+            if let existing = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.plannedTasksSlug), existing.components.contains(.event) {
+                calendar = existing
+            } else {
+                calendar = try await tx.eventCalendar(DefaultCalendars.plannedTasks(for: account, now: now))
+            }
+            text = PlacedEvent.text(
+                title: item.title.isEmpty ? "To-do" : item.title, range: item.range, uid: identity.uid, timeZone: account.timeZone, now: now,
+                description: arabic ? "وقت للمهمة \"\(item.title)\"، قبلته من خطة الأسبوعين في جدول."
+                    : "Time for the to-do \"\(item.title)\", accepted from your two-week plan in Jadwal.",
+                properties: [("RELATED-TO", uid), (TaskPlanner.markerProperty, "1"), (Self.itemProperty, item.id)], product: "-//Jadwal//Goals//EN")
+        case .goal(let goalID), .windDown(let goalID):
+            calendar = try await tx.eventCalendar(DefaultCalendars.goals(for: account, now: now, id: random.uuid()))
+            let description: String
+            if case .windDown = item.subject {
+                description = arabic ? "وقت للاسترخاء قبل النوم، اقترحه جدول بعد ليالٍ قصيرة." : "Time to wind down before bed, suggested by Jadwal after short nights."
+            } else {
+                description = arabic ? "جلسة لهدفك \"\(item.title)\"، قبلتها من خطة الأسبوعين في جدول. ضع ✓ أول العنوان إذا أنجزتها، أو ✗ إذا فاتتك."
+                    : "A session for your goal \"\(item.title)\", accepted from your two-week plan in Jadwal. Put ✓ at the start of the title when done, or ✗ when skipped."
+            }
+            text = PlacedEvent.text(
+                title: item.title, range: item.range, uid: identity.uid, timeZone: account.timeZone, now: now, description: description,
+                properties: [(Self.goalProperty, goalID), (Self.itemProperty, item.id)], product: "-//Jadwal//Goals//EN")
+        }
         let content: CalendarObjectContent
         do {
             content = try CalendarObjectContent(text: text)
@@ -292,42 +385,176 @@ public struct TwoWeekPlanning: Sendable {
         return accepted
     }
 
-    /// Reads where accepted sessions' events are now: one moved on a phone teaches the planner
-    /// the new hour (and the item follows it); one deleted or cancelled teaches it to avoid the
-    /// old one (and the item goes, so the goal may get a session again). True when it learned.
-    func learnFromEvents(account: Account, zone: TimeZone, now: Date, learning: inout PlannerLearning, tx: any StoreTransaction) async throws -> Bool {
+    /// Reads where accepted items' events are now, and what they say. A session moved on a phone
+    /// teaches the planner the new hour (and the item follows it); one deleted, or cancelled
+    /// before it began, teaches it to avoid the old one (and the item goes, so the goal may get a
+    /// session again). A session marked done or skipped (``SessionMark``) once it has begun is
+    /// recorded in the tracker. A to-do's block or a wind-down block only follows its event.
+    /// True when the planner learned something.
+    func readSessions(account: Account, zone: TimeZone, now: Date, learning: inout PlannerLearning, tx: any StoreTransaction) async throws -> Bool {
         var learned = false
+        var tracked = false
         let recent = now.addingTimeInterval(-8 * 86_400)
         var calendars: [UUID: CalendarCollection?] = [:]
+        var goals: [String: Goal]?
         for item in try await tx.planItems(accountID: account.id, states: [.accepted]) where item.range.end > recent {
             guard let event = item.event else { continue }
             if calendars[event.calendarID] == nil { calendars[event.calendarID] = .some(try await tx.calendar(id: event.calendarID)) }
-            var current: EventOccurrence?
+            var occurrences: [EventOccurrence] = []
+            var master: Component?
             if let calendar = calendars[event.calendarID] ?? nil, calendar.accountID == account.id,
                let object = try await tx.calendarObject(calendarID: calendar.id, name: event.name) {
                 // Jadwal writes one instance; a phone may have moved it by weeks either way.
                 let start = item.range.start.addingTimeInterval(-60 * 86_400), end = item.range.end.addingTimeInterval(60 * 86_400)
                 let around = try TimeRange(start: start, end: end)
-                current = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: around, limit: 2)
-                    .first { !$0.traits.isCancelled }
+                occurrences = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: around, limit: 2)
+                master = busyTime.parse(object)?.master("VEVENT")
             }
-            guard let goalID = item.goalID else { continue }
-            guard let occurrence = current else {
+            let current = occurrences.first { !$0.traits.isCancelled }
+            let begun = (current?.range.start ?? item.range.start) <= now
+            guard case .goal(let goalID) = item.subject else {
+                // A to-do's block or a wind-down: it goes with its event, and follows it.
+                if current == nil {
+                    try await tx.deletePlanItem(id: item.id, accountID: account.id)
+                } else if let current, current.range != item.range {
+                    var moved = item
+                    moved.range = current.range
+                    try await tx.updatePlanItem(moved, accountID: account.id)
+                }
+                continue
+            }
+            if goals == nil { goals = Dictionary(try await tx.goals(accountID: account.id).map { ($0.id, $0.goal) }, uniquingKeysWith: { a, _ in a }) }
+            guard let goal = goals?[goalID] else { continue }
+            guard let occurrence = current, let master else {
+                if begun, !occurrences.isEmpty, let master, SessionMark.outcome(of: master, started: true) != nil {
+                    // Cancelled once it had begun: skipped, not deleted.
+                    tracked = try await record(SessionMark.outcome(of: master, started: true) ?? .skipped, of: item, goal: goal, minutes: nil,
+                                               account: account, now: now, tx: tx) || tracked
+                    continue
+                }
                 learning.model.record(.deleted(item.range.start), goalID: goalID, timeZone: zone)
                 try await tx.deletePlanItem(id: item.id, accountID: account.id)
                 learned = true
                 continue
             }
-            guard occurrence.range != item.range else { continue }
-            if occurrence.range.start != item.range.start {
-                learning.model.record(.moved(from: item.range.start, to: occurrence.range.start), goalID: goalID, timeZone: zone)
-                learned = true
+            var session = item
+            if occurrence.range != item.range {
+                if occurrence.range.start != item.range.start {
+                    learning.model.record(.moved(from: item.range.start, to: occurrence.range.start), goalID: goalID, timeZone: zone)
+                    learned = true
+                }
+                session.range = occurrence.range
+                try await tx.updatePlanItem(session, accountID: account.id)
             }
-            var moved = item
-            moved.range = occurrence.range
-            try await tx.updatePlanItem(moved, accountID: account.id)
+            guard begun else { continue }
+            if let outcome = SessionMark.outcome(of: master, started: true) {
+                tracked = try await record(outcome, of: session, goal: goal, minutes: nil, account: account, now: now, tx: tx) || tracked
+            } else if let entry = try await tx.trackerEntry(planItemID: item.id, accountID: account.id) {
+                // The mark was taken off the title: the session is neither done nor skipped.
+                _ = try await tx.deleteTrackerEntry(id: entry.id, accountID: account.id)
+                tracked = true
+            }
         }
+        if tracked { try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx) }
         return learned
+    }
+
+    /// Reads the Goals calendar after a client changed it (the job ``sessionsJob`` runs this).
+    public func readSessions(accountID: UUID) async throws {
+        let now = clock.now
+        try await store.transaction { tx in
+            guard let account = try await tx.account(id: accountID) else { return }
+            var learning = try await tx.plannerLearning(accountID: account.id)
+            if try await readSessions(account: account, zone: TimeZone(identifier: account.timeZone) ?? .gmt, now: now, learning: &learning, tx: tx) {
+                try await tx.savePlannerLearning(learning, accountID: account.id, at: now)
+            }
+        }
+    }
+
+    struct SessionsRequest: Codable { var accountID: UUID }
+
+    /// Queues ``sessionsJob`` for the account in the caller's transaction (one waiting at a time).
+    static func queueSessionRead(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
+        let subject = "sessions:" + accountID.uuidString.lowercased()
+        _ = try await tx.cancelQueuedJobs(kind: sessionsJob, subject: subject)
+        let payload = String(decoding: try JSONEncoder().encode(SessionsRequest(accountID: accountID)), as: UTF8.self)
+        try await tx.enqueue(Job.new(sessionsJob, payload: payload, maxAttempts: 5, runAt: now, now: now, subject: subject))
+    }
+
+    /// The account a ``sessionsJob`` is for.
+    public static func account(of job: Job) throws -> UUID {
+        try JSONDecoder().decode(SessionsRequest.self, from: Data(job.payload.utf8)).accountID
+    }
+
+    // MARK: Done and skipped
+
+    /// Marks an accepted session done (with the minutes done, the session's length unless
+    /// given) or skipped: the tracker records it, and the event says it (its title starts with
+    /// ✓ or ✗), as a phone would mark it. Marking again changes the mark.
+    public func mark(id: String, _ outcome: TrackerEntry.Outcome, minutes: Int? = nil, account: Account) async throws -> Marked {
+        let now = clock.now
+        if let minutes, !(1...1440).contains(minutes) { throw Refusal.minutes(minutes) }
+        return try await store.transaction { tx in
+            guard let item = try await tx.planItem(id: id, accountID: account.id) else { throw Refusal.notFound(id: id) }
+            guard item.state == .accepted, case .goal(let goalID) = item.subject else { throw Refusal.notASession(id: id, state: item.state) }
+            guard item.range.start <= now else { throw Refusal.notStarted(id: id, start: item.range.start) }
+            guard let goal = try await tx.goal(id: goalID, accountID: account.id)?.goal else { throw Refusal.notFound(id: id) }
+            _ = try await record(outcome, of: item, goal: goal, minutes: minutes, account: account, now: now, tx: tx)
+            if let event = item.event, let calendar = try await tx.calendar(id: event.calendarID), calendar.accountID == account.id,
+               let object = try await tx.calendarObject(calendarID: calendar.id, name: event.name),
+               var parsed = try? ICalendarParser().parseCalendar(object.icalendar), let index = parsed.masterIndex("VEVENT") {
+                parsed.components[index] = SessionMark.marked(parsed.components[index], outcome)
+                if let content = try? CalendarObjectContent(text: ICalendarSerializer().serialize(parsed)) {
+                    _ = try await writes.put(content, name: event.name, in: calendar, ifMatch: object.etag, source: .goalPlan, transaction: tx)
+                }
+            }
+            try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx)
+            guard let entry = try await tx.trackerEntry(planItemID: item.id, accountID: account.id) else { throw Refusal.notFound(id: id) }
+            return Marked(item: item, entry: entry)
+        }
+    }
+
+    /// Records (or changes) the tracker entry of a session; false when it already said this.
+    func record(_ outcome: TrackerEntry.Outcome, of item: PlanItem, goal: Goal, minutes: Int?, account: Account, now: Date,
+                tx: any StoreTransaction) async throws -> Bool {
+        let existing = try await tx.trackerEntry(planItemID: item.id, accountID: account.id)
+        let length = minutes.map(Double.init) ?? (item.range.duration / 60).rounded()
+        let value = outcome == .done ? length : 0
+        if let existing, existing.outcome == outcome, existing.start == item.range.start, minutes == nil || existing.value == value { return false }
+        let entry = TrackerEntry(
+            id: existing?.id ?? random.uuid(), metric: Self.metric(for: goal), start: item.range.start, end: item.range.end, value: value,
+            unit: Tracker.minutesUnit, kind: goal.category == .exercise ? String(goal.title.prefix(Tracker.nameLimit)) : nil, note: nil,
+            createdAt: existing?.createdAt ?? now, updatedAt: now, source: .plan, externalID: nil, goalID: goal.id, planItemID: item.id,
+            outcome: outcome)
+        if existing == nil {
+            try await tx.insertTrackerEntry(entry, accountID: account.id)
+        } else {
+            try await tx.updateTrackerEntry(entry, accountID: account.id)
+        }
+        return true
+    }
+
+    /// The tracker metric a goal's sessions count in: exercise and sleep as themselves, any other
+    /// goal under its title (`Read books` → `read-books`).
+    public static func metric(for goal: Goal) -> String {
+        switch goal.category {
+        case .exercise: return Tracker.exercise
+        case .sleep: return Tracker.sleep
+        case .focus, .other:
+            var name = ""
+            for character in goal.title.lowercased() {
+                if character.isLetter || character.isNumber {
+                    name.append(character)
+                } else if !name.isEmpty, name.last != "-" {
+                    name.append("-")
+                }
+            }
+            while name.last == "-" { name.removeLast() }
+            name = String(name.prefix(Tracker.nameLimit))
+            while name.last == "-" { name.removeLast() }
+            if name.isEmpty || name == Tracker.tasksMetric || !Tracker.isMetricName(name) { return "goal" }
+            return name
+        }
     }
 }
 

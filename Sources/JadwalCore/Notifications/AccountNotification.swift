@@ -24,6 +24,8 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     /// Someone invited the person to a meeting, changed or cancelled it, answered the person's
     /// invitation, or proposed another time.
     case invitation
+    /// Progress on goals and the tracker: a goal met this week, a streak, short nights.
+    case progress
 }
 
 /// One entry of a person's notification feed. `sequence` numbers an account's notifications in

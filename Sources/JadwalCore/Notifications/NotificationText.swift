@@ -1,5 +1,6 @@
 import Foundation
 import ICalendar
+import Scheduling
 
 /// What each notification says, in the person's language and time zone: the one place its
 /// wording lives (feed, email and push all show these texts).
@@ -10,6 +11,11 @@ public struct NotificationText: Sendable {
     public init(account: Account) {
         language = account.language
         timeZone = TimeZone(identifier: account.timeZone) ?? .gmt
+    }
+
+    public init(language: Language, timeZone: TimeZone) {
+        self.language = language
+        self.timeZone = timeZone
     }
 
     private var arabic: Bool { language == .arabic }
@@ -208,5 +214,52 @@ public struct NotificationText: Sendable {
         case (false, true): ("WhatsApp was unlinked", "This device was removed from WhatsApp, so your chats no longer reach Jadwal. Link it again in Settings → WhatsApp.")
         case (false, false): ("WhatsApp stopped", "WhatsApp refused this device, so your chats no longer reach Jadwal. Link it again in Settings → WhatsApp.")
         }
+    }
+
+    // MARK: Progress
+
+    /// A metric as a person says it: sleep and exercise in their language, a measure by its name.
+    public func metricName(_ metric: String) -> String {
+        switch metric {
+        case Tracker.sleep: arabic ? "النوم" : "sleep"
+        case Tracker.exercise: arabic ? "الرياضة" : "exercise"
+        case Tracker.tasksMetric: arabic ? "المهام المنجزة" : "to-dos done"
+        default: metric
+        }
+    }
+
+    /// "7 h 30" / "7 س 30 د".
+    public func duration(minutes: Int) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        if arabic { return rest == 0 ? "\(hours) س" : hours == 0 ? "\(rest) د" : "\(hours) س \(rest) د" }
+        return rest == 0 ? "\(hours) h" : hours == 0 ? "\(rest) min" : "\(hours) h \(rest)"
+    }
+
+    /// A goal's target reached this week.
+    public func goalMet(title: String, done: Int, target: Int) -> (title: String, body: String) {
+        arabic
+            ? ("تحقّق هدفك: \(title)", "\(done) من \(target) هذا الأسبوع.")
+            : ("Goal met: \(title)", "\(done) of \(target) this week. Well done!")
+    }
+
+    /// Days in a row with an entry of `metric`.
+    public func streak(metric: String, days: Int) -> (title: String, body: String) {
+        let name = metricName(metric)
+        return arabic
+            ? ("سلسلة من \(ReasonFactor.arabicDays(days)): \(name)", "سجّلت \(name) كل يوم طوال \(ReasonFactor.arabicDays(days)).")
+            : ("\(days) days in a row: \(name)", "You have tracked \(name) every day for \(days) days. Keep going!")
+    }
+
+    /// Nights under the sleep goal, with the wind-down block proposed if one was.
+    public func sleepShort(target: Int, nights: [Double], windDown: TimeRange?) -> (title: String, body: String) {
+        let slept = nights.map { duration(minutes: Int($0.rounded())) }.joined(separator: arabic ? "، " : ", ")
+        let goal = duration(minutes: target)
+        var body = arabic ? "آخر \(ReasonFactor.arabicNights(nights.count)): \(slept)، وهدفك \(goal)." : "The last \(nights.count) nights: \(slept), under your goal of \(goal)."
+        if let windDown {
+            body += arabic
+                ? " يقترح جدول استرخاءً قبل النوم من \(time(windDown.start)) إلى \(time(windDown.end)) \(when(windDown.start, allDay: true))، وهو في خطتك."
+                : " Jadwal proposes winding down from \(time(windDown.start)) to \(time(windDown.end)) on \(when(windDown.start, allDay: true)); accept it on your plan."
+        }
+        return (arabic ? "نومك أقل من هدفك منذ \(ReasonFactor.arabicNights(nights.count))" : "Under your sleep goal \(nights.count) nights running", body)
     }
 }

@@ -69,32 +69,26 @@ public struct TaskPlanner: Sendable {
             var stored: [StoredTask] = []
             if let list { stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse) }
 
-            var tasks: [PlannableTask] = []
-            var skipped: [Skipped] = []
-            for task in stored where task.todo.isOpen {
-                let title = task.todo.title ?? ""
-                guard let estimate = task.todo.estimate else {
-                    skipped.append(Skipped(task: task.todo.uid, title: title, reason: "no estimate"))
-                    continue
-                }
-                do {
-                    tasks.append(try PlannableTask(
-                        id: task.todo.uid, title: title, estimate: TimeInterval(estimate.totalSeconds), due: task.due,
-                        priority: task.todo.priority ?? 0, created: task.created ?? .distantPast))
-                } catch {
-                    skipped.append(Skipped(task: task.todo.uid, title: title, reason: "estimate under a minute"))
-                }
-            }
+            let (tasks, skipped) = Self.plannable(stored)
+            // Blocks the person accepted from the two-week plan stay where they are: they are
+            // the person's decision, not this plan's.
+            let pinnedNames = Set(try await tx.planItems(accountID: account.id, states: [.accepted]).compactMap { item -> String? in
+                if case .task = item.subject { return item.event?.name }
+                return nil
+            })
 
             let (taskTime, planned, otherEvents) = try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime)
             let planning = Set(tasks.map(\.id))
             var existing: [TaskBlock] = []
+            var pinned: [TaskBlock] = []
             var names: [TaskBlock: [String]] = [:]
             var stale: [PlannedTaskBlock] = []
             for block in planned {
                 if planning.contains(block.taskUID) {
                     let taskBlock = TaskBlock(taskID: block.taskUID, title: block.title, range: block.range)
-                    if names[taskBlock] == nil { existing.append(taskBlock) }
+                    if names[taskBlock] == nil {
+                        if pinnedNames.contains(block.name) { pinned.append(taskBlock) } else { existing.append(taskBlock) }
+                    }
                     names[taskBlock, default: []].append(block.name)
                 } else if block.range.start > now {
                     stale.append(block)
@@ -114,7 +108,7 @@ public struct TaskPlanner: Sendable {
             // Awake (the sleep routines, or 23:00–07:00 until there is one), within working hours if set.
             let availability = try await AccountAvailability.availability(for: account, tx: tx)
             let plan = TaskPlan(tasks: tasks, busy: BusyTime(busy, window: window), availability: availability, now: now,
-                                existing: existing, options: options)
+                                existing: existing, pinned: pinned, options: options)
 
             var kept = plan.kept.map { Block($0, name: names[$0]?.first ?? "") }
             var removing = plan.removed
@@ -164,6 +158,28 @@ public struct TaskPlanner: Sendable {
             func inOrder(_ blocks: [Block]) -> [Block] { blocks.sorted { ($0.range.start, $0.name) < ($1.range.start, $1.name) } }
             return Outcome(placed: inOrder(placed), kept: inOrder(kept), removed: inOrder(removed), unplaced: plan.unplaced, skipped: skipped)
         }
+    }
+
+    /// The open to-dos that can be planned (those with an estimate of a minute or more), and the
+    /// others with why not.
+    public static func plannable(_ stored: [StoredTask]) -> (tasks: [PlannableTask], skipped: [Skipped]) {
+        var tasks: [PlannableTask] = []
+        var skipped: [Skipped] = []
+        for task in stored where task.todo.isOpen {
+            let title = task.todo.title ?? ""
+            guard let estimate = task.todo.estimate else {
+                skipped.append(Skipped(task: task.todo.uid, title: title, reason: "no estimate"))
+                continue
+            }
+            do {
+                tasks.append(try PlannableTask(
+                    id: task.todo.uid, title: title, estimate: TimeInterval(estimate.totalSeconds), due: task.due,
+                    priority: task.todo.priority ?? 0, created: task.created ?? .distantPast))
+            } catch {
+                skipped.append(Skipped(task: task.todo.uid, title: title, reason: "estimate under a minute"))
+            }
+        }
+        return (tasks, skipped)
     }
 
     /// Jadwal wrote an event it cannot read back: a bug, reported rather than stored.

@@ -4,11 +4,15 @@ import Foundation
 public enum ProposalSubject: Sendable, Hashable, Codable, CustomStringConvertible {
     case goal(id: String)
     case task(id: String)
+    /// A block before bed for a sleep goal, suggested when the person slept under its target
+    /// several nights running. Not a session: it counts towards nothing.
+    case windDown(goalID: String)
 
     public var description: String {
         switch self {
         case .goal(let id): "goal:\(id)"
         case .task(let id): "task:\(id)"
+        case .windDown(let goalID): "wind-down:\(goalID)"
         }
     }
 }

@@ -59,6 +59,10 @@ public enum ReasonFactor: Sendable, Hashable, Codable {
     case earliestFreeTime
     /// A long to-do split in parts ("part 2 of 3").
     case part(Int, of: Int)
+    /// The nights that were shorter than the sleep goal ("you slept under 7 h 30 the last 3 nights").
+    case sleptUnder(minutes: Int, nights: Int)
+    /// When the block ends and sleep should begin ("to be asleep by 23:00").
+    case asleepBy(TimeOfDay)
 
     /// The factor as a phrase of a reason sentence.
     public func phrase(in language: ReasonLanguage) -> String {
@@ -80,6 +84,17 @@ public enum ReasonFactor: Sendable, Hashable, Codable {
         case .noDueDate: "no due date"
         case .earliestFreeTime: "the earliest free time"
         case .part(let index, let count): "part \(index) of \(count)"
+        case .sleptUnder(let minutes, let nights): "you slept under \(Self.duration(minutes, .english)) the last \(nights) nights"
+        case .asleepBy(let time): "to be asleep by \(time)"
+        }
+    }
+
+    /// "7 h 30" / "7 س 30 د"; whole hours without minutes.
+    static func duration(_ minutes: Int, _ language: ReasonLanguage) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        switch language {
+        case .english: return rest == 0 ? "\(hours) h" : hours == 0 ? "\(rest) min" : "\(hours) h \(rest)"
+        case .arabic: return rest == 0 ? "\(hours) س" : hours == 0 ? "\(rest) د" : "\(hours) س \(rest) د"
         }
     }
 
@@ -100,11 +115,23 @@ public enum ReasonFactor: Sendable, Hashable, Codable {
         case .noDueDate: "بلا موعد نهائي"
         case .earliestFreeTime: "أقرب وقت متاح"
         case .part(let index, let count): "الجزء \(index) من \(count)"
+        case .sleptUnder(let minutes, let nights): "نمت أقل من \(Self.duration(minutes, .arabic)) في آخر \(Self.arabicNights(nights))"
+        case .asleepBy(let time): "للنوم بحلول \(time)"
+        }
+    }
+
+    /// "ليلة", "ليلتين", "3 ليالٍ", "11 ليلة".
+    public static func arabicNights(_ n: Int) -> String {
+        switch n {
+        case 1: "ليلة"
+        case 2: "ليلتين"
+        case 3...10: "\(n) ليالٍ"
+        default: "\(n) ليلة"
         }
     }
 
     /// "يوم", "يومين", "3 أيام", "11 يومًا": the counted noun agrees with its number.
-    static func arabicDays(_ n: Int) -> String {
+    public static func arabicDays(_ n: Int) -> String {
         switch n {
         case 1: "يوم"
         case 2: "يومين"

@@ -403,6 +403,8 @@ private struct Planner {
                     factors.append(.noDueDate)
                 }
                 factors.append(.earliestFreeTime)
+            case .windDown:
+                break
             }
             let day = calendar.day(containing: item.range.start)
             let dayEnd = calendar.end(of: day)

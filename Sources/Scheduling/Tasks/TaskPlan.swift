@@ -65,7 +65,7 @@ public struct TaskPlan: Sendable {
         }
     }
 
-    /// Existing blocks that had started by `now`: left where they are.
+    /// Existing blocks that had started by `now`, and the pinned ones: left where they are.
     public let kept: [TaskBlock]
     /// New blocks, in time order.
     public let placed: [TaskBlock]
@@ -81,9 +81,9 @@ public struct TaskPlan: Sendable {
     static let longestHorizon: TimeInterval = 366 * 86_400
 
     public init(tasks: [PlannableTask], busy: BusyTime, availability: Availability, now: Date,
-                existing: [TaskBlock] = [], options: Options = .standard) {
+                existing: [TaskBlock] = [], pinned: [TaskBlock] = [], options: Options = .standard) {
         let calendar = availability.calendar
-        let kept = existing.filter { $0.range.start <= now }
+        let kept = existing.filter { $0.range.start <= now } + pinned
         self.kept = kept
         self.removed = existing.filter { $0.range.start > now }
 

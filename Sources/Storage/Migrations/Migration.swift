@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership, v24Invitations]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership, v24Invitations, v26TrackerSources]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,
@@ -899,6 +899,21 @@ extension Migrations {
             )
             """,
             "CREATE INDEX invitation_tokens_invitation ON invitation_tokens (invitation_id)",
+        ]
+    }
+
+    /// Tracker entries that came from somewhere: an import (Apple Health; its key makes a second
+    /// import add nothing) or a planned session marked done or skipped (one entry per item).
+    static let v26TrackerSources = Migration(version: 26, name: "tracker entry sources") { _ in
+        [
+            "ALTER TABLE tracker_entries ADD COLUMN source TEXT",
+            "ALTER TABLE tracker_entries ADD COLUMN external_id TEXT",
+            "ALTER TABLE tracker_entries ADD COLUMN goal_id TEXT",
+            "ALTER TABLE tracker_entries ADD COLUMN plan_item_id TEXT",
+            "ALTER TABLE tracker_entries ADD COLUMN outcome TEXT",
+            // NULLs are distinct on both engines: entries typed in by hand have neither key.
+            "CREATE UNIQUE INDEX tracker_entries_external ON tracker_entries (account_id, external_id)",
+            "CREATE UNIQUE INDEX tracker_entries_plan_item ON tracker_entries (account_id, plan_item_id)",
         ]
     }
 }

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 from pathlib import Path
 
@@ -374,7 +375,10 @@ def main() -> int:
             except SystemExit:
                 raise
             except Exception as error:  # a flow that breaks is one failure, and the others still run
-                run.check(False, f"{flow.__name__}: {type(error).__name__}: {error}")
+                # Where in the flow it broke (Selenium's own frames say nothing about that).
+                frames = [f for f in traceback.extract_tb(error.__traceback__) if "/scripts/web/" in f.filename]
+                where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+                run.check(False, f"{flow.__name__}{where}: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
     finally:
         run.close()
     print("\nScreenshots:")

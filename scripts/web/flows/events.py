@@ -131,7 +131,14 @@ def _add(run, day: datetime.date, title: str, start: str, end: str, color: str =
 
 
 def _chip(run, title: str):
-    return next((a for a in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid a.item") if title in a.text), None)
+    # Looked up in one script: the live view may redraw the grid between a lookup and a read.
+    return run.driver.execute_script(
+        "return [...document.querySelectorAll('.timegrid a.item')].find(a => a.innerText.includes(arguments[0])) || null", title)
+
+
+def _chip_texts(run, title: str) -> list[str]:
+    return run.driver.execute_script(
+        "return [...document.querySelectorAll('.timegrid a.item')].map(a => a.innerText).filter(t => t.includes(arguments[0]))", title)
 
 
 def labels(run) -> None:
@@ -199,7 +206,8 @@ def duplicate(run) -> None:
     chip = _chip(run, "Piano lesson")
     if not run.check(chip is not None, "the lesson is in the week"):
         return
-    run.driver.execute_script("arguments[0].click()", chip)
+    run.driver.execute_script(
+        "[...document.querySelectorAll('.timegrid a.item')].find(a => a.innerText.includes(arguments[0])).click()", "Piano lesson")
     run.wait_for(lambda: run.driver.find_elements(By.ID, "duplicate"), "an event's page has a Duplicate button")
     original = run.driver.current_url
     run.find("#duplicate").click()
@@ -212,8 +220,8 @@ def duplicate(run) -> None:
     run.set_value("#endDate", (day + datetime.timedelta(days=1)).isoformat())
     run.find("#save").click()
     run.wait_for(lambda: "view=week" in run.driver.current_url, "the copy is saved")
-    chips = [a.text for a in run.driver.find_elements(By.CSS_SELECTOR, ".timegrid a.item") if "Piano lesson" in a.text]
-    run.check(len(chips) == 2, f"the week has the lesson and its copy a day later ({chips})")
+    run.wait_for(lambda: len(_chip_texts(run, "Piano lesson")) == 2,
+                 f"the week has the lesson and its copy a day later ({_chip_texts(run, 'Piano lesson')})")
 
 
 FLOWS = [repeating, repeating_arabic, labels, duplicate, opening_hour]

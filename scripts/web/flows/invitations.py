@@ -9,7 +9,9 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -19,6 +21,12 @@ PATH = "/invitations"
 
 
 def card(run, title: str):
+    # The page follows changes live: a card read while the list is redrawn is looked up again.
+    for _ in range(20):
+        try:
+            return next(c for c in run.driver.find_elements(By.CSS_SELECTOR, "#received .invitation") if title in c.text)
+        except (StaleElementReferenceException, StopIteration):
+            time.sleep(0.25)
     return next(c for c in run.driver.find_elements(By.CSS_SELECTOR, "#received .invitation") if title in c.text)
 
 
@@ -26,6 +34,9 @@ def invitations(run) -> None:
     omar = other_person(run, "omar@example.com")
     omar_calendar = next(c for c in api_as(run, omar, "GET", "/api/v1/calendars")["calendars"] if c["slug"] == "personal")
     day = (datetime.date.today() + datetime.timedelta(days=3)).isoformat()
+    # Times below are read in each person's zone: Omar's is set to Sara's (an earlier flow may have changed hers).
+    zone = json.loads(run.api("GET", "/api/v1/me")["body"])["timeZone"]
+    api_as(run, omar, "PATCH", "/api/v1/me", {"timeZone": zone})
     # Sara is busy at 10:30 that day: the invitation says so before she answers.
     sara_calendar = next(c for c in json.loads(run.api("GET", "/api/v1/calendars")["body"])["calendars"] if c["slug"] == "personal")
     run.api("POST", f"/api/v1/calendars/{sara_calendar['id']}/events", {"title": "Dentist", "start": f"{day}T10:30", "end": f"{day}T11:00"})

@@ -6,6 +6,7 @@ at a phone's width."""
 from __future__ import annotations
 
 import datetime
+import json
 import tempfile
 import zipfile
 from pathlib import Path
@@ -73,18 +74,28 @@ def plan(run) -> None:
     run.screen("plan-accepted")
 
 
-def _export(folder: Path) -> Path:
-    """A small export.zip in the Health app's layout, with last night in it."""
-    today = datetime.date.today()
+def _midday_zone() -> tuple[str, int, datetime.date]:
+    """A whole-hour zone where it is now about midday, its offset and its date: the checks of
+    today's bar and of last night hold at any hour the run happens at (at 22:00 UTC it is already
+    tomorrow in Riyadh)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    offset = 12 - now.hour  # -11 … +12; Etc/GMT names count the other way
+    name = "Etc/UTC" if offset == 0 else f"Etc/GMT{-offset:+d}"
+    return name, offset, (now + datetime.timedelta(hours=offset)).date()
+
+
+def _export(folder: Path, today: datetime.date, offset: int) -> Path:
+    """A small export.zip in the Health app's layout, with last night in it (times at `offset` hours from UTC)."""
     night = today - datetime.timedelta(days=1)
+    zone = f"{offset:+03d}00"
     xml = f"""<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE HealthData [
 <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
 ]>
 <HealthData locale="en_US">
- <ExportDate value="{today} 09:00:00 +0300"/>
- <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Watch" startDate="{night} 23:10:00 +0300" endDate="{today} 06:40:00 +0300" value="HKCategoryValueSleepAnalysisAsleepCore"/>
- <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="30" durationUnit="min" sourceName="Watch" startDate="{night} 17:00:00 +0300" endDate="{night} 17:30:00 +0300"/>
+ <ExportDate value="{today} 09:00:00 {zone}"/>
+ <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Watch" startDate="{night} 23:10:00 {zone}" endDate="{today} 06:40:00 {zone}" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+ <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="30" durationUnit="min" sourceName="Watch" startDate="{night} 17:00:00 {zone}" endDate="{night} 17:30:00 {zone}"/>
 </HealthData>
 """
     path = folder / "export.zip"
@@ -95,10 +106,19 @@ def _export(folder: Path) -> Path:
 
 
 def tracker(run) -> None:
+    zone, offset, today = _midday_zone()
+    kept = json.loads(run.api("GET", "/api/v1/me")["body"])["timeZone"]
+    run.api("PATCH", "/api/v1/me", {"timeZone": zone})
+    try:
+        _tracker(run, today, offset)
+    finally:
+        run.api("PATCH", "/api/v1/me", {"timeZone": kept})
+
+
+def _tracker(run, today: datetime.date, offset: int) -> None:
     run.open("/tracker")
     run.wait_for(lambda: run.driver.find_elements(By.ID, "sleep-form"), "the tracker page opens with its forms")
     run.check(run.find("nav a[aria-current='page']").get_attribute("href").endswith("/tracker"), "Tracker is the current section")
-    today = datetime.date.today()
     run.set_value("#sleep-bedtime", f"{today}T07:00")
     run.set_value("#sleep-wake", f"{today}T06:00")
     run.find("#add-sleep").click()
@@ -115,7 +135,7 @@ def tracker(run) -> None:
     run.wait_for(lambda: len(run.driver.find_elements(By.CSS_SELECTOR, "#entry-list li")) == 2, "the run is listed")
 
     with tempfile.TemporaryDirectory() as folder:
-        run.find("#health-file").send_keys(str(_export(Path(folder))))
+        run.find("#health-file").send_keys(str(_export(Path(folder), today, offset)))
         run.find("#import-health").click()
         run.wait_for(lambda: run.driver.find_elements(By.ID, "import-report"), "the Health export is imported")
     report = run.find("#import-report").text

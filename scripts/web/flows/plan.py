@@ -74,14 +74,22 @@ def plan(run) -> None:
     run.screen("plan-accepted")
 
 
+# Zones without daylight saving (as of 2026), one per whole-hour offset from UTC.
+STEADY_ZONES = {
+    -11: "Pacific/Pago_Pago", -10: "Pacific/Honolulu", -9: "Pacific/Gambier", -8: "Pacific/Pitcairn", -7: "America/Phoenix",
+    -6: "America/Regina", -5: "America/Bogota", -4: "America/La_Paz", -3: "America/Argentina/Buenos_Aires", -2: "Atlantic/South_Georgia",
+    -1: "Atlantic/Cape_Verde", 0: "Africa/Abidjan", 1: "Africa/Lagos", 2: "Africa/Johannesburg", 3: "Asia/Riyadh", 4: "Asia/Dubai",
+    5: "Asia/Karachi", 6: "Asia/Dhaka", 7: "Asia/Jakarta", 8: "Asia/Singapore", 9: "Asia/Tokyo", 10: "Australia/Brisbane",
+    11: "Pacific/Guadalcanal", 12: "Pacific/Tarawa",
+}
+
+
 def _midday_zone() -> tuple[str, int, datetime.date]:
-    """A whole-hour zone where it is now about midday, its offset and its date: the checks of
-    today's bar and of last night hold at any hour the run happens at (at 22:00 UTC it is already
-    tomorrow in Riyadh)."""
+    """A zone where it is now about midday, its offset and its date: the checks of today's bar and
+    of last night hold at any hour the run happens at (at 22:00 UTC it is already tomorrow in Riyadh)."""
     now = datetime.datetime.now(datetime.timezone.utc)
-    offset = 12 - now.hour  # -11 … +12; Etc/GMT names count the other way
-    name = "Etc/UTC" if offset == 0 else f"Etc/GMT{-offset:+d}"
-    return name, offset, (now + datetime.timedelta(hours=offset)).date()
+    offset = 12 - now.hour  # -11 … +12
+    return STEADY_ZONES[offset], offset, (now + datetime.timedelta(hours=offset)).date()
 
 
 def _export(folder: Path, today: datetime.date, offset: int) -> Path:
@@ -108,7 +116,8 @@ def _export(folder: Path, today: datetime.date, offset: int) -> Path:
 def tracker(run) -> None:
     zone, offset, today = _midday_zone()
     kept = json.loads(run.api("GET", "/api/v1/me")["body"])["timeZone"]
-    run.api("PATCH", "/api/v1/me", {"timeZone": zone})
+    changed = run.api("PATCH", "/api/v1/me", {"timeZone": zone})
+    run.check(changed["status"] == 200, f"the account takes the zone {zone} ({changed})")
     try:
         _tracker(run, today, offset)
     finally:
@@ -147,10 +156,11 @@ def _tracker(run, today: datetime.date, offset: int) -> None:
     run.check(run.find("#chart-metric-title").get_attribute("textContent").startswith("sleep"), "the chart has a title")
     run.check("Days in a row: 2 now" in run.find("#streak").text, f"the streak counts yesterday and today ({run.find('#streak').text})")
     bars = run.driver.find_elements(By.CSS_SELECTOR, "svg#chart-metric rect.chart-bar")
-    run.check(len(bars) == 14 and float(bars[-1].get_attribute("height")) > 0, "fourteen days, today's bar drawn")
+    heights = [float(b.get_attribute("height")) for b in bars]
+    run.check(len(bars) == 14 and heights[-1] > 0, f"fourteen days, today's bar drawn ({heights}, {today}, offset {offset})")
     run.find("#progress details summary").click()
     rows = run.driver.find_elements(By.CSS_SELECTOR, "#chart-metric-table tbody tr")
-    run.check(len(rows) == 14 and "7 h 30" in rows[0].text, "the table gives the same numbers, newest first")
+    run.check(len(rows) == 14 and "7 h 30" in rows[0].text, f"the table gives the same numbers, newest first ({[r.text for r in rows[:3]]})")
     run.screen("tracker")
 
 

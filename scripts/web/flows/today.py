@@ -55,19 +55,24 @@ def today(run) -> None:
 
     # Done with the keyboard, in place: the page is not reloaded.
     run.driver.execute_script("window.__stillHere = true")
-    books = next(r for r in rows if "Return library books" in r.text)
-    check = books.find_element(By.CSS_SELECTOR, "button.task-check")
-    run.check(check.get_attribute("aria-checked") == "false", "the to-do is not done yet")
-    run.driver.execute_script("arguments[0].focus()", check)
-    check.send_keys(Keys.SPACE)
-    run.wait_for(lambda: check.get_attribute("aria-checked") == "true" and "done" in books.get_attribute("class"),
+    # The list is redrawn live after each change (the button keeps its id and focus): looked up afresh each time.
+    def books():
+        return next(r for r in run.driver.find_elements(By.CSS_SELECTOR, ".today-list > li") if "Return library books" in r.text)
+
+    def check():
+        return books().find_element(By.CSS_SELECTOR, "button.task-check")
+
+    run.check(check().get_attribute("aria-checked") == "false", "the to-do is not done yet")
+    run.driver.execute_script("arguments[0].focus()", check())
+    check().send_keys(Keys.SPACE)
+    run.wait_for(lambda: check().get_attribute("aria-checked") == "true" and "done" in books().get_attribute("class"),
                  "Space marks the to-do done where it stands")
     run.check(run.driver.execute_script("return window.__stillHere === true"), "marking it done did not reload the page")
     tasks = _body(run.api("GET", "/api/v1/tasks?status=completed"))["tasks"]
     run.check(any(t["title"] == "Return library books" for t in tasks), "the to-do is stored as done")
-    run.check(run.driver.switch_to.active_element == check, "focus stays on the button")
-    check.send_keys(Keys.SPACE)
-    run.wait_for(lambda: check.get_attribute("aria-checked") == "false", "pressed again, it is not done")
+    run.wait_for(lambda: run.driver.switch_to.active_element == check(), "focus stays on the button")
+    run.driver.switch_to.active_element.send_keys(Keys.SPACE)
+    run.wait_for(lambda: check().get_attribute("aria-checked") == "false", "pressed again, it is not done")
     run.screen("today-marked")
 
 

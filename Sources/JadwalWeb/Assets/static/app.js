@@ -177,7 +177,14 @@ if (document.querySelector('[data-live]')) {
       if (!response.ok || response.redirected) return;
       const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
       const [x, y] = [window.scrollX, window.scrollY];
-      const focused = document.activeElement?.id;
+      // Focus is found again by the element's id, else by its place under the nearest element with one
+      // (a to-do's check box in a Today row): a keyboard user keeps their place through a redraw.
+      const active = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
+      const focused = active && {
+        id: active.id,
+        within: active.closest('[id]')?.id,
+        selector: active.tagName.toLowerCase() + [...active.classList].map((c) => '.' + CSS.escape(c)).join(''),
+      };
       for (const region of document.querySelectorAll('[data-live]')) {
         const next = fresh.querySelector(`[data-live="${region.dataset.live}"]`);
         if (next && next.innerHTML !== region.innerHTML) region.replaceChildren(...document.adoptNode(next).childNodes);
@@ -187,7 +194,12 @@ if (document.querySelector('[data-live]')) {
       const freshStyle = fresh.querySelector('style');
       if (style && freshStyle && style.textContent !== freshStyle.textContent) style.textContent = freshStyle.textContent;
       window.scrollTo(x, y);
-      if (focused && !document.activeElement?.id) document.getElementById(focused)?.focus({ preventScroll: true });
+      if (focused && (!document.activeElement || document.activeElement === document.body)) {
+        const within = focused.within && document.getElementById(focused.within);
+        const target = (focused.id && document.getElementById(focused.id))
+          || (within && (within.matches(focused.selector) ? within : within.querySelector(focused.selector)));
+        target?.focus({ preventScroll: true });
+      }
       document.dispatchEvent(new Event('jadwal:live-refreshed'));
     } catch {
       // Offline or signed out: the next change, or a reload, tries again.

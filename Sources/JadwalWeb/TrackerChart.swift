@@ -93,19 +93,10 @@ struct TrackerChart {
         String(format: "%.1f", value)
     }
 
+    /// Escaped as every value the web app writes by hand (`CalendarHTML.value`).
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
+        var html = CalendarHTML(capacity: text.utf8.count)
+        html.value(text)
+        return html.text
     }
 }

@@ -145,13 +145,22 @@ class Run:
 
     def api(self, method: str, path: str, body: dict | None = None) -> dict:
         """The JSON API from the page, with the browser's session and CSRF token (as the app's script calls it)."""
-        return self.driver.execute_async_script(
-            """const [method, path, body, done] = arguments;
+        # A page that is still loading (just after a redirect) can be replaced under the script,
+        # which then never answers: wait until it has loaded and carries its token.
+        WebDriverWait(self.driver, 15).until(lambda d: d.execute_script(
+            "return document.readyState === 'complete' && !!document.querySelector('meta[name=\"csrf-token\"]')"))
+        script = """const [method, path, body, done] = arguments;
             const csrf = document.querySelector('meta[name="csrf-token"]').content;
             fetch(path, {method, headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
                          body: body ? JSON.stringify(body) : undefined})
-              .then(async r => done({status: r.status, body: await r.text()}), e => done({status: 0, body: String(e)}));""",
-            method, path, body)
+              .then(async r => done({status: r.status, body: await r.text()}), e => done({status: 0, body: String(e)}));"""
+        try:
+            return self.driver.execute_async_script(script, method, path, body)
+        except TimeoutException:
+            if method != "GET":
+                raise
+            # A read is safe to ask again when the page went away under the first one.
+            return self.driver.execute_async_script(script, method, path, body)
 
     def magic_link(self, email: str, after: int) -> str | None:
         deadline = time.time() + 30

@@ -12,6 +12,7 @@ import json
 import time
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -89,14 +90,24 @@ def conflict_badge(run) -> None:
             time.sleep(1)
     if not run.check(bool(badge), "the clash is marked with a badge on the week's chip"):
         return
-    label = badge[0].get_attribute("aria-label")
-    run.check("scheduling conflict" in label, f"the badge says what it is to screen readers ({label})")
-    chip_text = run.driver.execute_script(
-        "return [...document.querySelectorAll('.timegrid .item.in-conflict')].map(e => e.textContent).join(' ')")
+    # The week redraws itself live while the flow reads it: the badge and the chips are read in
+    # one script, and the badge is found afresh right before it is pressed.
+    label, chip_text = run.driver.execute_script(
+        "const b = document.querySelector('.timegrid a.conflict-badge');"
+        "return [b ? b.getAttribute('aria-label') : '',"
+        " [...document.querySelectorAll('.timegrid .item.in-conflict')].map(e => e.textContent).join(' ')]")
+    run.check("scheduling conflict" in (label or ""), f"the badge says what it is to screen readers ({label})")
     run.check("in a scheduling conflict" in chip_text, "the chip itself carries words for screen readers")
     run.screen("week-conflict-badge")
-    run.driver.execute_script("arguments[0].focus()", badge[0])
-    badge[0].send_keys(Keys.ENTER)
+
+    for _ in range(3):
+        try:
+            badge = run.driver.find_element(By.CSS_SELECTOR, ".timegrid a.conflict-badge")
+            run.driver.execute_script("arguments[0].focus()", badge)
+            badge.send_keys(Keys.ENTER)
+            break
+        except StaleElementReferenceException:
+            continue  # redrawn between finding and pressing: find it again
     run.wait_for(lambda: "/conflicts" in run.driver.current_url, "the badge opens the conflicts page")
     target = run.driver.current_url.split("#", 1)[-1]
     run.check(bool(run.driver.find_elements(By.ID, target)), f"at the conflict the badge named ({target})")

@@ -37,6 +37,9 @@ export JADWAL_TEST_WHATSAPP_PYTHON="$wa_venv/bin/python"
 step "openssl (test certificates)"
 command -v openssl >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl; }
 
+step "strace (Debian; the crash-safety check kills a first start at the moment a key file comes to be)"
+command -v strace >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; }
+
 step "chromium and chromedriver (Debian; the web app's browser tests)"
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
@@ -107,6 +110,9 @@ if [[ $# -eq 0 ]]; then
 
     step "CalDAV scheduling: python caldav's own RFC 6638 tests against jadwal with three accounts"
     "$JADWAL_TEST_PYTHON" scripts/caldav/caldav_scheduling.py --jadwal-binary "$JADWAL_BINARY"
+
+    step "crash safety: SIGKILL during CalDAV writes and chat imports, restarted, every acknowledged write checked; SQLite and PostgreSQL (short form; scripts/faults/README.md)"
+    "$JADWAL_TEST_PYTHON" scripts/faults/crash_safety.py --binary "$JADWAL_BINARY" --short
 
     step "web app in headless Chromium: every screen's flows, English and Arabic; axe-core on every screen"
     "$JADWAL_TEST_PYTHON" scripts/web/browser_tests.py --binary "$JADWAL_BINARY" --screenshots "${JADWAL_SCREENSHOTS:-$(mktemp -d /tmp/jadwal-screens.XXXXXX)}"

@@ -62,7 +62,8 @@ extension CalDAVService {
         }
         if asksQuota {
             let id = account.id
-            sheet.storedBytes = try await store.read { tx in try await tx.storedBytes(accountID: id) }
+            sheet.storedBytes = try await store.read { tx in try await tx.storedUsage(accountID: id) }.bytes
+            sheet.quotaBytes = store.accountQuota.bytes
         }
         return sheet
     }

@@ -55,7 +55,11 @@ extension CalDAVService {
         let (revision, changes, objects) = try await store.read { tx -> (Int64, [CalendarChange], [CalendarObject]) in
             let revision = try await tx.calendar(id: calendar.id)?.revision ?? calendar.revision
             guard let since else { return (revision, [], try await tx.calendarObjects(calendarID: calendar.id)) }
-            let latest = ChangeSet(changes: try await tx.calendarChanges(calendarID: calendar.id, after: since), currentRevision: revision).latest
+            guard let logged = try await tx.calendarChanges(calendarID: calendar.id, after: since) else {
+                // RFC 6578 §3.2: the log no longer reaches back that far (RecordRetention).
+                throw DAVError.precondition(.validSyncToken, "This sync token is older than the changes Jadwal keeps; sync again from scratch.")
+            }
+            let latest = ChangeSet(changes: logged, currentRevision: revision).latest
             let written = latest.filter { $0.kind == .written }.map(\.name)
             return (revision, latest, try await tx.calendarObjects(calendarID: calendar.id, names: written))
         }

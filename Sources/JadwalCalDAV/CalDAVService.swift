@@ -54,6 +54,16 @@ package struct CalDAVService: Sendable {
             return refusal.response
         } catch let refusal as CalendarWrites.Refusal {
             return DAVResponse.error(Self.davError(refusal))
+        } catch let full as AccountQuota.Exceeded {
+            return DAVResponse.error(DAVError.precondition(.quotaNotExceeded, "The calendar's owner is out of room: \(full).", status: 507))
+        } catch let busy as StoreUnavailable {
+            // Nothing was written: the client sends the same request again later.
+            context.logger.warning("database unavailable", metadata: ["reason": "\(busy.reason)"])
+            var response = DAVResponse.text(
+                "The server is too busy to take this now (\(busy.reason)). Nothing was changed; try again in \(busy.retryAfterSeconds) s.",
+                status: .serviceUnavailable)
+            response.headers[.retryAfter] = String(busy.retryAfterSeconds)
+            return response
         } catch {
             context.logger.error("CalDAV request failed", metadata: ["error": "\(String(reflecting: error))"])
             return DAVResponse.text(

@@ -116,8 +116,8 @@ package final class CalendarMirrors: Sendable {
             // The revision is read first: a write committed after it is applied again on the next
             // catch-up, and applying a change twice gives the same mirror.
             guard let revision = try await tx.calendar(id: id)?.revision else { return nil }
-            if let held {
-                let changes = try await tx.calendarChanges(calendarID: id, after: held.revision)
+            // A log pruned past the mirror (nil) is read in full, like a long one.
+            if let held, let changes = try await tx.calendarChanges(calendarID: id, after: held.revision) {
                 if changes.count <= max(64, held.objects.count / 4) {
                     let latest = ChangeSet(changes: changes, currentRevision: revision).latest
                     let names = latest.filter { $0.kind == .written }.map(\.name)

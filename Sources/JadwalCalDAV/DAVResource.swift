@@ -33,8 +33,9 @@ package struct DAVPropertySheet: Sendable {
     package let account: Account
     /// Bytes stored by the account, when a quota property was asked for.
     package var storedBytes: Int64?
+    /// The bytes the account may store (`AccountQuota.bytes`).
+    package var quotaBytes: Int64 = AccountQuota().bytes
 
-    package static let quotaBytes: Int64 = 1 << 30
     package static let readPrivileges: [QualifiedName] = [.read, .readCurrentUserPrivilegeSet, .readFreeBusy]
     package static let writePrivileges: [QualifiedName] = [.write, .writeProperties, .writeContent, .bind, .unbind]
     package static let calendarReports: [QualifiedName] = [.calendarQuery, .calendarMultiget, .syncCollection, .freeBusyQuery]
@@ -102,7 +103,7 @@ package struct DAVPropertySheet: Sendable {
             case .displayName: return PropertyValue.text(.displayName, account.displayName)
             case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
             case .quotaUsedBytes: return storedBytes.map { PropertyValue.text(.quotaUsedBytes, String($0)) }
-            case .quotaAvailableBytes: return storedBytes.map { PropertyValue.text(.quotaAvailableBytes, String(max(0, Self.quotaBytes - $0))) }
+            case .quotaAvailableBytes: return storedBytes.map { PropertyValue.text(.quotaAvailableBytes, String(max(0, quotaBytes - $0))) }
             case .currentUserPrivilegeSet: return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + Self.writePrivileges)
             default: return nil
             }

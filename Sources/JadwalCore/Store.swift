@@ -12,9 +12,25 @@ public protocol Store: Sendable {
     func checkReady() async throws
     /// Releases connections.
     func shutdown() async throws
+    /// How much each account may store in this database, as its operator set it.
+    var accountQuota: AccountQuota { get }
 }
 
-public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore & AccountOwnershipStore & InvitationStore
+/// The database cannot take the request now: its one writer has been held too long by others,
+/// or it cannot be reached. Nothing was written; the front doors answer 503 with `Retry-After`.
+public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public var retryAfterSeconds: Int
+
+    public init(reason: String, retryAfterSeconds: Int) {
+        self.reason = reason
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public var description: String { "\(reason); try again in \(retryAfterSeconds) s" }
+}
+
+public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore & AccountOwnershipStore & InvitationStore & RetentionStore
 
 public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
@@ -33,7 +49,6 @@ public protocol SignInTokenStore: Sendable {
     func signInRequests(email: EmailAddress, since: Date) async throws -> [Date]
     /// Creation times of tokens asked for from this client address after `since`, oldest first.
     func signInRequests(requester: String, since: Date) async throws -> [Date]
-    func deleteSignInTokens(expiredBefore: Date) async throws
 }
 
 public protocol SessionStore: Sendable {
@@ -74,9 +89,6 @@ public protocol JobStore: Sendable {
     func queuedJobCount(kind: JobKind) async throws -> Int
     /// Queued jobs due by `now`, and running ones: the backlog.
     func dueJobCount(now: Date) async throws -> Int
-    /// Forgets finished jobs (done, not dead) that finished before `date`; how many.
-    @discardableResult
-    func deleteDoneJobs(finishedBefore date: Date) async throws -> Int
 }
 
 public protocol CalendarStore: Sendable {
@@ -102,10 +114,12 @@ public protocol CalendarStore: Sendable {
     func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject
     /// Deletes the object at the calendar's next revision, logging the change. False if there was none.
     func deleteCalendarObject(calendarID: UUID, name: String) async throws -> Bool
-    /// Bytes of iCalendar the account stores, for the quota properties.
-    func storedBytes(accountID: UUID) async throws -> Int64
-    /// Changes after `revision`, oldest first.
-    func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]
+    /// What the account stores in its own calendars (kept by every write, read in one short
+    /// query): what `AccountQuota` checks and the CalDAV quota properties show.
+    func storedUsage(accountID: UUID) async throws -> StoredUsage
+    /// Changes after `revision`, oldest first; nil when the log no longer reaches back to
+    /// `revision` (`RecordRetention` pruned it): the caller starts from the objects instead.
+    func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]?
     /// Every object of enabled accounts whose text may hold an alarm and that is not over by
     /// `date` (or never ends): what the reminder sweep reschedules.
     func calendarObjectsWithAlarms(endingAfter date: Date) async throws -> [ReminderQueue.Target]
@@ -432,8 +446,23 @@ public protocol AccountOwnershipStore: Sendable {
     func forgetMentions(of terms: [String]) async throws -> Int
     /// Deletes the account row; every row that references it goes with it (ON DELETE CASCADE).
     func deleteAccount(id: UUID) async throws
+}
+
+/// Rows that age out, by `RecordRetention`'s rules. Each call is one idempotent statement or a
+/// few, so any number of instances may sweep at once.
+public protocol RetentionStore: Sendable {
     /// Forgets sign-in and account links that expired before `linksBefore` (the address and
     /// client address they recorded with them), and sessions that ended (expired or signed out)
-    /// before `sessionsBefore` with their refresh tokens (the device and address they recorded).
-    func forgetEndedSignIns(linksBefore: Date, sessionsBefore: Date) async throws
+    /// before `sessionsBefore` with their refresh tokens (the device and address they recorded);
+    /// how many rows.
+    func forgetEndedSignIns(linksBefore: Date, sessionsBefore: Date) async throws -> Int
+    /// Forgets refresh tokens rotated before `date`: a session goes on with its newest one.
+    func forgetRotatedRefreshTokens(rotatedBefore date: Date) async throws -> Int
+    /// Forgets setup links (Easy Setup, profiles) that expired before `date`.
+    func forgetSetupTokens(expiredBefore date: Date) async throws -> Int
+    /// Forgets jobs that finished before `doneBefore` and dead ones that gave up before `deadBefore`.
+    func forgetFinishedJobs(doneBefore: Date, deadBefore: Date) async throws -> Int
+    /// Forgets change-log rows logged before `date`, keeping per calendar the newest revision
+    /// forgotten, so a sync from an older token is refused instead of answered short.
+    func forgetCalendarChanges(loggedBefore date: Date) async throws -> Int
 }

@@ -62,6 +62,18 @@ package struct JSONErrorMiddleware: RouterMiddleware {
                 (code, message) = (error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), error.body ?? error.status.reasonPhrase)
             }
             return APIError.jsonResponse(status: error.status, code: code, message: message, headers: error.headers)
+        case let full as AccountQuota.Exceeded:
+            return APIError.jsonResponse(
+                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "quota_exceeded", message: "Nothing was saved: \(full).")
+        case let error as StoreUnavailable:
+            // Nothing was written: the client may send the same request again.
+            context.logger.warning("database unavailable", metadata: ["reason": "\(error.reason)"])
+            var headers = HTTPFields()
+            headers[.retryAfter] = String(error.retryAfterSeconds)
+            return APIError.jsonResponse(
+                status: .serviceUnavailable, code: "database_busy",
+                message: "The server is too busy to take this now (\(error.reason)). Nothing was changed; try again in \(error.retryAfterSeconds) s.",
+                headers: headers)
         case let error as any HTTPResponseError:
             return (try? error.response(from: request, context: context))
                 ?? APIError.jsonResponse(status: error.status, code: "error", message: error.status.reasonPhrase)

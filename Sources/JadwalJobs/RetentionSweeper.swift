@@ -1,20 +1,20 @@
 import Foundation
 import JadwalCore
-import JadwalHTTP
-import JadwalMail
-import JadwalPush
 import Logging
 import ServiceLifecycle
 
-/// Deletes message text past each account's retention period: at start, then every `interval`.
-/// Any number of instances may run it; the sweep is one idempotent statement.
-package struct ChatRetentionSweeper: Service {
+/// Forgets what is past its time: chat message text past each account's retention period
+/// (`ChatInbox`), and the server's own traces (`RecordRetention`): at start, then every
+/// `interval`. Any number of instances may run it; each sweep is idempotent.
+package struct RetentionSweeper: Service {
     package let inbox: ChatInbox
+    package let records: RecordRetention
     package let interval: Duration
     package let logger: Logger
 
-    package init(inbox: ChatInbox, interval: Duration, logger: Logger) {
+    package init(inbox: ChatInbox, records: RecordRetention, interval: Duration, logger: Logger) {
         self.inbox = inbox
+        self.records = records
         self.interval = interval
         self.logger = logger
     }
@@ -36,10 +36,17 @@ package struct ChatRetentionSweeper: Service {
         do {
             let forgotten = try await inbox.forgetExpiredText()
             if forgotten > 0 { logger.info("deleted the text of chat messages past their retention period", metadata: ["messages": "\(forgotten)"]) }
+            let records = try await records.sweep()
+            if records.total > 0 {
+                logger.info("forgot records past their time", metadata: [
+                    "sign_ins": "\(records.signIns)", "refresh_tokens": "\(records.refreshTokens)", "setup_links": "\(records.setupLinks)",
+                    "jobs": "\(records.jobs)", "changes": "\(records.changes)",
+                ])
+            }
         } catch {
             // Stopping: the sweep was cut short, the next start sweeps again.
             if Task.isCancelled || Task.isShuttingDownGracefully { return }
-            logger.error("chat retention sweep failed", metadata: ["error": "\(error)"])
+            logger.error("retention sweep failed", metadata: ["error": "\(error)"])
         }
     }
 }

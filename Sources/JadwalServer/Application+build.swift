@@ -72,7 +72,7 @@ public func openStore(_ configuration: ServerConfiguration, logger: Logger) thro
     } else {
         location = .sqlite(path: configuration.sqlitePath)
     }
-    return try SQLStore(location: location, logger: logger)
+    return try SQLStore(location: location, waitLimit: configuration.databaseWaitLimit, accountQuota: configuration.accountQuota, logger: logger)
 }
 
 /// Builds the whole server — storage migrated, routes, middleware, workers — for `jadwal serve`
@@ -400,7 +400,7 @@ private func assemble(
         // Run by `run(gracefulShutdownSignals:)`, not among the application's services.
         if bridge.startsProcess { bridgeSupervisor = supervisor }
     }
-    let retention = ChatRetentionSweeper(inbox: chatInbox, interval: configuration.chatRetentionSweepInterval, logger: logger)
+    let retention = RetentionSweeper(inbox: chatInbox, records: RecordRetention(store: store, clock: dependencies.clock), interval: configuration.retentionSweepInterval, logger: logger)
 
     let serverLogger = logger
     let application = Application(

@@ -32,8 +32,9 @@ public struct ServerConfiguration: Sendable {
     /// The largest Apple Health export an upload may be (`JADWAL_HEALTH_IMPORT_MAX_MB`); it is
     /// streamed to a temporary file, never held in memory. Larger ones go through the CLI.
     public var healthImportLimit = 2048 * 1024 * 1024
-    /// How often message text past its retention period is deleted.
-    public var chatRetentionSweepInterval: Duration = .seconds(3600)
+    /// How often what is past its time is forgotten: chat message text past its retention
+    /// period, and the records `RecordRetention` ages out.
+    public var retentionSweepInterval: Duration = .seconds(3600)
     /// How long a live chat (webhook, connector) must be quiet before it is read; zero reads
     /// every delivery at once.
     public var chatQuietPeriod: Duration = ChatInbox.defaultQuietPeriod
@@ -61,6 +62,11 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(30)
     /// Open connections at most; more wait in the listen backlog until one closes.
     public var maxConnections = 512
+    /// What each account may store (`JADWAL_QUOTA_MB`, `JADWAL_QUOTA_OBJECTS`, `JADWAL_QUOTA_CALENDARS`).
+    public var accountQuota = AccountQuota()
+    /// How long a request may wait for one of SQLite's connections (its one writer, mostly)
+    /// before it is answered 503 with `Retry-After` instead of waiting on.
+    public var databaseWaitLimit: Duration = .seconds(10)
     /// The bearer token that lets other machines read `/metrics`; nil: only this machine can.
     public var metricsToken: String?
     public var logLevel: Logger.Level = .info

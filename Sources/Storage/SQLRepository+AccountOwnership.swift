@@ -102,14 +102,6 @@ extension SQLRepository: AccountOwnershipStore {
         try await db.raw("DELETE FROM accounts WHERE id = \(bind: id.uuidString)").run()
     }
 
-    func forgetEndedSignIns(linksBefore: Date, sessionsBefore: Date) async throws {
-        try await db.raw("DELETE FROM sign_in_tokens WHERE expires_at < \(bind: linksBefore.unixMilliseconds)").run()
-        try await db.raw("DELETE FROM account_links WHERE expires_at < \(bind: linksBefore.unixMilliseconds)").run()
-        try await db.raw("""
-            DELETE FROM sessions WHERE expires_at < \(bind: sessionsBefore.unixMilliseconds) OR revoked_at < \(bind: sessionsBefore.unixMilliseconds)
-            """).run()
-    }
-
     /// The engine's "where does this text start in that one" (0: nowhere); no LIKE, whose `_`
     /// and `%` would make an address match others.
     private var position: String { engine == .postgres ? "strpos" : "instr" }

@@ -128,7 +128,7 @@ extension SQLRepository: CalendarStore {
     }
 
     func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject {
-        let revision = try await nextRevision(calendarID: object.calendarID)
+        let revision = try await nextRevision(calendarID: object.calendarID, replacing: object.name, bytes: Int64(object.icalendar.utf8.count))
         var stored = object
         stored.revision = revision
         try await db.raw("""
@@ -147,32 +147,41 @@ extension SQLRepository: CalendarStore {
 
     func deleteCalendarObject(calendarID: UUID, name: String) async throws -> Bool {
         let deleted = try await db.raw("""
-            DELETE FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) AND name = \(bind: name) RETURNING name
-            """).first() != nil
-        guard deleted else { return false }
-        let revision = try await nextRevision(calendarID: calendarID)
+            DELETE FROM calendar_objects WHERE calendar_id = \(bind: calendarID.uuidString) AND name = \(bind: name) RETURNING octet_length(icalendar) AS bytes
+            """).first()
+        guard let deleted else { return false }
+        let revision = try await nextRevision(calendarID: calendarID, removing: try deleted.decode(column: "bytes", as: Int64.self))
         try await logChange(calendarID: calendarID, revision: revision, name: name, kind: .deleted)
         return true
     }
 
-    func storedBytes(accountID: UUID) async throws -> Int64 {
+    func storedUsage(accountID: UUID) async throws -> StoredUsage {
         let row = try await db.raw("""
-            SELECT COALESCE(SUM(octet_length(o.icalendar)), 0) AS bytes FROM calendar_objects o
-            JOIN calendars c ON c.id = o.calendar_id WHERE c.account_id = \(bind: accountID.uuidString)
+            SELECT COUNT(*) AS calendars, CAST(COALESCE(SUM(object_count), 0) AS BIGINT) AS objects,
+                CAST(COALESCE(SUM(object_bytes), 0) AS BIGINT) AS bytes
+            FROM calendars WHERE account_id = \(bind: accountID.uuidString)
             """).first()
-        return try row?.decode(column: "bytes", as: Int64.self) ?? 0
+        return StoredUsage(
+            calendars: try row?.decode(column: "calendars", as: Int.self) ?? 0, objects: try row?.decode(column: "objects", as: Int.self) ?? 0,
+            bytes: try row?.decode(column: "bytes", as: Int64.self) ?? 0)
     }
 
-    func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange] {
-        try await db.raw("""
-            SELECT revision, name, kind FROM calendar_changes
-            WHERE calendar_id = \(bind: calendarID.uuidString) AND revision > \(bind: revision) ORDER BY revision
-            """).all().map { row in
-                let kind = try row.decode(column: "kind", as: String.self)
-                guard let parsed = CalendarChange.Kind(rawValue: kind) else { throw StorageError.corruptRow("change kind \(kind)") }
-                return CalendarChange(
-                    name: try row.decode(column: "name", as: String.self), kind: parsed, revision: try row.decode(column: "revision", as: Int64.self))
-            }
+    /// One statement: the calendar's retention mark with the rows after `revision`, so the
+    /// answer and the mark come from the same snapshot.
+    func calendarChanges(calendarID: UUID, after revision: Int64) async throws -> [CalendarChange]? {
+        let rows = try await db.raw("""
+            SELECT c.changes_pruned_through, ch.revision, ch.name, ch.kind FROM calendars c
+            LEFT JOIN calendar_changes ch ON ch.calendar_id = c.id AND ch.revision > \(bind: revision)
+            WHERE c.id = \(bind: calendarID.uuidString) ORDER BY ch.revision
+            """).all()
+        guard let first = rows.first else { return [] }
+        guard revision >= (try first.decode(column: "changes_pruned_through", as: Int64.self)) else { return nil }
+        return try rows.compactMap { row in
+            guard let kind = try row.decode(column: "kind", as: String?.self) else { return nil }
+            guard let parsed = CalendarChange.Kind(rawValue: kind) else { throw StorageError.corruptRow("change kind \(kind)") }
+            return CalendarChange(
+                name: try row.decode(column: "name", as: String.self), kind: parsed, revision: try row.decode(column: "revision", as: Int64.self))
+        }
     }
 
     func calendarObjectsWithAlarms(endingAfter date: Date) async throws -> [ReminderQueue.Target] {
@@ -189,20 +198,39 @@ extension SQLRepository: CalendarStore {
             }
     }
 
-    /// Bumps the calendar's revision in this transaction; the row lock orders concurrent writers.
-    private func nextRevision(calendarID: UUID) async throws -> Int64 {
-        guard let row = try await db.raw("""
-            UPDATE calendars SET revision = revision + 1 WHERE id = \(bind: calendarID.uuidString) RETURNING revision, account_id
-            """).first()
-        else { throw StorageError.corruptRow("calendar \(calendarID) does not exist") }
+    /// Bumps the calendar's revision in this transaction, and its usage by an object about to be
+    /// written as `name` with `bytes` (replacing whatever is stored under that name); the row
+    /// lock orders concurrent writers. One statement, so keeping the usage costs no round trip.
+    private func nextRevision(calendarID: UUID, replacing name: String, bytes: Int64) async throws -> Int64 {
+        let id = calendarID.uuidString
+        return try await bumpRevision(calendarID: calendarID, returning: db.raw("""
+            UPDATE calendars SET revision = revision + 1,
+                object_count = object_count + 1 - (SELECT COUNT(*) FROM calendar_objects o WHERE o.calendar_id = \(bind: id) AND o.name = \(bind: name)),
+                object_bytes = object_bytes + \(bind: bytes)
+                    - COALESCE((SELECT octet_length(o.icalendar) FROM calendar_objects o WHERE o.calendar_id = \(bind: id) AND o.name = \(bind: name)), 0)
+            WHERE id = \(bind: id) RETURNING revision, account_id
+            """).first())
+    }
+
+    /// Bumps the revision after an object of `bytes` was deleted.
+    private func nextRevision(calendarID: UUID, removing bytes: Int64) async throws -> Int64 {
+        try await bumpRevision(calendarID: calendarID, returning: db.raw("""
+            UPDATE calendars SET revision = revision + 1, object_count = object_count - 1, object_bytes = object_bytes - \(bind: bytes)
+            WHERE id = \(bind: calendarID.uuidString) RETURNING revision, account_id
+            """).first())
+    }
+
+    private func bumpRevision(calendarID: UUID, returning row: (any SQLRow)?) throws -> Int64 {
+        guard let row else { throw StorageError.corruptRow("calendar \(calendarID) does not exist") }
         viewChanges?.calendar(calendarID, owner: try Self.uuid(row, "account_id"))
         return try row.decode(column: "revision", as: Int64.self)
     }
 
+    /// The row's time is the server's own clock: it only decides when the row ages out.
     private func logChange(calendarID: UUID, revision: Int64, name: String, kind: CalendarChange.Kind) async throws {
         try await db.raw("""
-            INSERT INTO calendar_changes (calendar_id, revision, name, kind)
-            VALUES (\(bind: calendarID.uuidString), \(bind: revision), \(bind: name), \(bind: kind.rawValue))
+            INSERT INTO calendar_changes (calendar_id, revision, name, kind, logged_at)
+            VALUES (\(bind: calendarID.uuidString), \(bind: revision), \(bind: name), \(bind: kind.rawValue), \(bind: Date().unixMilliseconds))
             """).run()
     }
 

@@ -108,10 +108,6 @@ extension SQLRepository: SignInTokenStore {
             SELECT created_at FROM sign_in_tokens WHERE requester = \(bind: requester) AND created_at > \(bind: since.unixMilliseconds) ORDER BY created_at
             """).all().map { try Self.date($0, "created_at") }
     }
-
-    func deleteSignInTokens(expiredBefore: Date) async throws {
-        try await db.raw("DELETE FROM sign_in_tokens WHERE expires_at < \(bind: expiredBefore.unixMilliseconds)").run()
-    }
 }
 
 // MARK: - Sessions
@@ -223,10 +219,6 @@ extension SQLRepository: JobStore {
         try await db.raw("""
             SELECT COUNT(*) AS n FROM jobs WHERE state = 'running' OR (state = 'queued' AND run_at <= \(bind: now.unixMilliseconds))
             """).first()?.decode(column: "n", as: Int.self) ?? 0
-    }
-
-    func deleteDoneJobs(finishedBefore date: Date) async throws -> Int {
-        try await db.raw("DELETE FROM jobs WHERE state = 'done' AND finished_at < \(bind: date.unixMilliseconds) RETURNING id").all().count
     }
 
     func cancelQueuedJobs(kind: JobKind, subject: String) async throws -> Int {

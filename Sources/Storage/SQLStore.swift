@@ -21,6 +21,7 @@ public final class SQLStore: Store {
     private let logger: Logger
     private let viewObservers = Mutex<[@Sendable (CalendarViewChanges) -> Void]>([])
     public let location: DatabaseLocation
+    public let accountQuota: AccountQuota
 
     var sqlEngine: SQLEngine {
         switch engine {
@@ -29,9 +30,12 @@ public final class SQLStore: Store {
         }
     }
 
-    /// Opens the database; does not migrate (see `migrate()`).
-    public init(location: DatabaseLocation, logger: Logger) throws {
+    /// Opens the database; does not migrate (see `migrate()`). `waitLimit`: how long a
+    /// transaction may wait for an SQLite connection before `StoreUnavailable` (nil: no limit).
+    /// `accountQuota`: what each account may store (`AccountQuota`).
+    public init(location: DatabaseLocation, waitLimit: Duration? = .seconds(10), accountQuota: AccountQuota = AccountQuota(), logger: Logger) throws {
         self.location = location
+        self.accountQuota = accountQuota
         self.logger = logger
         switch location {
         case .sqlite(let path):
@@ -44,8 +48,8 @@ public final class SQLStore: Store {
             }
             let writerThread = SQLiteWriterThread()
             engine = .sqlite(
-                writer: SQLiteConnectionPool(path: path, size: 1, threadPool: writerThread.pool, logger: logger),
-                readers: SQLiteConnectionPool(path: path, size: 4, logger: logger),
+                writer: SQLiteConnectionPool(path: path, size: 1, threadPool: writerThread.pool, leaseTimeout: waitLimit, logger: logger),
+                readers: SQLiteConnectionPool(path: path, size: 4, leaseTimeout: waitLimit, logger: logger),
                 writerThread: writerThread
             )
         case .postgres(let pg):

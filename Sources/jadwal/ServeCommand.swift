@@ -61,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Open connections at most; more wait until one closes (env JADWAL_MAX_CONNECTIONS, default 512).")
     var maxConnections: String?
 
+    @Option(name: .customLong("database-wait-seconds"), help: "How long a request may wait for SQLite's writer before it is answered 503 with Retry-After (env JADWAL_DATABASE_WAIT_SECONDS, default 10).")
+    var databaseWaitSeconds: String?
+
     @Option(name: .customLong("llm-url"), help: "OpenAI-compatible API that reads chats before the rules, e.g. http://127.0.0.1:8081/v1 (env JADWAL_LLM_URL; default: the rules alone).")
     var llmURL: String?
 
@@ -168,6 +171,13 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.maxConnections = count
         }
+        if let text = databaseWaitSeconds ?? env["JADWAL_DATABASE_WAIT_SECONDS"] {
+            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (1...600).contains(seconds) else {
+                throw OperatorError("--database-wait-seconds (JADWAL_DATABASE_WAIT_SECONDS) must be a whole number of seconds from 1 to 600, not \(text)")
+            }
+            configuration.databaseWaitLimit = .seconds(seconds)
+        }
+        configuration.accountQuota = try ConfigurationValue.accountQuota(environment: env)
         configuration.metricsToken = env["JADWAL_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let value = logLevel ?? env["JADWAL_LOG_LEVEL"] { configuration.logLevel = try ConfigurationValue.logLevel(value) }
         if let value = env["JADWAL_DEFAULT_TIME_ZONE"] { configuration.defaultTimeZone = value }

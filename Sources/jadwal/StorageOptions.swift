@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JadwalCore
 import JadwalServer
 import Logging
 import Storage
@@ -22,6 +23,8 @@ struct StorageOptions: ParsableArguments {
     func withStore<T>(migrating: Bool = true, _ body: (SQLStore) async throws -> T) async throws -> T {
         var configuration = ServerConfiguration()
         apply(to: &configuration, environment: ProcessInfo.processInfo.environment)
+        // An operator's import is held to the same quota as the server's writes.
+        configuration.accountQuota = try ConfigurationValue.accountQuota(environment: ProcessInfo.processInfo.environment)
         var logger = Logger(label: "jadwal")
         logger.logLevel = .warning
         let store = try openStore(configuration, logger: logger)

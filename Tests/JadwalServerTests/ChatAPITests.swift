@@ -407,7 +407,7 @@ struct ChatAPITests {
 
     @Test("the retention sweep runs in the background and deletes text past the retention period", arguments: TestEnvironment.engines)
     func retentionSweep(engine: TestEngine) async throws {
-        try await ServerHarness.run(engine: engine, configure: { $0.chatRetentionSweepInterval = .milliseconds(50) }) { harness, client in
+        try await ServerHarness.run(engine: engine, configure: { $0.retentionSweepInterval = .milliseconds(50) }) { harness, client in
             let (_, token) = try await Self.omar(harness, client)
             // Asked, never answered: the conversation stays open and keeps its text.
             let open = """

@@ -30,6 +30,36 @@ struct HardeningTests {
         }
     }
 
+    @Test("a write that waits too long for SQLite's one writer is answered 503 with Retry-After, nothing written; then it goes through")
+    func writerWaitLimit() async throws {
+        try await ServerHarness.run(configure: { $0.workers = 0; $0.databaseWaitLimit = .milliseconds(300) }) { harness, client in
+            let user = try await DAVUser.make("busy@example.com", harness: harness, client: client)
+            let tokens = try await client.signIn("busy-api@example.com", harness: harness)
+            let calendar = user.calendar("personal")
+            // Another transaction holds the writer ten times longer than a request may wait.
+            let (entered, signal) = AsyncStream<Void>.makeStream()
+            let store = harness.instance.store
+            let holder = Task {
+                try await store.transaction { _ in
+                    signal.yield()
+                    try await Task.sleep(for: .seconds(3))
+                }
+            }
+            var inside = entered.makeAsyncIterator()
+            _ = await inside.next()
+
+            let refused = try await client.putICS(calendar + "late.ics", as: user, ICS.event(uid: "late"))
+            #expect(refused.status == .serviceUnavailable && refused.headers[.retryAfter] == "1", "\(refused.status) \(refused.text)")
+            #expect(refused.text.contains("Nothing was changed"), "\(refused.text)")
+            let api = try await client.send(.post, "/api/v1/tasks", json: #"{"title": "Call the bank"}"#, token: tokens.accessToken)
+            #expect(api.status == .serviceUnavailable && api.errorCode == "database_busy" && api.headers[.retryAfter] == "1", "\(api.status) \(api.text)")
+
+            try await holder.value
+            #expect(try await client.dav(.get, calendar + "late.ics", as: user).status == .notFound, "the refused write left nothing")
+            #expect(try await client.putICS(calendar + "late.ics", as: user, ICS.event(uid: "late")).status == .created, "sent again, it goes through")
+        }
+    }
+
     @Test("a new app password past the account's limit is refused with a 409 that says what to do")
     func appPasswordLimit() async throws {
         try await ServerHarness.run(configure: { $0.appPasswordLimit = 1 }) { harness, client in

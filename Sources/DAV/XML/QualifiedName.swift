@@ -126,6 +126,8 @@ extension QualifiedName {
     public static let owner = dav("owner")
     public static let quotaAvailableBytes = dav("quota-available-bytes")
     public static let quotaUsedBytes = dav("quota-used-bytes")
+    /// RFC 4331 §6: the precondition a write past the quota fails, with 507.
+    public static let quotaNotExceeded = dav("quota-not-exceeded")
     public static let calendarHomeSet = caldav("calendar-home-set")
     public static let calendarUserAddressSet = caldav("calendar-user-address-set")
     public static let calendarDescription = caldav("calendar-description")

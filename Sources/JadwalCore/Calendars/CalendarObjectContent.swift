@@ -171,6 +171,10 @@ public struct CalendarWrites: Sendable {
         if ImplicitScheduling.applies(to: calendar, source: source) {
             content = try await ImplicitScheduling(writes: self).written(content, replacing: existing, in: calendar, tx: tx)
         }
+        // Counted against the calendar's owner, whoever writes (a sharee writes into the owner's space).
+        try await store.accountQuota.check(
+            adding: existing == nil ? 1 : 0, bytes: Int64(content.text.utf8.count) - Int64(existing?.icalendar.utf8.count ?? 0),
+            to: calendar.accountID, tx: tx)
         let object = CalendarObject(
             calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
             etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: clock.now

@@ -108,10 +108,12 @@ public struct Calendars: Sendable {
     }
 
     /// Stores a new calendar (from `validated(_:account:)`, possibly adjusted by the caller),
-    /// unless the person has one at its slug already.
+    /// unless the person has one at its slug already or has as many as `AccountQuota` allows.
     public func create(_ calendar: CalendarCollection) async throws -> CalendarCollection {
+        let quota = store.accountQuota
         let created = try await store.transaction { tx -> Bool in
             guard try await tx.calendar(accountID: calendar.accountID, slug: calendar.slug) == nil else { return false }
+            try await quota.checkNewCalendar(for: calendar.accountID, tx: tx)
             try await tx.insertCalendar(calendar)
             return true
         }

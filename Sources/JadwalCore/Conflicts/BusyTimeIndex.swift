@@ -81,7 +81,11 @@ public final class BusyTimeIndex: Sendable {
         var entry = state.withLock { $0.entries[key] }
         if let kept = entry, kept.covers(from: from, to: to), kept.revision <= calendar.revision {
             if kept.revision < calendar.revision {
-                entry = try await bringUpToDate(kept, calendar: calendar, zoneName: zoneName, busyTime: busyTime, tx: tx)
+                if let caughtUp = try await bringUpToDate(kept, calendar: calendar, zoneName: zoneName, busyTime: busyTime, tx: tx) {
+                    entry = caughtUp
+                } else {
+                    entry = try await build(calendar: calendar, zoneName: zoneName, from: from - 7 * 86_400, busyTime: busyTime, tx: tx)
+                }
             }
         } else {
             entry = try await build(calendar: calendar, zoneName: zoneName, from: from - 7 * 86_400, busyTime: busyTime, tx: tx)
@@ -118,9 +122,10 @@ public final class BusyTimeIndex: Sendable {
     }
 
     /// The entry with the changes after its revision applied: each changed object read again.
+    /// Nil when the change log was pruned past the entry (it is built again).
     private func bringUpToDate(_ kept: Entry, calendar: CalendarCollection, zoneName: String, busyTime: AccountBusyTime, tx: any StoreTransaction)
-        async throws -> Entry {
-        let changes = try await tx.calendarChanges(calendarID: calendar.id, after: kept.revision)
+        async throws -> Entry? {
+        guard let changes = try await tx.calendarChanges(calendarID: calendar.id, after: kept.revision) else { return nil }
         var entry = kept
         let names = Array(Set(changes.map(\.name)))
         for name in names { entry.remove(name) }

@@ -113,14 +113,11 @@ public struct ReminderQueue: Sendable {
     }
 
     /// Queues a schedule job for every object that may hold alarms and is not over, and the next
-    /// sweep; returns how many objects. At most one sweep is queued at a time. Finished jobs a
-    /// week old are forgotten on the way (a reminder is one job per firing).
+    /// sweep; returns how many objects. At most one sweep is queued at a time. (Fired reminders
+    /// are finished jobs, which `RecordRetention` forgets.)
     public func sweep() async throws -> Int {
         let now = clock.now
         return try await store.transaction { tx in
-            try await tx.deleteDoneJobs(finishedBefore: now.addingTimeInterval(-7 * 86_400))
-            // Sign-in records a day after their links expire, sessions a month after they end (docs/privacy.md).
-            try await tx.forgetEndedSignIns(linksBefore: now.addingTimeInterval(-86_400), sessionsBefore: now.addingTimeInterval(-30 * 86_400))
             let targets = try await tx.calendarObjectsWithAlarms(endingAfter: now)
             for target in targets {
                 try await tx.cancelQueuedJobs(kind: Self.scheduleJob, subject: target.subject)

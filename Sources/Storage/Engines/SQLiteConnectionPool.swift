@@ -1,4 +1,5 @@
 import Foundation
+import JadwalCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -15,14 +16,21 @@ actor SQLiteConnectionPool {
     private let logger: Logger
     private var idle: [SQLiteConnection] = []
     private var opened = 0
-    private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
+    /// Who waits for a connection, oldest first; each with a number its deadline finds it by.
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<SQLiteConnection, any Error>)] = []
+    private var nextWaiter: UInt64 = 0
+    /// How long a transaction may wait for a connection before it is refused with
+    /// `StoreUnavailable` (nil: as long as it takes). One slow writer then costs others a quick
+    /// 503, not a hang that holds their connections and memory.
+    private let leaseTimeout: Duration?
     private var closed = false
     private var drained: [CheckedContinuation<Void, Never>] = []
 
     /// `threadPool` runs the connections' statements (the shared one unless given).
-    init(path: String, size: Int, threadPool: NIOThreadPool = .singleton, logger: Logger) {
+    init(path: String, size: Int, threadPool: NIOThreadPool = .singleton, leaseTimeout: Duration? = nil, logger: Logger) {
         self.path = path
         self.size = size
+        self.leaseTimeout = leaseTimeout
         self.threadPool = threadPool
         self.logger = logger
     }
@@ -57,12 +65,28 @@ actor SQLiteConnectionPool {
                 throw error
             }
         }
-        return try await withCheckedThrowingContinuation { waiters.append($0) }
+        nextWaiter += 1
+        let id = nextWaiter
+        if let leaseTimeout {
+            Task { [weak self] in
+                try? await Task.sleep(for: leaseTimeout)
+                await self?.expire(id, after: leaseTimeout)
+            }
+        }
+        return try await withCheckedThrowingContinuation { waiters.append((id, $0)) }
+    }
+
+    /// The waiter `id`, if it still waits, is refused.
+    private func expire(_ id: UInt64, after waited: Duration) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        let seconds = max(1, Int(waited.components.seconds))
+        waiters.remove(at: index).continuation.resume(throwing: StoreUnavailable(
+            reason: "the database was busy with other writes for \(seconds) s", retryAfterSeconds: seconds))
     }
 
     private func release(_ connection: SQLiteConnection) async {
         if !waiters.isEmpty {
-            waiters.removeFirst().resume(returning: connection)
+            waiters.removeFirst().continuation.resume(returning: connection)
         } else if closed {
             try? await connection.close().get()
             retire()
@@ -87,7 +111,7 @@ actor SQLiteConnectionPool {
     /// (the writer's own) may stop once this returns.
     func close() async {
         closed = true
-        for waiter in waiters { waiter.resume(throwing: StorageError.closed) }
+        for waiter in waiters { waiter.continuation.resume(throwing: StorageError.closed) }
         waiters.removeAll()
         let closing = idle
         idle.removeAll()

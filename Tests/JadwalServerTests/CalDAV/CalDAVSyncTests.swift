@@ -86,6 +86,33 @@ struct CalDAVSyncTests {
         }
     }
 
+    @Test("a token older than the kept change log is refused with valid-sync-token; a sync from scratch goes on", arguments: TestEnvironment.engines)
+    func prunedChangeLog(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let user = try await DAVUser.make("pruned@example.com", harness: harness, client: client)
+            let calendar = user.calendar("personal")
+            #expect(try await client.putICS(calendar + "a.ics", as: user, ICS.event(uid: "a")).status == .created)
+            let old = try #require(try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(nil))).syncToken)
+            #expect(try await client.putICS(calendar + "b.ics", as: user, ICS.event(uid: "b")).status == .created)
+            #expect(try await client.dav(.delete, calendar + "a.ics", as: user).status == .noContent)
+            let recent = try #require(try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(old))).syncToken)
+
+            // The log is kept 90 days: a sweep whose clock is past that forgets all of it.
+            let later = Date().addingTimeInterval(91 * 86_400)
+            let forgotten = try await RecordRetention(store: harness.instance.store, clock: Clock { later }).sweep()
+            #expect(forgotten.changes >= 3)
+            let refused = try await client.dav(.report, calendar, as: user, body: Self.sync(old))
+            #expect(refused.status == .forbidden && refused.davCondition == .validSyncToken, "a token from before the mark is refused, not answered short")
+            let unchanged = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(recent)))
+            #expect(unchanged.entries.isEmpty && unchanged.syncToken == recent, "a token at the mark still answers: nothing changed since")
+            let fresh = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(nil)))
+            #expect(fresh.hrefs == [calendar + "b.ics"])
+            #expect(try await client.putICS(calendar + "c.ics", as: user, ICS.event(uid: "c")).status == .created)
+            let after = try ParsedMultistatus(try await client.dav(.report, calendar, as: user, body: Self.sync(fresh.syncToken)))
+            #expect(after.hrefs == [calendar + "c.ics"], "syncing goes on from the new token")
+        }
+    }
+
     @Test("calendar-multiget returns the asked objects in order and a 404 for each unknown href")
     func multiget() async throws {
         try await ServerHarness.run { harness, client in

@@ -99,6 +99,8 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only to recognise its pool's errors (PostgreSQL unreachable) as StoreUnavailable.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -158,7 +158,10 @@ package struct NotificationRoutes: Sendable {
         // The first event tells the client where it stands, so a reconnect resumes from here.
         try await writer.write(ByteBuffer(string: "retry: 3000\nid: \(last)\nevent: ready\ndata: {}\n\n"))
         var generation: UInt64 = 0
-        var timeout = keepAlive
+        // When the next read (and keep-alive) is due. A calendar change told in between does not
+        // put it off: a person writing more often than the keep-alive must still see the
+        // notifications and session checks that only a read brings.
+        var due = ContinuousClock.now + keepAlive
         var read = true
         while true {
             if read {
@@ -176,12 +179,14 @@ package struct NotificationRoutes: Sendable {
                     last = max(last, notification.sequence)
                 }
                 if batch.count == 100 { continue }
-                timeout = keepAlive
+                var timeout = keepAlive
                 if let nextHeld {
                     // A notification held by quiet hours comes due: look again then.
                     timeout = min(timeout, .milliseconds(max(10, Int64(nextHeld.timeIntervalSince(now) * 1000) + 10)))
                 }
+                due = .now + timeout
             }
+            let timeout = max(.milliseconds(1), due - .now)
             switch await hub.wait(accountID: accountID, after: generation, calendarsAfter: calendarsSeen, timeout: timeout) {
             case .closed:
                 try await writer.finish(nil)

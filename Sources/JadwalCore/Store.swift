@@ -87,6 +87,10 @@ public protocol JobStore: Sendable {
     @discardableResult
     func cancelQueuedJobs(kind: JobKind, subject: String) async throws -> Int
     func queuedJobCount(kind: JobKind) async throws -> Int
+    /// Until this transaction ends, another that asks for the same kind waits: a check for a
+    /// queued job and the insert that follows it hold across instances sharing PostgreSQL
+    /// (SQLite's one writer already runs them one at a time).
+    func serializeJobs(kind: JobKind) async throws
     /// Queued jobs due by `now`, and running ones: the backlog.
     func dueJobCount(now: Date) async throws -> Int
 }

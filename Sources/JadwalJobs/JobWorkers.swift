@@ -81,13 +81,27 @@ public final class JobWorkers: Service, Sendable {
     private var shouldStop: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
 
     private func workLoop(name: String) async {
+        // While the database cannot be reached, a worker says so once, waits longer each time
+        // (up to 5 s, so a stop is never held long) instead of asking every poll, and says when it can go on.
+        var unavailableSince: ContinuousClock.Instant?
+        var wait = pollInterval
         while !shouldStop {
             let ranJob: Bool
             do {
                 ranJob = try await runNextJob(worker: name)
+                if let since = unavailableSince {
+                    logger.notice("job queue reachable again", metadata: ["worker": "\(name)", "after": "\(ContinuousClock.now - since)"])
+                    unavailableSince = nil
+                    wait = pollInterval
+                }
             } catch {
-                logger.error("job queue unavailable", metadata: ["error": "\(error)"])
-                ranJob = false
+                if unavailableSince == nil {
+                    logger.error("job queue unavailable; waiting for it", metadata: ["worker": "\(name)", "error": "\(error)"])
+                    unavailableSince = .now
+                }
+                wait = min(max(wait * 2, pollInterval), .seconds(5))
+                try? await Task.sleep(for: wait)
+                continue
             }
             if !ranJob {
                 try? await Task.sleep(for: pollInterval)

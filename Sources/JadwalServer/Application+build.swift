@@ -184,10 +184,13 @@ private func assemble(
         store: store, clock: dependencies.clock,
         busyTime: AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }, index: BusyTimeIndex()))
     let hub = NotificationHub()
-    // Open calendar pages follow changes from anywhere in this process: the owners at once, the
-    // people a changed calendar is shared with after one read per change (none when no stream is open).
+    // Open streams follow changes from this process and, on PostgreSQL, from every instance on the
+    // same database: notifications posted wake their account's streams; calendar pages hear of
+    // changes, the owners at once, the people a changed calendar is shared with after one read
+    // per change (none when no stream is open).
     let audience = CalendarAudience(store: store)
     store.observeViewChanges { changes in
+        for accountID in changes.notified { hub.wake(accountID) }
         guard hub.hasOpenStreams else { return }
         hub.calendarsChanged(CalendarAudience.direct(changes))
         guard !changes.calendars.isEmpty else { return }
@@ -462,8 +465,13 @@ package func tlsConfiguration(certificate: String, key: String) throws -> TLSCon
 package struct StoreLifecycle: Service {
     package let store: SQLStore
 
+    /// Hears the other instances on the same PostgreSQL while the server runs; closes the store
+    /// when it stops.
     package func run() async throws {
+        let listening = Task { await store.listenToOtherInstances() }
         try? await gracefulShutdown()
+        listening.cancel()
+        await listening.value
         try await store.shutdown()
     }
 }

@@ -38,6 +38,7 @@ extension SQLRepository: NotificationStore {
                     \(bind: stored.reasonKey), \(bind: stored.title), \(bind: stored.body), \(bind: links), \(bind: stored.urgent),
                     \(bind: stored.createdAt.unixMilliseconds), \(bind: stored.deliverAfter.unixMilliseconds), \(bind: stored.readAt?.unixMilliseconds))
             """).run()
+        viewChanges?.notified(notification.accountID)
         return stored
     }
 

@@ -210,6 +210,11 @@ extension SQLRepository: JobStore {
             """).run()
     }
 
+    func serializeJobs(kind: JobKind) async throws {
+        guard engine == .postgres else { return }
+        try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: "jobs:" + kind.rawValue)))").run()
+    }
+
     func queuedJobCount(kind: JobKind) async throws -> Int {
         try await db.raw("SELECT COUNT(*) AS n FROM jobs WHERE kind = \(bind: kind.rawValue) AND state = 'queued'").first()?
             .decode(column: "n", as: Int.self) ?? 0

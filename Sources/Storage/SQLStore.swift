@@ -8,6 +8,7 @@ import SQLKit
 import SQLiteKit
 import SQLiteNIO
 import Synchronization
+import _ConnectionPoolModule
 
 /// The one SQL implementation of `Store`, over SQLite or PostgreSQL. Everything above the
 /// engine-specific connection handling goes through SQLKit, so both engines run the same queries.
@@ -20,6 +21,8 @@ public final class SQLStore: Store {
     private let engine: Engine
     private let logger: Logger
     private let viewObservers = Mutex<[@Sendable (CalendarViewChanges) -> Void]>([])
+    /// Names this process in its broadcasts, so it does not hear its own twice.
+    private let instance = UUID()
     public let location: DatabaseLocation
     public let accountQuota: AccountQuota
 
@@ -67,17 +70,58 @@ public final class SQLStore: Store {
 
     public func transaction<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
         let recorder = ViewChangeRecorder()
-        let result = try await withWriteDatabase { db in try await body(SQLRepository(db: db, engine: self.sqlEngine, viewChanges: recorder)) }
+        let broadcasts = sqlEngine == .postgres
+        let result = try await withWriteDatabase { db in
+            let result = try await body(SQLRepository(db: db, engine: self.sqlEngine, viewChanges: recorder))
+            if broadcasts, let payload = ChangeBroadcast.payload(recorder.changes, from: self.instance) {
+                // PostgreSQL delivers it to every listening instance when this commits, never
+                // for a rollback, so the others hear exactly what this one's observers hear.
+                try await db.raw("SELECT pg_notify(\(bind: ChangeBroadcast.channel), \(bind: payload))").run()
+            }
+            return result
+        }
         // Committed: whoever shows these calendars is told (a rolled-back transaction threw above).
-        let changes = recorder.changes
-        if !changes.isEmpty { for observer in viewObservers.withLock({ $0 }) { observer(changes) } }
+        tellObservers(recorder.changes)
         return result
     }
 
+    private func tellObservers(_ changes: CalendarViewChanges) {
+        if !changes.isEmpty { for observer in viewObservers.withLock({ $0 }) { observer(changes) } }
+    }
+
     /// Calls `observer` after each committed transaction that changed what calendar views show
-    /// (`CalendarViewChanges`), on the committing task: it should hand work off, not do it.
+    /// or posted notifications (`CalendarViewChanges`), on the committing task: it should hand
+    /// work off, not do it. On PostgreSQL, while `listenToOtherInstances` runs, the changes
+    /// other instances commit reach it too.
     public func observeViewChanges(_ observer: @escaping @Sendable (CalendarViewChanges) -> Void) {
         viewObservers.withLock { $0.append(observer) }
+    }
+
+    /// On PostgreSQL, hands the changes other instances on the same database commit to this
+    /// one's observers (`LISTEN`), until cancelled; on SQLite (one process) it returns at once.
+    /// A lost connection is opened again after a pause: what was committed meanwhile is seen by
+    /// the streams at their next keep-alive read.
+    public func listenToOtherInstances() async {
+        guard case .postgres(let client, _) = engine else { return }
+        var pause: Duration = .milliseconds(250)
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: ChangeBroadcast.channel) { notifications in
+                        pause = .milliseconds(250)
+                        for try await notification in notifications {
+                            guard let changes = ChangeBroadcast.changes(in: notification.payload, notFrom: self.instance) else { continue }
+                            self.tellObservers(changes)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("not hearing other instances' changes; trying again", metadata: ["error": "\(error)", "in": "\(pause)"])
+            }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(10))
+        }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StoreTransaction) async throws -> T) async throws -> T {
@@ -143,7 +187,30 @@ public final class SQLStore: Store {
         case .sqlite(_, let readers, _):
             return try await readers.withConnection { connection in try await body(connection.sql()) }
         case .postgres(let client, _):
-            return try await client.withConnection { connection in try await body(connection.sql()) }
+            do {
+                return try await client.withConnection { connection in try await body(connection.sql()) }
+            } catch {
+                throw Self.unreachable(error) ?? error
+            }
+        }
+    }
+
+    /// PostgreSQL down or unreachable, as the caller should hear it: nothing was done, try again
+    /// soon. Errors PostgreSQL itself answered (a constraint, a syntax error) stay as they are.
+    static func unreachable(_ error: any Error) -> StoreUnavailable? {
+        let unreachable = StoreUnavailable(reason: "the database cannot be reached", retryAfterSeconds: 5)
+        switch error {
+        case is _ConnectionPoolModule.ConnectionPoolError:
+            return unreachable
+        case let error as PSQLError where [.connectionError, .serverClosedConnection, .clientClosedConnection].contains(error.code):
+            return unreachable
+        case let error as PostgresTransactionError:
+            // Not when COMMIT itself was cut off: whether it took is not known, so that stays a 500.
+            guard error.commitError == nil else { return nil }
+            let parts: [any Error] = [error.beginError, error.closureError, error.rollbackError].compactMap { $0 }
+            return parts.contains { Self.unreachable($0) != nil } ? unreachable : nil
+        default:
+            return nil
         }
     }
 
@@ -174,8 +241,10 @@ public final class SQLStore: Store {
                 }
             } catch let error as PostgresTransactionError {
                 // Callers see their own error, as on SQLite, when the rollback itself went fine.
-                if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
-                throw error
+                if let closureError = error.closureError, error.rollbackError == nil { throw Self.unreachable(closureError) ?? closureError }
+                throw Self.unreachable(error) ?? error
+            } catch {
+                throw Self.unreachable(error) ?? error
             }
         }
     }

@@ -5,21 +5,25 @@ import Foundation
 /// accounts whose views changed in other ways (a conflict found or settled, prayer settings,
 /// calendars shown or hidden). The store reports it after the commit; the live notification
 /// stream tells the open pages, which fetch their part again.
-public struct CalendarViewChanges: Sendable, Equatable {
+public struct CalendarViewChanges: Sendable, Equatable, Codable {
     /// Calendar id → its owner's account id.
     public var calendars: [UUID: UUID] = [:]
     public var accounts: Set<UUID> = []
+    /// Accounts that were posted a notification: their streams read the feed again.
+    public var notified: Set<UUID> = []
 
-    public init(calendars: [UUID: UUID] = [:], accounts: Set<UUID> = []) {
+    public init(calendars: [UUID: UUID] = [:], accounts: Set<UUID> = [], notified: Set<UUID> = []) {
         self.calendars = calendars
         self.accounts = accounts
+        self.notified = notified
     }
 
-    public var isEmpty: Bool { calendars.isEmpty && accounts.isEmpty }
+    public var isEmpty: Bool { calendars.isEmpty && accounts.isEmpty && notified.isEmpty }
 
     public mutating func formUnion(_ other: CalendarViewChanges) {
         calendars.merge(other.calendars) { first, _ in first }
         accounts.formUnion(other.accounts)
+        notified.formUnion(other.notified)
     }
 }
 

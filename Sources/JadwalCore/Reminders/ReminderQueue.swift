@@ -132,6 +132,8 @@ public struct ReminderQueue: Sendable {
     public func ensureSweep() async throws {
         let now = clock.now
         try await store.transaction { tx in
+            // Instances starting together on one database queue one sweep, not one each.
+            try await tx.serializeJobs(kind: Self.sweepJob)
             guard try await tx.queuedJobCount(kind: Self.sweepJob) == 0 else { return }
             try await Self.queueSweep(at: now, now: now, tx: tx)
         }

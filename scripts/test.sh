@@ -114,6 +114,9 @@ if [[ $# -eq 0 ]]; then
     step "crash safety: SIGKILL during CalDAV writes and chat imports, restarted, every acknowledged write checked; SQLite and PostgreSQL (short form; scripts/faults/README.md)"
     "$JADWAL_TEST_PYTHON" scripts/faults/crash_safety.py --binary "$JADWAL_BINARY" --short
 
+    step "several instances: three on one PostgreSQL behind nginx (Debian's; installed when missing) with real clients, live streams across instances, jobs once, a SIGKILL (short form; docs/deploy.md)"
+    "$JADWAL_TEST_PYTHON" scripts/deploy/instances.py --binary "$JADWAL_BINARY" --short
+
     step "web app in headless Chromium: every screen's flows, English and Arabic; axe-core on every screen"
     "$JADWAL_TEST_PYTHON" scripts/web/browser_tests.py --binary "$JADWAL_BINARY" --screenshots "${JADWAL_SCREENSHOTS:-$(mktemp -d /tmp/jadwal-screens.XXXXXX)}"
 

@@ -71,6 +71,9 @@ public protocol JobStore: Sendable {
     /// counting an attempt. Two workers never get the same job.
     func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job?
     func completeJob(id: UUID, at: Date) async throws
+    /// Moves the lease of a running job `worker` holds to `until`; false when it holds it no
+    /// longer (the lease ran out and another worker took the job).
+    func renewJobLease(id: UUID, worker: String, until: Date) async throws -> Bool
     /// Takes the queued, due jobs of `kind` about `subject` (oldest first, at most `limit`) and
     /// marks them done at `now`, counting an attempt: for a caller that does their work in this
     /// same transaction, so the work and the jobs' completion commit (or roll back) together.

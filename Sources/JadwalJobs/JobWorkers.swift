@@ -48,7 +48,7 @@ public final class JobWorkers: Service, Sendable {
 
     package init(
         store: any Store, handlers: JobHandlers, clock: Clock, logger: Logger, concurrency: Int,
-        pollInterval: Duration = .milliseconds(250), lease: Duration = .seconds(300), retryPolicy: RetryPolicy = RetryPolicy()
+        pollInterval: Duration = .milliseconds(250), lease: Duration = .seconds(60), retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.store = store
         self.handlers = handlers
@@ -120,6 +120,22 @@ public final class JobWorkers: Service, Sendable {
         var jobLogger = logger
         jobLogger[metadataKey: "job"] = .string(job.id.uuidString)
         jobLogger[metadataKey: "job_kind"] = .string(job.kind.rawValue)
+        // While the job runs its lease is renewed every third of it, so a slow job is never
+        // taken by another worker, and the lease can be short: a job held by an instance that
+        // died is taken over within one lease.
+        let renewing = Task { [store, clock, logger = jobLogger] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease / 3)
+                guard !Task.isCancelled else { return }
+                let until = clock.now + lease.timeInterval
+                let held = try? await store.transaction { tx in try await tx.renewJobLease(id: job.id, worker: worker, until: until) }
+                if held == false {
+                    logger.warning("job lease lost while it ran; another worker may have taken it")
+                    return
+                }
+            }
+        }
+        defer { renewing.cancel() }
         do {
             guard let handler = handlers.handler(for: job.kind) else {
                 throw PermanentJobFailure(description: "no handler for job kind '\(job.kind)' in this version of jadwal")

@@ -250,6 +250,14 @@ extension SQLRepository: JobStore {
             """).first().map(Self.job(from:))
     }
 
+    func renewJobLease(id: UUID, worker: String, until: Date) async throws -> Bool {
+        try await db.raw("""
+            UPDATE jobs SET locked_until = \(bind: until.unixMilliseconds)
+            WHERE id = \(bind: id.uuidString) AND state = 'running' AND locked_by = \(bind: worker)
+            RETURNING id
+            """).first() != nil
+    }
+
     func takeQueuedJobs(kind: JobKind, subject: String, now: Date, limit: Int) async throws -> [Job] {
         guard limit > 0 else { return [] }
         let nowMs = now.unixMilliseconds

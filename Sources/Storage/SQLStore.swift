@@ -25,6 +25,10 @@ public final class SQLStore: Store {
     private let instance = UUID()
     public let location: DatabaseLocation
     public let accountQuota: AccountQuota
+    /// How long a transaction may wait for a connection, on either engine (nil: no limit).
+    private let waitLimit: Duration?
+    /// PostgreSQL: the last wait for a connection ran out, and none has come since.
+    private let unreachable = Mutex(false)
 
     var sqlEngine: SQLEngine {
         switch engine {
@@ -39,6 +43,7 @@ public final class SQLStore: Store {
     public init(location: DatabaseLocation, waitLimit: Duration? = .seconds(10), accountQuota: AccountQuota = AccountQuota(), logger: Logger) throws {
         self.location = location
         self.accountQuota = accountQuota
+        self.waitLimit = waitLimit
         self.logger = logger
         switch location {
         case .sqlite(let path):
@@ -188,9 +193,48 @@ public final class SQLStore: Store {
             return try await readers.withConnection { connection in try await body(connection.sql()) }
         case .postgres(let client, _):
             do {
-                return try await client.withConnection { connection in try await body(connection.sql()) }
+                return try await boundedWait { leased in
+                    try await client.withConnection { connection in
+                        leased()
+                        return try await body(connection.sql())
+                    }
+                }
             } catch {
                 throw Self.unreachable(error) ?? error
+            }
+        }
+    }
+
+    /// Runs `work`, which calls `leased` once it holds a connection; refused with
+    /// `StoreUnavailable` when that takes longer than the wait limit. PostgreSQL's pool waits for
+    /// a connection without end while the database is down; requests should hear so instead.
+    private func boundedWait<T: Sendable>(_ work: @Sendable (@escaping @Sendable () -> Void) async throws -> T) async throws -> T {
+        guard let waitLimit else { return try await work({}) }
+        // Once a wait has run out, the next ones wait a second only until a connection comes
+        // again: a request during an outage hears of it at once, not after the whole limit.
+        let limit = unreachable.withLock { $0 } ? min(waitLimit, .seconds(1)) : waitLimit
+        let lease = LeaseWait(reached: { [self] in unreachable.withLock { $0 = false } })
+        return try await withoutActuallyEscaping(work) { work in
+            try await withThrowingTaskGroup(of: LeaseWait.Outcome<T>.self) { group in
+                group.addTask { .done(try await work({ lease.leased() })) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return .waited
+                }
+                while let outcome = try await group.next() {
+                    switch outcome {
+                    case .done(let value):
+                        group.cancelAll()
+                        return value
+                    case .waited:
+                        guard lease.hasLeased else {
+                            group.cancelAll()
+                            unreachable.withLock { $0 = true }
+                            throw StoreUnavailable(reason: "the database cannot be reached", retryAfterSeconds: 5)
+                        }
+                    }
+                }
+                throw CancellationError()
             }
         }
     }
@@ -203,6 +247,9 @@ public final class SQLStore: Store {
         case is _ConnectionPoolModule.ConnectionPoolError:
             return unreachable
         case let error as PSQLError where [.connectionError, .serverClosedConnection, .clientClosedConnection].contains(error.code):
+            return unreachable
+        case let error as PSQLError where ["57P01", "57P02", "57P03"].contains(error.serverInfo?[.sqlState] ?? ""):
+            // The server is shutting down, crashed, or not yet accepting connections.
             return unreachable
         case let error as PostgresTransactionError:
             // Not when COMMIT itself was cut off: whether it took is not known, so that stays a 500.
@@ -236,8 +283,11 @@ public final class SQLStore: Store {
             }
         case .postgres(let client, _):
             do {
-                return try await client.withTransaction(logger: logger) { connection in
-                    try await body(connection.sql())
+                return try await boundedWait { leased in
+                    try await client.withTransaction(logger: logger) { connection in
+                        leased()
+                        return try await body(connection.sql())
+                    }
                 }
             } catch let error as PostgresTransactionError {
                 // Callers see their own error, as on SQLite, when the rollback itself went fine.
@@ -248,4 +298,25 @@ public final class SQLStore: Store {
             }
         }
     }
+}
+
+/// Whether a transaction has got its connection yet, for `SQLStore.boundedWait`.
+private final class LeaseWait: Sendable {
+    enum Outcome<T: Sendable>: Sendable {
+        case done(T)
+        case waited
+    }
+
+    private let state = Mutex(false)
+    private let reached: @Sendable () -> Void
+
+    init(reached: @escaping @Sendable () -> Void) {
+        self.reached = reached
+    }
+
+    func leased() {
+        state.withLock { $0 = true }
+        reached()
+    }
+    var hasLeased: Bool { state.withLock { $0 } }
 }

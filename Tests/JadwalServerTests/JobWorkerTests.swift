@@ -50,6 +50,38 @@ struct JobWorkerTests {
         )
     }
 
+    @Test("a job that runs longer than its lease keeps it: another worker does not take it and run it again",
+          .timeLimit(.minutes(1)), arguments: TestEnvironment.engines)
+    func slowJobKeepsLease(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock()
+        let runs = Runs()
+        var handlers = JobHandlers()
+        handlers.register("slow") { job in
+            await runs.record(job.id)
+            // Only the first run waits to be released; a second one (the bug) ends at once.
+            if await runs.count(job.id) == 1 { await runs.hold() }
+        }
+        func workers() -> JobWorkers {
+            JobWorkers(store: store, handlers: handlers, clock: clock.clock, logger: TestEnvironment.logger, concurrency: 1,
+                       pollInterval: .milliseconds(10), lease: .milliseconds(300))
+        }
+        let job = Job.new("slow", payload: "{}", runAt: clock.now, now: clock.now)
+        try await store.transaction { tx in try await tx.enqueue(job) }
+        let first = workers(), second = workers()
+        let running = Task { try await first.runNextJob(worker: "first") }
+        while !(await runs.hasStarted) { try await Task.sleep(for: .milliseconds(10)) }
+        // Far past the lease it was claimed with; the renewal (every 100 ms) moves it on.
+        clock.advance(by: 60)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(try await second.runNextJob(worker: "second") == false, "the job is still held by the worker running it")
+        await runs.release()
+        #expect(try await running.value)
+        #expect(await runs.count(job.id) == 1)
+        #expect(try await store.read { tx in try await tx.job(id: job.id) }?.state == .done)
+        try await store.shutdown()
+    }
+
     @Test("failures retry with backoff, then the job is a dead letter", arguments: TestEnvironment.engines)
     func retriesThenDead(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)

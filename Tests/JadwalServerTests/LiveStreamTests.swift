@@ -46,23 +46,26 @@ struct LiveStreamTests {
     @Test("a notification and a calendar change committed on another instance reach a stream held here within seconds")
     func acrossInstances() async throws {
         guard TestEnvironment.postgresURL != nil else { return }
-        try await ServerHarness.run(engine: .postgres, configure: { $0.streamKeepAlive = .seconds(60) }) { here, hereClient in
+        // One signing key for both, as instances behind one proxy have (docs/deploy.md): people
+        // sign in here and their tokens work there too.
+        let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        try await ServerHarness.run(engine: .postgres, configure: { $0.streamKeepAlive = .seconds(60); $0.secretKey = key }) { here, hereClient in
             let database = try #require(here.instance.configuration.databaseURL)
             let port = try #require(hereClient.port)
-            let invitee = try await hereClient.signIn("far@example.com", harness: here).accessToken
-            #expect(try await hereClient.send(.put, "/api/v1/notifications/settings", json: Self.quiet, token: invitee).status == .ok)
-            let stream = try await EventStreamReader.open(port: port, token: invitee)
+            let invitee = try await DAVUser.make("far@example.com", harness: here, client: hereClient)
+            let inviteeToken = try await hereClient.signIn("far@example.com", harness: here).accessToken
+            let owner = try await hereClient.signIn("near@example.com", harness: here).accessToken
+            #expect(try await hereClient.send(.put, "/api/v1/notifications/settings", json: Self.quiet, token: inviteeToken).status == .ok)
+            let stream = try await EventStreamReader.open(port: port, token: inviteeToken)
             defer { stream.close() }
             #expect(await Self.next("ready", from: stream, within: .seconds(10)) != nil)
 
-            try await ServerHarness.run(engine: .postgres, configure: { $0.databaseURL = database; $0.workers = 0 }) { there, thereClient in
+            try await ServerHarness.run(engine: .postgres, configure: { $0.databaseURL = database; $0.workers = 0; $0.secretKey = key }) { _, thereClient in
                 // The invitee's own calendar changed on the other instance: the page here refreshes.
-                let inviteeThere = try await DAVUser.make("far@example.com", harness: there, client: thereClient)
-                #expect(try await thereClient.putICS(inviteeThere.calendar("personal") + "x.ics", as: inviteeThere, ICS.event(uid: "x")).status == .created)
+                #expect(try await thereClient.putICS(invitee.calendar("personal") + "x.ics", as: invitee, ICS.event(uid: "x")).status == .created)
                 #expect(await Self.next("calendar", from: stream, within: .seconds(10)) != nil, "a write there reaches the calendar page here")
 
                 // A notification posted there.
-                let owner = try await thereClient.signIn("near@example.com", harness: there).accessToken
                 let calendarID = try await CalDAVSharingTests.personalID(thereClient, token: owner)
                 let shared = try await thereClient.send(.post, "/api/v1/calendars/\(calendarID)/shares", json: #"{"email": "far@example.com"}"#, token: owner)
                 #expect(shared.status == .created, "\(shared.text)")

@@ -1050,7 +1050,7 @@ def check_kill(r: Results, d: Deployment, owner: Person, before: float, after: f
     works = requests.get(b.base + cal, auth=owner.auth, timeout=30).status_code
     r.check("6c B started again and serves", works in (200, 207),
             f"ready after {ready:.1f} s; GET of the calendar on B {works}; jobs the killed B still held "
-            f"(taken again when their 300 s lease ends): {held or 'none'}")
+            f"(taken again when their lease ends, within a minute): {held or 'none'}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,7 +52,6 @@ Standard library only; works with the test venv's Python or the system's.
 from __future__ import annotations
 
 import argparse
-import base64
 import collections
 import datetime
 import http.client
@@ -69,6 +68,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from crash_safety import Session as SignedIn  # noqa: E402  (the folder's shared sign-in)
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_SH = ROOT / "scripts/postgres.sh"
@@ -236,31 +238,13 @@ class Server:
             self.process.wait(timeout=30)
 
 
-class Session:
+class Session(SignedIn):
+    """crash_safety's sign-in (the magic link the server logs), for this script's one account;
+    its refresh says how it went instead of raising, since it needs the database too."""
+
     def __init__(self, server: Server, password: str):
-        self.server = server
-        self.basic = "Basic " + base64.b64encode(f"{EMAIL}:{password}".encode()).decode()
-        anonymous = Connection(server.port)
-        status, _, _ = anonymous.send("POST", "/api/v1/auth/email", json.dumps({"email": EMAIL}).encode(),
-                                      {"Content-Type": "application/json"})
-        if status != 202:
-            raise RuntimeError(f"POST /api/v1/auth/email answered {status}")
-        link = None
-        for _ in range(100):
-            link = re.search(r"auth/magic\?token=([A-Za-z0-9_-]+)", server.log_text())
-            if link:
-                break
-            time.sleep(0.1)
-        if not link:
-            raise RuntimeError("no sign-in link in the server log")
-        status, _, body = anonymous.send("POST", "/api/v1/auth/magic", json.dumps({"token": link.group(1)}).encode(),
-                                         {"Content-Type": "application/json"})
-        if status != 200:
-            raise RuntimeError(f"POST /api/v1/auth/magic answered {status}: {body[:300]!r}")
-        session = json.loads(body)
-        self.refresh_token = session["refreshToken"]
-        self.bearer = "Bearer " + session["accessToken"]
-        self.home = f"/dav/calendars/{session['account']['id'].lower()}/"
+        server.email = EMAIL
+        super().__init__(server, password)
 
     def refresh(self) -> int:
         """A new access token; the status of the refresh (it needs the database too)."""

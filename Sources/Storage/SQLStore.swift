@@ -195,7 +195,7 @@ public final class SQLStore: Store {
             do {
                 return try await boundedWait { leased in
                     try await client.withConnection { connection in
-                        leased()
+                        try leased()
                         return try await body(connection.sql())
                     }
                 }
@@ -208,7 +208,8 @@ public final class SQLStore: Store {
     /// Runs `work`, which calls `leased` once it holds a connection; refused with
     /// `StoreUnavailable` when that takes longer than the wait limit. PostgreSQL's pool waits for
     /// a connection without end while the database is down; requests should hear so instead.
-    private func boundedWait<T: Sendable>(_ work: @Sendable (@escaping @Sendable () -> Void) async throws -> T) async throws -> T {
+    /// A connection that comes just after the refusal is given back unused: `leased` throws.
+    private func boundedWait<T: Sendable>(_ work: @Sendable (@escaping @Sendable () throws -> Void) async throws -> T) async throws -> T {
         guard let waitLimit else { return try await work({}) }
         // Once a wait has run out, the next ones wait a second only until a connection comes
         // again: a request during an outage hears of it at once, not after the whole limit.
@@ -216,7 +217,7 @@ public final class SQLStore: Store {
         let lease = LeaseWait(reached: { [self] in unreachable.withLock { $0 = false } })
         return try await withoutActuallyEscaping(work) { work in
             try await withThrowingTaskGroup(of: LeaseWait.Outcome<T>.self) { group in
-                group.addTask { .done(try await work({ lease.leased() })) }
+                group.addTask { .done(try await work({ try lease.leased() })) }
                 group.addTask {
                     try await Task.sleep(for: limit)
                     return .waited
@@ -227,7 +228,7 @@ public final class SQLStore: Store {
                         group.cancelAll()
                         return value
                     case .waited:
-                        guard lease.hasLeased else {
+                        guard !lease.abandonIfWaiting() else {
                             group.cancelAll()
                             unreachable.withLock { $0 = true }
                             throw StoreUnavailable(reason: "the database cannot be reached", retryAfterSeconds: 5)
@@ -285,7 +286,7 @@ public final class SQLStore: Store {
             do {
                 return try await boundedWait { leased in
                     try await client.withTransaction(logger: logger) { connection in
-                        leased()
+                        try leased()
                         return try await body(connection.sql())
                     }
                 }
@@ -300,23 +301,41 @@ public final class SQLStore: Store {
     }
 }
 
-/// Whether a transaction has got its connection yet, for `SQLStore.boundedWait`.
+/// Whether a transaction has got its connection yet, for `SQLStore.boundedWait`: one of the
+/// two (the connection, or the refusal) comes first, under one lock, so a transaction never runs
+/// after its caller was told the database could not be reached.
 private final class LeaseWait: Sendable {
     enum Outcome<T: Sendable>: Sendable {
         case done(T)
         case waited
     }
 
-    private let state = Mutex(false)
+    private enum State { case waiting, leased, abandoned }
+
+    private let state = Mutex(State.waiting)
     private let reached: @Sendable () -> Void
 
     init(reached: @escaping @Sendable () -> Void) {
         self.reached = reached
     }
 
-    func leased() {
-        state.withLock { $0 = true }
+    /// The connection came: go on, unless the wait was given up already.
+    func leased() throws {
+        let abandoned = state.withLock { state -> Bool in
+            if state == .abandoned { return true }
+            state = .leased
+            return false
+        }
+        if abandoned { throw CancellationError() }
         reached()
     }
-    var hasLeased: Bool { state.withLock { $0 } }
+
+    /// Gives the wait up if no connection has come; false when one has (the work goes on).
+    func abandonIfWaiting() -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return false }
+            state = .abandoned
+            return true
+        }
+    }
 }

@@ -112,14 +112,15 @@ def run(cmd: list[str]) -> str:
 class Connection:
     """One keep-alive HTTP/1.1 connection to the server; reconnects after an error."""
 
-    def __init__(self, port: int, auth: str):
+    def __init__(self, port: int, auth: str = "", timeout: float = REQUEST_TIMEOUT):
         self.port = port
         self.auth = auth
+        self.timeout = timeout
         self.http: http.client.HTTPConnection | None = None
 
     def send(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> tuple[int, dict, bytes]:
         if self.http is None:
-            self.http = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
+            self.http = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
         all_headers = {"Authorization": self.auth} if self.auth else {}
         all_headers.update(headers or {})
         try:
@@ -129,6 +130,8 @@ class Connection:
         except BaseException:
             self.close()
             raise
+        if response.getheader("connection", "").lower() == "close":
+            self.close()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
     def close(self) -> None:

@@ -70,7 +70,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from crash_safety import Session as SignedIn  # noqa: E402  (the folder's shared sign-in)
+from crash_safety import Connection as SharedConnection, Session as SignedIn  # noqa: E402  (the folder's shared HTTP and sign-in)
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_SH = ROOT / "scripts/postgres.sh"
@@ -131,35 +131,11 @@ def quantile(values: list[float], q: float) -> float:
 # MARK: HTTP
 
 
-class Connection:
-    """One keep-alive HTTP/1.1 connection to the server; reconnects after an error."""
+class Connection(SharedConnection):
+    """crash_safety's keep-alive connection, with this script's hang limit."""
 
     def __init__(self, port: int, auth: str = ""):
-        self.port = port
-        self.auth = auth
-        self.http: http.client.HTTPConnection | None = None
-
-    def send(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
-             timeout: float = REQUEST_TIMEOUT) -> tuple[int, dict, bytes]:
-        if self.http is None:
-            self.http = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        all_headers = {"Authorization": self.auth} if self.auth else {}
-        all_headers.update(headers or {})
-        try:
-            self.http.request(method, path, body=body, headers=all_headers)
-            response = self.http.getresponse()
-            data = response.read()
-        except BaseException:
-            self.close()
-            raise
-        if response.getheader("connection", "").lower() == "close":
-            self.close()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
-
-    def close(self) -> None:
-        if self.http is not None:
-            self.http.close()
-            self.http = None
+        super().__init__(port, auth, timeout=REQUEST_TIMEOUT)
 
 
 def readyz(port: int) -> int | str:

@@ -333,6 +333,7 @@ struct ProcessTests {
             (["serve", "--port", "0", "--data-dir", dir.path, "--smtp-url", "ftp://mail"], "scheme must be smtp or smtps"),
             (["serve", "--port", "0", "--data-dir", dir.path, "--log-level", "loud"], "log level must be one of"),
             (["serve", "--port", "0", "--data-dir", dir.path, "--chat-quiet-seconds", "soon"], "--chat-quiet-seconds (JADWAL_CHAT_QUIET_SECONDS) must be a whole number"),
+            (["serve", "--port", "0", "--data-dir", dir.path, "--database-wait-seconds", "0"], "--database-wait-seconds (JADWAL_DATABASE_WAIT_SECONDS) must be a whole number of seconds from 1 to 600, not 0"),
             (["user", "create", "not-an-email", "--data-dir", dir.path], "is not a valid email address"),
             (["user", "disable", "nobody@example.com", "--data-dir", dir.path], "no account for nobody@example.com"),
             (["jobs", "list", "--state", "sleeping", "--data-dir", dir.path], "--state must be one of"),

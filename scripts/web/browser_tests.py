@@ -28,7 +28,7 @@ from pathlib import Path
 
 from axe_core_python.selenium import Axe
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -135,6 +135,22 @@ class Run:
             return self.check(True, what)
         except TimeoutException:
             return self.check(False, what + f" (page {self.driver.current_url})")
+
+    def again_if_redrawn(self, step, tries: int = 5):
+        """Runs a step that holds elements; when the page was replaced under it (Chromium says a
+        stale element, or a node that "does not belong to the document"), waits for the page to
+        load and runs the step again from the start."""
+        for _ in range(tries - 1):
+            try:
+                return step()
+            except StaleElementReferenceException:
+                pass
+            except WebDriverException as error:
+                if "does not belong to the document" not in str(error):
+                    raise
+            time.sleep(0.3)
+            WebDriverWait(self.driver, 15).until(lambda d: d.execute_script("return document.readyState === 'complete'"))
+        return step()
 
     def set_value(self, css: str, value: str) -> None:
         """Sets a field the way typing does (date and time inputs take keys in the locale's order)."""

@@ -64,19 +64,19 @@ def invitations(run) -> None:
               f"the organizer's meeting records her answer ({organizers['event'].get('attendees')!r})")
 
     # Propose another time: a bad time is refused beside the form, then sent.
-    invitation = card(run, "Budget review")
-    run.driver.execute_script("arguments[0].open = true; arguments[0].scrollIntoView({block: 'center'})",
-                              invitation.find_element(By.CSS_SELECTOR, "details.propose"))
-    identifier = invitation.get_attribute("id").removeprefix("invitation-")
-    run.set_value(f"#start-{identifier}", "15:00")
-    run.set_value(f"#end-{identifier}", "14:00")
-    invitation.find_element(By.CSS_SELECTOR, ".propose-form button[type=submit]").click()
+    def propose(start: str, end: str) -> None:
+        invitation = card(run, "Budget review")
+        run.driver.execute_script("arguments[0].open = true; arguments[0].scrollIntoView({block: 'center'})",
+                                  invitation.find_element(By.CSS_SELECTOR, "details.propose"))
+        identifier = invitation.get_attribute("id").removeprefix("invitation-")
+        run.set_value(f"#start-{identifier}", start)
+        run.set_value(f"#end-{identifier}", end)
+        invitation.find_element(By.CSS_SELECTOR, ".propose-form button[type=submit]").click()
+
+    run.again_if_redrawn(lambda: propose("15:00", "14:00"))
     run.wait_for(lambda: "end after the start" in run.find("main").text, "a proposal ending before it starts is refused beside the form")
     run.screen("invitations-proposal-refused")
-    invitation = card(run, "Budget review")
-    run.set_value(f"#start-{identifier}", "15:00")
-    run.set_value(f"#end-{identifier}", "16:00")
-    invitation.find_element(By.CSS_SELECTOR, ".propose-form button[type=submit]").click()
+    run.again_if_redrawn(lambda: propose("15:00", "16:00"))
     run.wait_for(lambda: "Proposed. The organizer chooses" in run.find("main").text, "proposing says so")
     proposals = api_as(run, omar, "GET", "/api/v1/proposals")["proposals"]
     run.check([p["attendee"]["email"] for p in proposals] == ["sara@example.com"], f"the organizer sees the proposal ({proposals!r})")

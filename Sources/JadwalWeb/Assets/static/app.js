@@ -166,7 +166,11 @@ if (document.querySelector('[data-live]')) {
   let timer = null;
   let busy = false;
   let waiting = false;
-  const editing = () => document.activeElement?.matches('[data-live] input, [data-live] select, [data-live] textarea') ?? false;
+  // A field being typed in, or one filled in and not yet sent (a proposal's times, focus now on
+  // its button), would be wiped by a redraw: the redraw waits for it.
+  const typed = (field) => field.value !== field.defaultValue;
+  const editing = () => (document.activeElement?.matches('[data-live] input, [data-live] select, [data-live] textarea') ?? false)
+    || [...document.querySelectorAll('[data-live] textarea, [data-live] input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=submit]):not([type=button])')].some(typed);
   const later = () => { clearTimeout(timer); timer = setTimeout(refreshLive, 200); };
   async function refreshLive() {
     if (busy || editing()) { waiting = true; return; }
@@ -176,6 +180,8 @@ if (document.querySelector('[data-live]')) {
       const response = await fetch(location.href, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } });
       if (!response.ok || response.redirected) return;
       const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+      // Someone may have started filling in a form while the page was fetched.
+      if (editing()) { waiting = true; return; }
       const [x, y] = [window.scrollX, window.scrollY];
       // Focus is found again by the element's id, else by its place under the nearest element with one
       // (a to-do's check box in a Today row): a keyboard user keeps their place through a redraw.
@@ -210,4 +216,5 @@ if (document.querySelector('[data-live]')) {
   }
   document.addEventListener('jadwal:calendar-changed', later);
   document.addEventListener('focusout', () => { if (waiting) later(); });
+  document.addEventListener('reset', () => { if (waiting) later(); });
 }

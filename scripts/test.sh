@@ -114,6 +114,9 @@ if [[ $# -eq 0 ]]; then
     step "crash safety: SIGKILL during CalDAV writes and chat imports, restarted, every acknowledged write checked; SQLite and PostgreSQL (short form; scripts/faults/README.md)"
     "$JADWAL_TEST_PYTHON" scripts/faults/crash_safety.py --binary "$JADWAL_BINARY" --short
 
+    step "database down: PostgreSQL stopped under load and started again; quick 503s, a quiet log, recovery by itself, nothing acknowledged lost (short form; scripts/faults/README.md)"
+    "$JADWAL_TEST_PYTHON" scripts/faults/database_down.py --binary "$JADWAL_BINARY" --short
+
     step "several instances: three on one PostgreSQL behind nginx (Debian's; installed when missing) with real clients, live streams across instances, jobs once, a SIGKILL (short form; docs/deploy.md)"
     "$JADWAL_TEST_PYTHON" scripts/deploy/instances.py --binary "$JADWAL_BINARY" --short
 

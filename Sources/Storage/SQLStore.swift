@@ -29,6 +29,8 @@ public final class SQLStore: Store {
     private let waitLimit: Duration?
     /// PostgreSQL: the last wait for a connection ran out, and none has come since.
     private let unreachable = Mutex(false)
+    /// PostgreSQL: asked by a request that has waited a second for a connection.
+    private let reachability: PostgresReachability?
 
     var sqlEngine: SQLEngine {
         switch engine {
@@ -47,6 +49,7 @@ public final class SQLStore: Store {
         self.logger = logger
         switch location {
         case .sqlite(let path):
+            reachability = nil
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
                 try PrivateFiles.createDirectory(directory)
@@ -68,6 +71,7 @@ public final class SQLStore: Store {
             configuration.options.maximumConnections = 20
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             engine = .postgres(client, runner: Task { await client.run() })
+            reachability = PostgresReachability(host: pg.host, port: pg.port)
         }
     }
 
@@ -196,13 +200,21 @@ public final class SQLStore: Store {
                 return try await boundedWait { leased in
                     try await client.withConnection { connection in
                         try leased()
-                        return try await body(connection.sql())
+                        return try await body(PostgresSession(connection: connection))
                     }
                 }
             } catch {
-                throw Self.unreachable(error) ?? error
+                throw markingUnreachable(error)
             }
         }
+    }
+
+    /// The error as callers should hear it; a lost database also shortens the waits of the
+    /// requests queued for a connection meanwhile (see `boundedWait`).
+    private func markingUnreachable(_ error: any Error) -> any Error {
+        guard let unavailable = Self.unreachable(error) else { return error }
+        unreachable.withLock { $0 = true }
+        return unavailable
     }
 
     /// Runs `work`, which calls `leased` once it holds a connection; refused with
@@ -213,13 +225,24 @@ public final class SQLStore: Store {
         guard let waitLimit else { return try await work({}) }
         // Once a wait has run out, the next ones wait a second only until a connection comes
         // again: a request during an outage hears of it at once, not after the whole limit.
-        let limit = unreachable.withLock { $0 } ? min(waitLimit, .seconds(1)) : waitLimit
+        // The limit is looked at again as the wait goes on: a wait that began just before the
+        // database went away is cut short too once another request has found it gone.
+        let limit = { @Sendable [self] in unreachable.withLock { $0 } ? min(waitLimit, .seconds(1)) : waitLimit }
         let lease = LeaseWait(reached: { [self] in unreachable.withLock { $0 = false } })
         return try await withoutActuallyEscaping(work) { work in
             try await withThrowingTaskGroup(of: LeaseWait.Outcome<T>.self) { group in
                 group.addTask { .done(try await work({ try lease.leased() })) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
+                group.addTask { [reachability] in
+                    let began = ContinuousClock.now
+                    var asked = false
+                    while ContinuousClock.now - began < limit() {
+                        if !asked, let reachability, ContinuousClock.now - began >= .seconds(1), let refuses = await reachability.refuses() {
+                            asked = true
+                            if refuses { self.unreachable.withLock { $0 = true } }
+                            continue
+                        }
+                        try await Task.sleep(for: min(.milliseconds(100), limit() - (ContinuousClock.now - began)))
+                    }
                     return .waited
                 }
                 while let outcome = try await group.next() {
@@ -252,11 +275,11 @@ public final class SQLStore: Store {
         case let error as PSQLError where ["57P01", "57P02", "57P03"].contains(error.serverInfo?[.sqlState] ?? ""):
             // The server is shutting down, crashed, or not yet accepting connections.
             return unreachable
-        case let error as PostgresTransactionError:
-            // Not when COMMIT itself was cut off: whether it took is not known, so that stays a 500.
-            guard error.commitError == nil else { return nil }
-            let parts: [any Error] = [error.beginError, error.closureError, error.rollbackError].compactMap { $0 }
-            return parts.contains { Self.unreachable($0) != nil } ? unreachable : nil
+        case is PostgresConnectionClosed:
+            return unreachable
+        case is PostgresCommitUnknown:
+            // COMMIT itself was cut off: whether it took is not known, so that stays a 500.
+            return nil
         default:
             return nil
         }
@@ -285,17 +308,13 @@ public final class SQLStore: Store {
         case .postgres(let client, _):
             do {
                 return try await boundedWait { leased in
-                    try await client.withTransaction(logger: logger) { connection in
+                    try await client.withConnection { connection in
                         try leased()
-                        return try await body(connection.sql())
+                        return try await PostgresSession(connection: connection).transaction(body)
                     }
                 }
-            } catch let error as PostgresTransactionError {
-                // Callers see their own error, as on SQLite, when the rollback itself went fine.
-                if let closureError = error.closureError, error.rollbackError == nil { throw Self.unreachable(closureError) ?? closureError }
-                throw Self.unreachable(error) ?? error
             } catch {
-                throw Self.unreachable(error) ?? error
+                throw markingUnreachable(error)
             }
         }
     }

@@ -85,6 +85,7 @@ RECOVERY_WAIT = 30.0       # traffic after resume stops this long after it at th
 LOG_LINES_PER_WORKER = 10
 ATTEMPT_LINES_PER_SECOND = 2
 EDGE = 1.0                 # seconds at the outage's edges where any answer is fine
+OUTAGE_WAIT = 1.0          # once the server has found the database gone, a request waits this long for a connection
 WORKERS = 2
 PACE = 0.05                # seconds between one client's requests: bounded load on shared cores
 # swift-log's default handler: `2026-12-04T23:47:44+0000 info jadwal: meta=… message`.
@@ -407,10 +408,11 @@ def check_outage(outage: Outage, clients: list[Client], server: Server, offset: 
     # before that and still unanswered when it had stopped (one that waits for the database to
     # come back is the hang this is about). Its wait counts from the later of its sending and
     # the stop.
-    # At both edges a request answered within EDGE seconds is left out: in flight at the stop,
-    # it may have been done before (2xx); sent just before the start, it may be answered after.
+    # At both edges a request is left out: in flight at the stop and answered within EDGE
+    # seconds, it may have been done before (2xx); sent less than the server's wait for a
+    # connection (OUTAGE_WAIT, plus EDGE) before the start, it may get one and be answered after.
     sent_down = [r for r in every if outage.paused <= r.sent < outage.resume_began
-                 and not (r.answered and r.answered >= outage.resume_began and r.seconds < EDGE)]
+                 and not (r.answered and r.answered >= outage.resume_began and r.sent >= outage.resume_began - OUTAGE_WAIT - EDGE)]
     straddling = [r for r in every if r.sent < outage.paused and (r.answered or 1e18) > outage.paused + EDGE]
     down = straddling + sent_down
     print(f"outage {n}: PostgreSQL stopped in {outage.paused - outage.pause_began:.2f} s, down for "
@@ -738,6 +740,13 @@ def main() -> int:
                     outage.recovered = max(firsts)
                     if time.monotonic() - outage.recovered >= 2.0:
                         break
+            # The job workers find the queue again at their next try; they back off up to 5 s.
+            while time.monotonic() - outage.resumed < RECOVERY_WAIT and server.alive():
+                back = {re.search(r"worker=(\S+)", rest).group(1) for t, _, rest in parse_log(server)
+                        if t >= outage.pause_wall and "job queue reachable again" in rest and "worker=" in rest}
+                if len(back) >= WORKERS:
+                    break
+                time.sleep(0.25)
             if not server.alive():
                 check(False, f"outage {number}: the server is still running (it exited with {server.process.returncode})")
                 break

@@ -465,7 +465,8 @@ def check_outage(outage: Outage, clients: list[Client], server: Server, offset: 
           f"database_busy, CalDAV text/plain" + (f"; {len(wrong)} not:\n      " + "\n      ".join(wrong[:8]) if wrong else ""))
 
     # Back by itself.
-    after = [r for r in every if r.sent >= outage.resume_began]
+    # (Until this outage's watch ended: the next outage's 503s are its own.)
+    after = [r for r in every if outage.resume_began <= r.sent <= outage.end]
     # A 500 is never right, with one exception: a write in flight when PostgreSQL stopped whose
     # COMMIT was cut off (whether it took cannot be known). A read has no such excuse.
     around = [r for r in every if r.answered and r.answered >= outage.pause_began and r.sent <= outage.end]

@@ -65,11 +65,20 @@ public protocol SessionStore: Sendable {
     func markRefreshTokenRotated(digest: TokenDigest, at: Date) async throws -> Bool
 }
 
+extension JobStore {
+    /// The next runnable job of any kind.
+    public func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job? {
+        try await claimNextJob(worker: worker, now: now, lease: lease, kinds: nil)
+    }
+}
+
 public protocol JobStore: Sendable {
     func enqueue(_ job: Job) async throws
-    /// Takes the next runnable job for `worker` (queued and due, or running with a lapsed lease),
-    /// counting an attempt. Two workers never get the same job.
-    func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job?
+    /// Takes the next runnable job for `worker` (running with a lapsed lease, else queued and due
+    /// in fair order: a subject's jobs due together are spaced out, so one account's burst does
+    /// not hold back another's), of one of `kinds` (nil: any), counting an attempt. Two workers
+    /// never get the same job.
+    func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?) async throws -> Job?
     func completeJob(id: UUID, at: Date) async throws
     /// Moves the lease of a running job `worker` holds to `until`; false when it holds it no
     /// longer (the lease ran out and another worker took the job).

@@ -31,6 +31,17 @@ package struct JobHandlers: Sendable {
     package func handler(for kind: JobKind) -> Handler? { handlers[kind] }
 }
 
+/// The jobs a person is waiting on as they happen: a sign-in link, a reminder or prayer alert at
+/// its time, a notification, an invitation. Every worker takes them before any other job, and a
+/// worker of their own (beside `concurrency`) takes only them, so a burst of conflict checks or
+/// imports never holds a sign-in email back.
+package enum PromptJobs {
+    package static let kinds: Set<JobKind> = [
+        EmailDelivery.kind, ReminderQueue.fireJob, PrayerAlerts.alertJob, NotificationDispatch.emailJob,
+        NotificationDispatch.pushJob, NotificationDispatch.webPushJob, InvitationMail.kind,
+    ]
+}
+
 /// A pool of workers taking jobs from the durable queue. On graceful shutdown each worker
 /// finishes the job it holds and stops; a job held by a process that died is taken again once
 /// its lease runs out.
@@ -69,8 +80,10 @@ public final class JobWorkers: Service, Sendable {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<concurrency {
-                    group.addTask { await self.workLoop(name: "\(self.workerName)#\(index)") }
+                    group.addTask { await self.workLoop(name: "\(self.workerName)#\(index)", promptOnly: false) }
                 }
+                // The prompt lane: one more worker, for prompt jobs only (it mostly waits).
+                group.addTask { await self.workLoop(name: "\(self.workerName)#prompt", promptOnly: true) }
             }
         } onGracefulShutdown: {
             self.stopping.store(true, ordering: .relaxed)
@@ -80,7 +93,7 @@ public final class JobWorkers: Service, Sendable {
 
     private var shouldStop: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
 
-    private func workLoop(name: String) async {
+    private func workLoop(name: String, promptOnly: Bool) async {
         // While the database cannot be reached, a worker says so once, waits longer each time
         // (up to 5 s, so a stop is never held long) instead of asking every poll, and says when it can go on.
         var unavailableSince: ContinuousClock.Instant?
@@ -88,7 +101,7 @@ public final class JobWorkers: Service, Sendable {
         while !shouldStop {
             let ranJob: Bool
             do {
-                ranJob = try await runNextJob(worker: name)
+                ranJob = try await runNextJob(worker: name, promptOnly: promptOnly)
                 if let since = unavailableSince {
                     logger.notice("job queue reachable again", metadata: ["worker": "\(name)", "after": "\(ContinuousClock.now - since)"])
                     unavailableSince = nil
@@ -109,12 +122,16 @@ public final class JobWorkers: Service, Sendable {
         }
     }
 
-    /// Claims and runs one job; false when none was due.
+    /// Claims and runs one job, a prompt one first (only those when `promptOnly`); false when
+    /// none was due.
     @discardableResult
-    package func runNextJob(worker: String) async throws -> Bool {
+    package func runNextJob(worker: String, promptOnly: Bool = false) async throws -> Bool {
         let now = clock.now
         let lease = self.lease
-        guard let job = try await store.transaction({ tx in try await tx.claimNextJob(worker: worker, now: now, lease: lease) }) else {
+        guard let job = try await store.transaction({ tx in
+            if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: PromptJobs.kinds) { return prompt }
+            return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil)
+        }) else {
             return false
         }
         var jobLogger = logger

@@ -200,13 +200,26 @@ extension SQLRepository: JobStore {
     private static let jobColumns =
         "id, kind, payload, state, attempts, max_attempts, run_at, created_at, locked_by, locked_until, last_error, finished_at, subject"
 
+    /// How far apart a subject's jobs due together are placed in the fair queue (`fair_at`): about
+    /// what one job takes, so a burst of one account's jobs is taken at that pace and a job of
+    /// another account queued meanwhile comes before the rest of the burst.
+    static let fairSpacingMilliseconds: Int64 = 50
+
     func enqueue(_ job: Job) async throws {
+        var fairAt = job.runAt.unixMilliseconds
+        if let subject = job.subject, job.state == .queued,
+           let last = try await db.raw("""
+               SELECT MAX(fair_at) AS last FROM jobs
+               WHERE subject = \(bind: subject) AND state = 'queued' AND run_at <= \(bind: job.runAt.unixMilliseconds)
+               """).first()?.decode(column: "last", as: Int64?.self) {
+            fairAt = max(fairAt, last + Self.fairSpacingMilliseconds)
+        }
         try await db.raw("""
-            INSERT INTO jobs (\(unsafeRaw: Self.jobColumns))
+            INSERT INTO jobs (\(unsafeRaw: Self.jobColumns), fair_at)
             VALUES (\(bind: job.id.uuidString), \(bind: job.kind.rawValue), \(bind: job.payload), \(bind: job.state.rawValue),
                     \(bind: job.attempts), \(bind: job.maxAttempts), \(bind: job.runAt.unixMilliseconds), \(bind: job.createdAt.unixMilliseconds),
                     \(bind: job.lockedBy), \(bind: job.lockedUntil?.unixMilliseconds), \(bind: job.lastError), \(bind: job.finishedAt?.unixMilliseconds),
-                    \(bind: job.subject))
+                    \(bind: job.subject), \(bind: fairAt))
             """).run()
     }
 
@@ -233,8 +246,19 @@ extension SQLRepository: JobStore {
             """).all().count
     }
 
-    func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job? {
+    func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?) async throws -> Job? {
         let nowMs = now.unixMilliseconds
+        let kindFilter: SQLQueryString = kinds.map { "AND kind IN (\(binds: $0.map(\.rawValue).sorted()))" } ?? ""
+        // A job whose worker's lease ran out first (its process died), then the queue in fair order.
+        if let lapsed = try await claim(worker: worker, now: now, lease: lease, where: "state = 'running' AND locked_until < \(bind: nowMs) \(kindFilter)",
+                                        order: "locked_until") {
+            return lapsed
+        }
+        return try await claim(worker: worker, now: now, lease: lease, where: "state = 'queued' AND run_at <= \(bind: nowMs) \(kindFilter)",
+                               order: "fair_at, created_at, id")
+    }
+
+    private func claim(worker: String, now: Date, lease: Duration, where condition: SQLQueryString, order: String) async throws -> Job? {
         let leaseEnd = (now + lease.timeInterval).unixMilliseconds
         // PostgreSQL: SKIP LOCKED lets many workers in many processes claim side by side, each row
         // going to exactly one. SQLite: the write transaction already serialises claimers.
@@ -242,9 +266,8 @@ extension SQLRepository: JobStore {
         return try await db.raw("""
             UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = \(bind: worker), locked_until = \(bind: leaseEnd)
             WHERE id = (
-                SELECT id FROM jobs
-                WHERE (state = 'queued' AND run_at <= \(bind: nowMs)) OR (state = 'running' AND locked_until < \(bind: nowMs))
-                ORDER BY run_at, created_at, id LIMIT 1 \(unsafeRaw: lock)
+                SELECT id FROM jobs WHERE \(condition)
+                ORDER BY \(unsafeRaw: order) LIMIT 1 \(unsafeRaw: lock)
             )
             RETURNING \(unsafeRaw: Self.jobColumns)
             """).first().map(Self.job(from:))
@@ -287,7 +310,8 @@ extension SQLRepository: JobStore {
         let message = String(error.prefix(2000))
         if let retryAt {
             try await db.raw("""
-                UPDATE jobs SET state = 'queued', run_at = \(bind: retryAt.unixMilliseconds), last_error = \(bind: message),
+                UPDATE jobs SET state = 'queued', run_at = \(bind: retryAt.unixMilliseconds), fair_at = \(bind: retryAt.unixMilliseconds),
+                    last_error = \(bind: message),
                     locked_by = NULL, locked_until = NULL
                 WHERE id = \(bind: id.uuidString)
                 """).run()
@@ -326,7 +350,7 @@ extension SQLRepository: JobStore {
 
     func requeueDeadJob(id: UUID, at: Date) async throws -> Bool {
         try await db.raw("""
-            UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: at.unixMilliseconds), finished_at = NULL
+            UPDATE jobs SET state = 'queued', attempts = 0, run_at = \(bind: at.unixMilliseconds), fair_at = \(bind: at.unixMilliseconds), finished_at = NULL
             WHERE id = \(bind: id.uuidString) AND state = 'dead' RETURNING id
             """).first() != nil
     }

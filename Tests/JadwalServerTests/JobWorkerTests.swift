@@ -21,10 +21,15 @@ struct JobWorkerTests {
     /// Counts runs per job and can hold a job until released.
     actor Runs {
         var counts: [UUID: Int] = [:]
+        /// Every run, in order.
+        var ids: [UUID] = []
         var gate: CheckedContinuation<Void, Never>?
         var started = false
 
-        func record(_ id: UUID) { counts[id, default: 0] += 1 }
+        func record(_ id: UUID) {
+            counts[id, default: 0] += 1
+            ids.append(id)
+        }
         func count(_ id: UUID) -> Int { counts[id] ?? 0 }
         func hold() async {
             started = true
@@ -79,6 +84,29 @@ struct JobWorkerTests {
         #expect(try await running.value)
         #expect(await runs.count(job.id) == 1)
         #expect(try await store.read { tx in try await tx.job(id: job.id) }?.state == .done)
+        try await store.shutdown()
+    }
+
+    @Test("a sign-in email queued behind a burst of checks runs first; the prompt lane runs nothing else", arguments: TestEnvironment.engines)
+    func promptJobsFirst(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock()
+        let runs = Runs()
+        let workers = Self.workers(store: store, clock: clock, runs: runs) { handlers in
+            for kind in [ConflictCheck.jobKind, EmailDelivery.kind] {
+                handlers.register(kind) { job in await runs.record(job.id) }
+            }
+        }
+        let checks = (0..<3).map { _ in Job.new(ConflictCheck.jobKind, payload: "{}", runAt: clock.now, now: clock.now, subject: "someone") }
+        let email = Job.new(EmailDelivery.kind, payload: "{}", runAt: clock.now + 1, now: clock.now + 1)
+        try await store.transaction { tx in
+            for job in checks + [email] { try await tx.enqueue(job) }
+        }
+        clock.advance(by: 2)
+        #expect(try await workers.runNextJob(worker: "prompt", promptOnly: true))
+        #expect(try await workers.runNextJob(worker: "prompt", promptOnly: true) == false, "the prompt lane leaves the checks to the others")
+        for _ in checks { #expect(try await workers.runNextJob(worker: "any")) }
+        #expect(await runs.ids == [email.id] + checks.map(\.id))
         try await store.shutdown()
     }
 

@@ -46,6 +46,56 @@ struct JobQueueTests {
         try await store.shutdown()
     }
 
+    @Test("one account's burst of jobs does not hold back another account's job queued after it", arguments: TestEnvironment.engines)
+    func fairAcrossAccounts(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let burst = (0..<100).map { n in
+            Job.new("conflict.check", payload: "{\"n\":\(n)}", runAt: Self.t0, now: Self.t0 + Double(n) / 1000, subject: "account-a")
+        }
+        let other = Job.new("conflict.check", payload: "{}", runAt: Self.t0 + 0.99, now: Self.t0 + 0.99, subject: "account-b")
+        try await store.transaction { tx in
+            for job in burst { try await tx.enqueue(job) }
+            try await tx.enqueue(other)
+        }
+        var order: [UUID] = []
+        while let job = try await store.transaction({ tx in try await tx.claimNextJob(worker: "w", now: Self.t0 + 2, lease: .seconds(60)) }) {
+            order.append(job.id)
+            try await store.transaction { tx in try await tx.completeJob(id: job.id, at: Self.t0 + 2) }
+        }
+        #expect(order.count == 101)
+        // Account A's jobs are spaced 50 ms apart: the one queued a second later comes after 20 of them, not 100.
+        #expect(order.firstIndex(of: other.id) == 20)
+        // Within the burst, queue order holds.
+        #expect(order.filter { $0 != other.id } == burst.map(\.id))
+        try await store.shutdown()
+    }
+
+    @Test("claiming by kind takes only those kinds; a retried job waits its turn behind jobs due before it", arguments: TestEnvironment.engines)
+    func claimByKindAndRetryPlace(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let checks = (0..<5).map { n in Job.new("conflict.check", payload: "{\"n\":\(n)}", runAt: Self.t0, now: Self.t0, subject: "a") }
+        let email = Job.new("email.send", payload: "{}", runAt: Self.t0 + 5, now: Self.t0 + 5)
+        try await store.transaction { tx in
+            for job in checks { try await tx.enqueue(job) }
+            try await tx.enqueue(email)
+        }
+        let now = Self.t0 + 10
+        let prompt = try await store.transaction { tx in try await tx.claimNextJob(worker: "w", now: now, lease: .seconds(60), kinds: ["email.send", "reminder.fire"]) }
+        #expect(prompt?.id == email.id)
+        #expect(try await store.transaction { tx in try await tx.claimNextJob(worker: "w", now: now, lease: .seconds(60), kinds: ["email.send"]) } == nil)
+        let first = try await store.transaction { tx in try await tx.claimNextJob(worker: "w", now: now, lease: .seconds(60)) }
+        #expect(first?.id == checks[0].id)
+        // Failed and retried at once: it goes behind the checks that were due before its retry.
+        try await store.transaction { tx in try await tx.failJob(id: checks[0].id, error: "busy", retryAt: now, at: now) }
+        var rest: [UUID] = []
+        while let job = try await store.transaction({ tx in try await tx.claimNextJob(worker: "w", now: now, lease: .seconds(60)) }) {
+            rest.append(job.id)
+            try await store.transaction { tx in try await tx.completeJob(id: job.id, at: now) }
+        }
+        #expect(rest == checks.dropFirst().map(\.id) + [checks[0].id])
+        try await store.shutdown()
+    }
+
     @Test("a job whose worker died is claimed again when its lease runs out", arguments: TestEnvironment.engines)
     func lapsedLease(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)

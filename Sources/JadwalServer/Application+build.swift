@@ -178,11 +178,11 @@ private func assemble(
     var handlers = JobHandlers()
     handlers.register(EmailDelivery.kind, EmailDelivery.handler(transport: transport, sealer: sealer))
     let busyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) })
-    // Checks keep each calendar's instances between runs (BusyTimeIndex); only they may, as they
-    // read busy time before writing any calendar object in their transaction.
-    let conflictCheck = ConflictCheck(
-        store: store, clock: dependencies.clock,
-        busyTime: AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }, index: BusyTimeIndex()))
+    // Each calendar's instances are kept between reads (BusyTimeIndex) for the conflict checks,
+    // lists and suggestions; only they may, as they read busy time before writing any calendar
+    // object in their transaction.
+    let indexedBusyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }, index: BusyTimeIndex())
+    let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
     let hub = NotificationHub()
     // Open streams follow changes from this process and, on PostgreSQL, from every instance on the
     // same database: notifications posted wake their account's streams; calendar pages hear of
@@ -360,8 +360,8 @@ private func assemble(
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
     ChatConnectorRoutes(chats: chats).addRoutes(to: api)
     let whatsAppLinks = WhatsAppLinks(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher)
-    let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: busyTime)
-    let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: busyTime)
+    let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
+    let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
     let routines = RoutineCalendar(store: store, clock: dependencies.clock, random: dependencies.random)
     RoutineRoutes(routines: routines).addRoutes(to: signedIn)

@@ -17,30 +17,46 @@ public struct Conflicts: Sendable {
 
     /// The account's conflicts (open only unless `includeResolved`), soonest first, each with its day.
     public func list(account: Account, includeResolved: Bool) async throws -> [(EventConflict, ConflictDay?)] {
-        let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-        let busyTime = self.busyTime
-        let now = clock.now
-        return try await store.transaction { tx in
-            try await Self.retirePassed(accountID: account.id, now: now, tx: tx)
-            let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: includeResolved)
-            let days = try await busyTime.conflictDays(of: conflicts, account: account, zone: zone, tx: tx)
-            return conflicts.map { ($0, days[$0.id]) }
-        }
+        try await listing(account: account, includeResolved: includeResolved) { _ in 0..<Int.max }.shown
     }
 
     /// One page of the open conflicts: how many there are, where the page starts (a start past
     /// the end is the last page), and the page's conflicts with their days.
     public func page(account: Account, from asked: Int, limit: Int) async throws -> (count: Int, from: Int, [(EventConflict, ConflictDay?)]) {
+        let listing = try await listing(account: account, includeResolved: false) { count in
+            let from = count == 0 ? 0 : min(max(0, asked) - max(0, asked) % limit, (count - 1) / limit * limit)
+            return from..<(from + limit)
+        }
+        return (listing.count, listing.from, listing.shown)
+    }
+
+    /// What a list shows: how many conflicts there are, and those of `range` (given the count)
+    /// with their days.
+    struct Listing: Sendable {
+        var count: Int
+        var from: Int
+        var shown: [(EventConflict, ConflictDay?)]
+    }
+
+    /// A read, which takes no write lock; only when some open conflict has passed (and retires)
+    /// is it a write.
+    private func listing(account: Account, includeResolved: Bool, range: @escaping @Sendable (Int) -> Range<Int>) async throws -> Listing {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let busyTime = self.busyTime
         let now = clock.now
+        @Sendable func listed(_ tx: any StoreTransaction) async throws -> Listing? {
+            let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: includeResolved)
+            guard !conflicts.contains(where: { Self.hasPassed($0, now: now) }) else { return nil }
+            let wanted = range(conflicts.count)
+            let shown = Array(conflicts.dropFirst(wanted.lowerBound).prefix(wanted.count))
+            let days = try await busyTime.conflictDays(of: shown, account: account, zone: zone, tx: tx)
+            return Listing(count: conflicts.count, from: wanted.lowerBound, shown: shown.map { ($0, days[$0.id]) })
+        }
+        if let listing = try await store.read({ tx in try await listed(tx) }) { return listing }
         return try await store.transaction { tx in
             try await Self.retirePassed(accountID: account.id, now: now, tx: tx)
-            let open = try await tx.conflicts(accountID: account.id, includeResolved: false)
-            let from = open.isEmpty ? 0 : min(max(0, asked) - max(0, asked) % limit, (open.count - 1) / limit * limit)
-            let shown = Array(open.dropFirst(from).prefix(limit))
-            let days = try await busyTime.conflictDays(of: shown, account: account, zone: zone, tx: tx)
-            return (open.count, from, shown.map { ($0, days[$0.id]) })
+            guard let listing = try await listed(tx) else { throw CancellationError() }
+            return listing
         }
     }
 
@@ -55,11 +71,15 @@ public struct Conflicts: Sendable {
     /// it retires (obsolete) the next time the person's conflicts are read, so the lists hold
     /// only what can still be dealt with.
     static func retirePassed(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
-        for var conflict in try await tx.conflicts(accountID: accountID, includeResolved: false) where conflict.event.end <= now {
+        for var conflict in try await tx.conflicts(accountID: accountID, includeResolved: false) where hasPassed(conflict, now: now) {
             conflict.status = .obsolete
             conflict.resolvedAt = now
             try await tx.updateConflict(conflict)
         }
+    }
+
+    static func hasPassed(_ conflict: EventConflict, now: Date) -> Bool {
+        conflict.status == .open && conflict.event.end <= now
     }
 
     public func settings(accountID: UUID) async throws -> ConflictSettings {
@@ -90,6 +110,9 @@ public struct ConflictDay: Sendable {
 }
 
 extension AccountBusyTime {
+    /// The longest run of days `conflictDays` reads at once (within `BusyTimeIndex`'s span).
+    static let conflictDaysSpan: TimeInterval = 60 * 86_400
+
     /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
     /// once for all the days together: a list of hundreds of conflicts costs one read, not one
     /// per conflict.
@@ -101,18 +124,37 @@ extension AccountBusyTime {
             guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { return nil }
             return (conflict, day)
         }
-        guard let first = days.map(\.1.start).min(), let last = days.map(\.1.end).max(), let window = try? TimeRange(start: first, end: last)
-        else { return [:] }
-        let blocks = try await self.blocks(account: account, in: window, tx: tx).sorted { $0.range.start < $1.range.start }
+        // Busy time is read over runs of days (a list over a year reads a few spans, each short
+        // enough for the busy-time index) and each day's blocks and date are found once: many
+        // conflicts share a day.
+        let dayStarts = Set(days.map(\.1.start)).sorted()
+        var spans: [TimeRange] = []
+        for start in dayStarts {
+            guard let end = calendar.date(byAdding: .day, value: 1, to: start) else { continue }
+            if let last = spans.last, end.timeIntervalSince(last.start) <= Self.conflictDaysSpan, let longer = try? TimeRange(start: last.start, end: end) {
+                spans[spans.count - 1] = longer
+            } else if let span = try? TimeRange(start: start, end: end) {
+                spans.append(span)
+            }
+        }
+        var ofDay: [Date: (date: String, blocks: [BusyBlock])] = [:]
         let formatter = DateFormatter()
         formatter.calendar = calendar
         formatter.timeZone = zone
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
+        for span in spans {
+            let blocks = try await self.blocks(account: account, in: span, tx: tx).sorted { $0.range.start < $1.range.start }
+            for start in dayStarts where span.start <= start && start < span.end {
+                guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { continue }
+                ofDay[start] = (formatter.string(from: start), blocks.filter { $0.range.overlaps(day) })
+            }
+        }
         var views: [UUID: ConflictDay] = [:]
         for (conflict, day) in days {
+            guard let found = ofDay[day.start] else { continue }
             views[conflict.id] = ConflictDay(
-                date: formatter.string(from: day.start), range: day, blocks: blocks.filter { $0.range.overlaps(day) },
+                date: found.date, range: day, blocks: found.blocks,
                 eventReference: EventOccurrence.reference(calendarID: conflict.event.calendarID, objectName: conflict.event.objectName))
         }
         return views

@@ -142,6 +142,27 @@ struct XMLReaderTests {
         #expect(capture { try read(#"<?xml version='1.0' encoding='us-ascii'?><x/>"#) } == nil)
     }
 
+    @Test("a processing instruction is refused before parsing (FoundationXML crashed on one without data); in comments and CDATA it is text")
+    func processingInstructions() throws {
+        // Found by fuzzing (Benchmarks/Fuzz/findings): these stopped the whole server with SIGSEGV.
+        for body in ["<a><?pi?></a>", "<?xm?>\n<km\u{04}l", "<?xml?><a/>", "<a/><?xml-stylesheet href='x'?>", " <?xml version=\"1.0\"?><a/>"] {
+            let error = capture { try read(body) }
+            #expect(error?.kind == .forbiddenDeclaration && error?.status == 400, "\(body.debugDescription): \(String(describing: error))")
+        }
+        let text = try read("<a><!-- <?pi?> --><![CDATA[<?x?>]]></a>")
+        #expect(text.text == "<?x?>")
+        #expect(capture { try read(#"<?xml version="1.0" encoding="utf-8"?><a><b/></a>"#) } == nil)
+        #expect(capture { try XMLReader().read(Data([0xEF, 0xBB, 0xBF] + Array(#"<?xml version="1.0"?><a/>"#.utf8))) } == nil)
+    }
+
+    @Test("an XML declaration not closed by ?> is refused (libxml2 crashed on its encoding)")
+    func unclosedDeclaration() {
+        for body in [#"<?xml version="1.0" encoding="utf-7"?\#u{1e}"#, #"<?xml version="1.0" encoding="utf-32"?x<a/>"#, #"<?xml version="1.0" <a/>"#] {
+            let error = capture { try read(body) }
+            #expect(error?.status == 400 && error?.message.contains("not closed") == true, "\(body.debugDescription): \(String(describing: error))")
+        }
+    }
+
     @Test("an empty body is an error for the reader; requests that allow it check first")
     func emptyBody() {
         #expect(capture { try read("") }?.kind == .malformedXML)

@@ -86,6 +86,10 @@ public struct XMLReader: Sendable {
                 kind: .unsupportedEncoding, status: 415,
                 message: "Only UTF-8 XML bodies are accepted; this one looks like UTF-16 or UTF-32.")
         }
+        // libxml2 acts on a declaration's encoding even when the declaration is not closed, and
+        // FoundationXML crashes on a processing instruction without data (both found by
+        // fuzzing: any signed-in client could stop the server). A DAV body has no use for either.
+        try refuseProcessingInstructions(data)
         if let encoding = declaredEncoding(data) {
             let accepted = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1"]
             guard accepted.contains(encoding.lowercased()) else {
@@ -134,12 +138,77 @@ public struct XMLReader: Sendable {
         }
     }
 
+    /// The bytes of a leading XML declaration (`<?xml` and white space, to its `?>`), after a
+    /// byte order mark; nil when the body does not start with one. A declaration not closed by
+    /// `?>` before any other `<` or `>` is refused.
+    private static func leadingDeclaration(_ data: Data) throws(DAVError) -> Data? {
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let opening = Array("<?xml".utf8)
+        guard bytes.starts(with: opening), bytes.count > opening.count,
+              [0x20, 0x09, 0x0A, 0x0D].contains(bytes[bytes.startIndex + opening.count])
+        else { return nil }
+        var index = bytes.startIndex + opening.count
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case UInt8(ascii: "?") where index + 1 < bytes.endIndex && bytes[index + 1] == UInt8(ascii: ">"):
+                return Data(bytes[bytes.startIndex..<(index + 2)])
+            case UInt8(ascii: "<"), UInt8(ascii: ">"):
+                index = bytes.endIndex
+            default:
+                index += 1
+            }
+        }
+        throw DAVError.malformed("The XML declaration at the start of the body is not closed by \"?>\".")
+    }
+
+    /// Refuses processing instructions (`<?…?>`) other than the leading declaration; those in
+    /// comments and CDATA sections are text, not instructions, and are let through.
+    private static func refuseProcessingInstructions(_ data: Data) throws(DAVError) {
+        var start = data.startIndex
+        if let declaration = try leadingDeclaration(data) {
+            start = (data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.startIndex + 3 : data.startIndex) + declaration.count
+        }
+        let found = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            func matches(_ text: String, at index: Int) -> Bool {
+                let pattern = Array(text.utf8)
+                guard index + pattern.count <= buffer.count else { return false }
+                return pattern.indices.allSatisfy { buffer[index + $0] == pattern[$0] }
+            }
+            func skip(to end: String, from index: Int) -> Int {
+                var at = index
+                while at < buffer.count, !matches(end, at: at) { at += 1 }
+                return at + end.utf8.count
+            }
+            var index = start - data.startIndex
+            while index < buffer.count {
+                guard buffer[index] == UInt8(ascii: "<") else {
+                    index += 1
+                    continue
+                }
+                if matches("<!--", at: index) {
+                    index = skip(to: "-->", from: index + 4)
+                } else if matches("<![CDATA[", at: index) {
+                    index = skip(to: "]]>", from: index + 9)
+                } else if matches("<?", at: index) {
+                    return true
+                } else {
+                    index += 1
+                }
+            }
+            return false
+        }
+        if found {
+            throw DAVError(
+                kind: .forbiddenDeclaration, status: 400,
+                message: "XML bodies must not contain processing instructions (<?…?>) other than the XML declaration at the start.")
+        }
+    }
+
     /// The `encoding="…"` of a leading XML declaration, if any.
     private static func declaredEncoding(_ data: Data) -> String? {
-        var bytes = data.prefix(200)[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
-        let head = String(decoding: bytes, as: UTF8.self)
+        guard let declaration = try? leadingDeclaration(data) else { return nil }
+        let head = String(decoding: declaration, as: UTF8.self)
         guard let end = head.range(of: "?>"), let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
         else { return nil }
         var rest = head[key.upperBound..<end.lowerBound].drop { $0 == " " || $0 == "=" || $0 == "\t" }

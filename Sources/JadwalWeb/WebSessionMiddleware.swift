@@ -48,14 +48,28 @@ package struct WebSessionMiddleware: RouterMiddleware {
         let language = resolved.identity.account.language
         return try await BrowserSession.deliver(resolved.renewal, request, signedIn) {
             // A page's failure is a page too, in the person's language, never a JSON body.
+            let texts = assets.texts(language)
+            func problemPage(_ message: String, status: HTTPResponse.Status) -> Response {
+                WebPage(template: "problem", title: texts.text("errorTitle"), page: ["message": message, "back": "/calendar"], status: status)
+                    .response(assets, viewer: .init(
+                        language: language, identity: resolved.identity, csrf: browser.csrfToken(sessionID: resolved.identity.session.id), path: request.uri.path))
+            }
             do {
                 return try await next(request, signedIn)
             } catch let error as HTTPError {
-                let texts = assets.texts(language)
-                let message = error.status == .notFound ? texts.text("errorNotFound") : (error.body ?? texts.text("errorTitle"))
-                return WebPage(template: "problem", title: texts.text("errorTitle"), page: ["message": message, "back": "/calendar"], status: error.status)
-                    .response(assets, viewer: .init(
-                        language: language, identity: resolved.identity, csrf: browser.csrfToken(sessionID: resolved.identity.session.id), path: request.uri.path))
+                return problemPage(error.status == .notFound ? texts.text("errorNotFound") : (error.body ?? texts.text("errorTitle")), status: error.status)
+            } catch let full as AccountQuota.Exceeded {
+                let (allowed, used) = full.limit == .bytes
+                    ? (AccountQuota.Exceeded.megabytes(full.allowed), AccountQuota.Exceeded.megabytes(full.used))
+                    : (String(full.allowed), String(full.used))
+                return problemPage(texts.text("errorQuota_" + full.limit.rawValue, ["allowed": allowed, "used": used]),
+                                   status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
+            } catch let busy as StoreUnavailable {
+                // Nothing was written: the same form may be sent again.
+                signedIn.logger.warning("database unavailable", metadata: ["reason": "\(busy.reason)"])
+                var response = problemPage(texts.text("errorBusy", ["seconds": String(busy.retryAfterSeconds)]), status: .serviceUnavailable)
+                response.headers[.retryAfter] = String(busy.retryAfterSeconds)
+                return response
             }
         }
     }

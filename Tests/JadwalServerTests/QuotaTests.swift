@@ -30,6 +30,26 @@ struct QuotaTests {
         }
     }
 
+    @Test("the web app past the quota answers a page in the person's language (507), not JSON, and nothing is saved")
+    func webPage() async throws {
+        try await ServerHarness.run(configure: { $0.workers = 0; $0.accountQuota = AccountQuota(bytes: 1 << 20, objects: 1, calendars: 10) }) { harness, client in
+            var browser = TestBrowser()
+            try await browser.signIn("fullweb@example.com", client: client, harness: harness)
+            let page = try await browser.get(client, "/events/new?date=2026-09-22")
+            let csrf = try #require(TestBrowser.csrf(in: page))
+            func event(_ title: String) -> [(String, String)] {
+                [("title", title), ("startDate", "2026-09-22"), ("startTime", "20:00"), ("endDate", "2026-09-22"), ("endTime", "21:00")]
+            }
+            #expect(try await browser.post(client, "/events/new", event("Dinner"), csrf: csrf).status == .seeOther)
+            let refused = try await browser.post(client, "/events/new", event("Second dinner"), csrf: csrf)
+            #expect(refused.status.code == 507, "\(refused.status)")
+            #expect(refused.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(refused.text.contains("Nothing was saved: your account may hold 1 events and to-dos and holds 1."), "\(refused.text)")
+            let week = try await browser.get(client, "/calendar?view=week&date=2026-09-22")
+            #expect(week.text.contains("Dinner") && !week.text.contains("Second dinner"))
+        }
+    }
+
     @Test("objects past the quota: CalDAV 507 quota-not-exceeded, the API 507 quota_exceeded; edits and deletes go through; usage exact", arguments: TestEnvironment.engines)
     func objects(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine, configure: { $0.workers = 0; $0.accountQuota = AccountQuota(bytes: 1 << 20, objects: 3, calendars: 10) }) { harness, client in

@@ -61,7 +61,7 @@ public struct AccountQuota: Sendable, Equatable {
             }
         }
 
-        static func megabytes(_ bytes: Int64) -> String {
+        public static func megabytes(_ bytes: Int64) -> String {
             bytes >= 1 << 20 ? "\(bytes / (1 << 20)) MiB" : "\(bytes) bytes"
         }
     }

@@ -22,10 +22,8 @@ package struct ConflictRoutes: Sendable {
             guard status == nil || status == "open" || status == "all" else {
                 throw APIError.badRequest("invalid_query", "'status' is 'open' (the default) or 'all'.")
             }
-            let views = try await conflicts.list(account: account, includeResolved: status == "all").map { conflict, day in
-                ConflictView(conflict, day: day.map { Self.dayView($0, zone: account.timeZone) })
-            }
-            return JSONResponse(ConflictList(conflicts: views))
+            let listed = try await conflicts.list(account: account, includeResolved: status == "all")
+            return EncodedJSONResponse(try ConflictList.json(listed, zone: account.timeZone))
         }
 
         group.get("conflicts/settings") { _, context in
@@ -153,6 +151,55 @@ package struct ConflictDetails: Encodable, Sendable {
 
 package struct ConflictList: Encodable, Sendable {
     package let conflicts: [ConflictView]
+
+    /// The list as `APIJSON.encoder()` writes it, byte for byte, pieced together: each day's
+    /// blocks are written once (both ways a block can be marked), not once per conflict on that
+    /// day. A person with a thousand conflicts in a month has a few dozen days.
+    package static func json(_ listed: [(EventConflict, ConflictDay?)], zone: String) throws -> Data {
+        let encoder = APIJSON.encoder()
+        struct WrittenBlock {
+            var reference: String?
+            var plain: Data
+            var marked: Data
+        }
+        var days: [String: (blocks: [WrittenBlock], tail: Data)] = [:]
+        let emptyBlocks = Data(#"{"blocks":[]"#.utf8)
+        var out = Data(#"{"conflicts":["#.utf8)
+        for (index, (conflict, day)) in listed.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let withoutDay = try encoder.encode(ConflictView(conflict, day: nil))
+            guard let day else {
+                out.append(withoutDay)
+                continue
+            }
+            let written: (blocks: [WrittenBlock], tail: Data)
+            if let known = days[day.date] {
+                written = known
+            } else {
+                let blocks = try day.blocks.map { block in
+                    WrittenBlock(reference: block.referenceID,
+                                 plain: try encoder.encode(BlockView(block, isThisEvent: false)),
+                                 marked: try encoder.encode(BlockView(block, isThisEvent: true)))
+                }
+                // `{"blocks":[],"date":…,"timeZone":…}` less its opening: the day's other keys.
+                let tail = try encoder.encode(DayView(date: day.date, timeZone: zone, blocks: [])).dropFirst(emptyBlocks.count)
+                written = (blocks, Data(tail))
+                days[day.date] = written
+            }
+            out.append(contentsOf: #"{"day":{"blocks":["#.utf8)
+            for (position, block) in written.blocks.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(block.reference == day.eventReference ? block.marked : block.plain)
+            }
+            out.append(UInt8(ascii: "]"))
+            out.append(written.tail)
+            // The conflict's other keys all sort after "day".
+            out.append(UInt8(ascii: ","))
+            out.append(withoutDay.dropFirst())
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
 }
 
 package struct ConflictView: Encodable, Sendable {

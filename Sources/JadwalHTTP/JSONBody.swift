@@ -99,11 +99,32 @@ package struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
+        try EncodedJSONResponse(try APIJSON.encoder().encode(value), status: status).response(from: request, context: context)
+    }
+}
+
+/// How every JSON answer is written: ISO 8601 dates, sorted keys, slashes as they are.
+package enum APIJSON {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        return Response(
+        return encoder
+    }
+}
+
+/// A JSON answer already written (by `APIJSON.encoder()`, or pieced together from its output).
+package struct EncodedJSONResponse: ResponseGenerator {
+    package var status: HTTPResponse.Status
+    package var data: Data
+
+    package init(_ data: Data, status: HTTPResponse.Status = .ok) {
+        self.data = data
+        self.status = status
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: data))
         )

@@ -34,6 +34,27 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+# Chromium's driver reports an element whose page was replaced as an "unknown error" ("Node with
+# given id does not belong to the document"), not as a stale element: it is one, and every wait
+# and retry here treats it so.
+from selenium.webdriver.remote import errorhandler as _errorhandler  # noqa: E402
+
+_check_response = _errorhandler.ErrorHandler.check_response
+
+
+def _check_response_detached_is_stale(self, response):
+    try:
+        _check_response(self, response)
+    except StaleElementReferenceException:
+        raise
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            raise StaleElementReferenceException(error.msg) from error
+        raise
+
+
+_errorhandler.ErrorHandler.check_response = _check_response_detached_is_stale
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The screens with flows of their own, in scripts/web/flows/.
 SCREEN_FLOWS: tuple[str, ...] = ("tasks", "conflicts", "settings", "connect", "calendars", "whatsapp_link", "events", "sharing", "push", "today", "account", "invitations", "plan")

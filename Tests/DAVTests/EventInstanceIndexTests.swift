@@ -95,6 +95,16 @@ struct EventInstanceIndexTests {
             """,
             // An event lasting five weeks, so an instance can start long before the range.
             "BEGIN:VEVENT\nUID:l\nDTSTAMP:20250101T000000Z\nDTSTART:20260101T000000Z\nDTEND:20260205T000000Z\nRRULE:FREQ=YEARLY\nEND:VEVENT",
+            // Many overrides of one series (expanded once for all of them), one of them moving every
+            // later instance, one cancelling its instance, beside a second series in the same object.
+            (["BEGIN:VEVENT\nUID:m\nDTSTAMP:20250101T000000Z\nDTSTART:20260301T090000Z\nDTEND:20260301T100000Z\nRRULE:FREQ=DAILY;COUNT=90\nEND:VEVENT",
+              "BEGIN:VEVENT\nUID:other\nDTSTAMP:20250101T000000Z\nDTSTART:20260301T093000Z\nDTEND:20260301T094500Z\nRRULE:FREQ=WEEKLY\nEND:VEVENT"]
+             + (1...60).map { day in
+                 let month = day > 31 ? "04" : "03", dom = String(format: "%02d", day > 31 ? day - 31 : day)
+                 let extra = day == 45 ? ";RANGE=THISANDFUTURE" : ""
+                 let status = day == 20 ? "\nSTATUS:CANCELLED" : ""
+                 return "BEGIN:VEVENT\nUID:m\nDTSTAMP:20250101T000000Z\nRECURRENCE-ID\(extra):2026\(month)\(dom)T090000Z\nDTSTART:2026\(month)\(dom)T110000Z\nDTEND:2026\(month)\(dom)T113000Z\(status)\nSUMMARY:moved \(day)\nEND:VEVENT"
+             }).joined(separator: "\n"),
             // Only a to-do: no event instance anywhere.
             "BEGIN:VTODO\nUID:t\nDTSTAMP:20250101T000000Z\nDTSTART:20260310T100000Z\nDUE:20260311T100000Z\nEND:VTODO",
         ]

@@ -1,12 +1,43 @@
 import ICalendar
+import Synchronization
 
 /// RFC 4791 §9.9 for real iCalendar data, built once per calendar object so the object's
 /// VTIMEZONEs are read once however many time-ranges the filter holds.
 struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
     let timeline: CalendarTimeline
+    /// Series with many overrides, each expanded once per range asked (see `owners`).
+    private let series = SeriesInstances()
+
+    /// From how many overrides a series is expanded once for all its members: asked member by
+    /// member, each question expands the whole series again (quadratic: 32 s for a month three
+    /// years on of an event with 4,000 overrides).
+    static let groupedOverrides = 8
 
     init(calendar: Component, floatingZone: ZoneRules) {
         timeline = CalendarTimeline(calendar: calendar, floatingZone: floatingZone)
+    }
+
+    /// The members of `uid`'s series (in `parent`) that own an instance overlapping `range`;
+    /// nil when the series is small, or its expansion near the range stopped at its budget (each
+    /// member is then asked on its own).
+    private func owners(of component: Component, in parent: Component?, overlapping range: InstantRange) -> [Component]? {
+        guard let uid = component.first("UID")?.value, !uid.isEmpty, let parent else { return nil }
+        let key = SeriesInstances.Key(uid: uid, name: component.name, range: range)
+        if let known = series.state.withLock({ $0.owners[key] }) { return known }
+        let set = series.state.withLock { $0.sets[uid + "\u{0}" + component.name] } ?? {
+            let set = timeline.recurrenceSet(of: component, in: parent)
+            series.state.withLock { $0.sets[uid + "\u{0}" + component.name] = set }
+            return set
+        }()
+        var owners: [Component]?
+        if set.overrides.count >= Self.groupedOverrides {
+            let searched = timeline.instancesSearched(of: set, near: range, firstOnly: false) { occurrence, span in
+                TimeRangeRule.instance(of: occurrence.component, span: span, overlaps: range)
+            }
+            owners = searched.truncated ? nil : searched.found.map(\.component)
+        }
+        series.state.withLock { $0.owners[key] = .some(owners) }
+        return owners
     }
 
     func component(_ component: Component, ancestors: [Component], overlaps timeRange: TimeRange) -> Bool {
@@ -32,6 +63,9 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
             // Every instance counts, with overrides moving theirs; an instance belongs to the
             // component that describes it, so a master matches through its own instances and an
             // override through the one it replaces.
+            if let owners = owners(of: component, in: ancestors.last, overlapping: range) {
+                return owners.contains(component)
+            }
             let set = timeline.recurrenceSet(of: component, in: ancestors.last)
             return !timeline.instances(of: set, near: range, firstOnly: true) { occurrence, span in
                 occurrence.component == component && TimeRangeRule.instance(of: component, span: span, overlaps: range)
@@ -78,4 +112,21 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
         else { return false }
         return InstantRange(range).contains(end)
     }
+}
+
+/// What one matcher learnt about a calendar object's series: each UID's recurrence set, and per
+/// range asked the members owning an instance in it (nil: ask each member on its own).
+final class SeriesInstances: Sendable {
+    struct Key: Hashable {
+        var uid: String
+        var name: String
+        var range: InstantRange
+    }
+
+    struct State {
+        var sets: [String: RecurrenceSet] = [:]
+        var owners: [Key: [Component]?] = [:]
+    }
+
+    let state = Mutex(State())
 }

@@ -133,24 +133,33 @@ struct CalendarTimeline: Sendable {
         of set: RecurrenceSet, near window: InstantRange, firstOnly: Bool, keepCancelled: Bool = false,
         where accept: (Occurrence, InstanceSpan) -> Bool
     ) -> [Occurrence] {
+        instancesSearched(of: set, near: window, firstOnly: firstOnly, keepCancelled: keepCancelled, where: accept).found
+    }
+
+    /// `instances`, and whether the expansion stopped at its budget before the window's end
+    /// (then `found` may lack some).
+    func instancesSearched(
+        of set: RecurrenceSet, near window: InstantRange, firstOnly: Bool, keepCancelled: Bool = false,
+        where accept: (Occurrence, InstanceSpan) -> Bool
+    ) -> (found: [Occurrence], truncated: Bool) {
         let margin = Self.margin(for: set)
         let from = max(window.start.minus(margin), -ExpansionBudget.horizon)
         let to = min(window.end.plus(margin), ExpansionBudget.horizon)
-        guard from < to else { return [] }
+        guard from < to else { return ([], false) }
         var limit = firstOnly ? ExpansionBudget.firstProbe : ExpansionBudget.instances
         while true {
             guard let result = try? set.occurrences(from: from, to: to, resolver: resolver, options: options, limit: limit) else {
-                return []  // undecodable dates or rules: the component has no place in time
+                return ([], false)  // undecodable dates or rules: the component has no place in time
             }
             var found: [Occurrence] = []
             for occurrence in result.occurrences {
                 if !keepCancelled && Self.isCancelledInstance(occurrence, in: set) { continue }
                 guard accept(occurrence, span(of: occurrence)) else { continue }
                 found.append(occurrence)
-                if firstOnly { return found }
+                if firstOnly { return (found, false) }
             }
             let batchWasFull = result.truncated && result.occurrences.count >= limit
-            guard firstOnly, batchWasFull, limit < ExpansionBudget.instances else { return found }
+            guard firstOnly, batchWasFull, limit < ExpansionBudget.instances else { return (found, result.truncated) }
             limit = min(limit * 16, ExpansionBudget.instances)
         }
     }

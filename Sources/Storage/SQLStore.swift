@@ -27,7 +27,8 @@ public final class SQLStore: Store {
     public let accountQuota: AccountQuota
     /// How long a transaction may wait for a connection, on either engine (nil: no limit).
     private let waitLimit: Duration?
-    /// PostgreSQL: the last wait for a connection ran out, and none has come since.
+    /// PostgreSQL: found gone (a wait for a connection ran out, a connection was lost, or its port
+    /// refused one), and no connection has come since.
     private let unreachable = Mutex(false)
     /// PostgreSQL: asked by a request that has waited a second for a connection.
     private let reachability: PostgresReachability?
@@ -254,7 +255,7 @@ public final class SQLStore: Store {
                         guard !lease.abandonIfWaiting() else {
                             group.cancelAll()
                             unreachable.withLock { $0 = true }
-                            throw StoreUnavailable(reason: "the database cannot be reached", retryAfterSeconds: 5)
+                            throw Self.databaseGone
                         }
                     }
                 }
@@ -263,10 +264,13 @@ public final class SQLStore: Store {
         }
     }
 
+    /// What a caller hears while PostgreSQL cannot be reached.
+    static let databaseGone = StoreUnavailable(reason: "the database cannot be reached", retryAfterSeconds: 5)
+
     /// PostgreSQL down or unreachable, as the caller should hear it: nothing was done, try again
     /// soon. Errors PostgreSQL itself answered (a constraint, a syntax error) stay as they are.
     static func unreachable(_ error: any Error) -> StoreUnavailable? {
-        let unreachable = StoreUnavailable(reason: "the database cannot be reached", retryAfterSeconds: 5)
+        let unreachable = databaseGone
         switch error {
         case is _ConnectionPoolModule.ConnectionPoolError:
             return unreachable

@@ -5,7 +5,7 @@ import Synchronization
 /// VTIMEZONEs are read once however many time-ranges the filter holds.
 struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
     let timeline: CalendarTimeline
-    /// Series with many overrides, each expanded once per range asked (see `owners`).
+    /// Each series' recurrence set, and for one with many overrides its owners per range (see `owners`).
     private let series = SeriesInstances()
 
     /// From how many overrides a series is expanded once for all its members: asked member by
@@ -17,25 +17,30 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
         timeline = CalendarTimeline(calendar: calendar, floatingZone: floatingZone)
     }
 
-    /// The members of `uid`'s series (in `parent`) that own an instance overlapping `range`;
-    /// nil when the series is small, or its expansion near the range stopped at its budget (each
-    /// member is then asked on its own).
-    private func owners(of component: Component, in parent: Component?, overlapping range: InstantRange) -> [Component]? {
-        guard let uid = component.first("UID")?.value, !uid.isEmpty, let parent else { return nil }
-        let key = SeriesInstances.Key(uid: uid, name: component.name, range: range)
-        if let known = series.state.withLock({ $0.owners[key] }) { return known }
-        let set = series.state.withLock { $0.sets[uid + "\u{0}" + component.name] } ?? {
-            let set = timeline.recurrenceSet(of: component, in: parent)
-            series.state.withLock { $0.sets[uid + "\u{0}" + component.name] = set }
-            return set
-        }()
-        var owners: [Component]?
-        if set.overrides.count >= Self.groupedOverrides {
-            let searched = timeline.instancesSearched(of: set, near: range, firstOnly: false) { occurrence, span in
-                TimeRangeRule.instance(of: occurrence.component, span: span, overlaps: range)
-            }
-            owners = searched.truncated ? nil : searched.found.map(\.component)
+    /// The recurrence set `component` belongs to (its UID's members in `parent`), found once per
+    /// UID: finding it reads every component of the object.
+    private func recurrenceSet(of component: Component, in parent: Component?) -> RecurrenceSet {
+        guard let uid = component.first("UID")?.value, !uid.isEmpty, parent != nil else {
+            return timeline.recurrenceSet(of: component, in: parent)
         }
+        let key = SeriesInstances.Series(uid: uid, name: component.name)
+        if let known = series.state.withLock({ $0.sets[key] }) { return known }
+        let set = timeline.recurrenceSet(of: component, in: parent)
+        series.state.withLock { $0.sets[key] = set }
+        return set
+    }
+
+    /// The members of a series of `groupedOverrides` or more overrides that own an instance
+    /// overlapping `range`, from one expansion; nil when the series is smaller, or the expansion
+    /// near the range stopped at its budget (each member is then asked on its own).
+    private func owners(in set: RecurrenceSet, of component: Component, overlapping range: InstantRange) -> [Component]? {
+        guard set.overrides.count >= Self.groupedOverrides, let uid = component.first("UID")?.value, !uid.isEmpty else { return nil }
+        let key = SeriesInstances.Owners(series: .init(uid: uid, name: component.name), range: range)
+        if let known = series.state.withLock({ $0.owners[key] }) { return known }
+        let searched = timeline.instancesSearched(of: set, near: range, firstOnly: false) { occurrence, span in
+            TimeRangeRule.instance(of: occurrence.component, span: span, overlaps: range)
+        }
+        let owners = searched.truncated ? nil : searched.found.map(\.component)
         series.state.withLock { $0.owners[key] = .some(owners) }
         return owners
     }
@@ -63,10 +68,10 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
             // Every instance counts, with overrides moving theirs; an instance belongs to the
             // component that describes it, so a master matches through its own instances and an
             // override through the one it replaces.
-            if let owners = owners(of: component, in: ancestors.last, overlapping: range) {
+            let set = recurrenceSet(of: component, in: ancestors.last)
+            if let owners = owners(in: set, of: component, overlapping: range) {
                 return owners.contains(component)
             }
-            let set = timeline.recurrenceSet(of: component, in: ancestors.last)
             return !timeline.instances(of: set, near: range, firstOnly: true) { occurrence, span in
                 occurrence.component == component && TimeRangeRule.instance(of: component, span: span, overlaps: range)
             }.isEmpty
@@ -88,7 +93,7 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
         if parent.name == "VTODO" && TimeRangeRule.isUndated(parent) { return false }
         // Anchors in [range.start - offset - repeatSpan, range.end - offset) can fire in range.
         let window = range.widened(early: offset.plus(trigger.repeatSpan), late: Int64(0).minus(offset))
-        let set = timeline.recurrenceSet(of: parent, in: grandparent)
+        let set = recurrenceSet(of: parent, in: grandparent)
         return !timeline.instances(of: set, near: window, firstOnly: true) { occurrence, span in
             occurrence.component == parent && trigger.fires(from: (fromEnd ? span.end : span.start).plus(offset), in: range)
         }.isEmpty
@@ -117,15 +122,19 @@ struct CalendarTimeRangeMatcher: TimeRangeMatching, Sendable {
 /// What one matcher learnt about a calendar object's series: each UID's recurrence set, and per
 /// range asked the members owning an instance in it (nil: ask each member on its own).
 final class SeriesInstances: Sendable {
-    struct Key: Hashable {
+    struct Series: Hashable {
         var uid: String
         var name: String
+    }
+
+    struct Owners: Hashable {
+        var series: Series
         var range: InstantRange
     }
 
     struct State {
-        var sets: [String: RecurrenceSet] = [:]
-        var owners: [Key: [Component]?] = [:]
+        var sets: [Series: RecurrenceSet] = [:]
+        var owners: [Owners: [Component]?] = [:]
     }
 
     let state = Mutex(State())

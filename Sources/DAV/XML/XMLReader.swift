@@ -89,8 +89,9 @@ public struct XMLReader: Sendable {
         // libxml2 acts on a declaration's encoding even when the declaration is not closed, and
         // FoundationXML crashes on a processing instruction without data (both found by
         // fuzzing: any signed-in client could stop the server). A DAV body has no use for either.
-        try refuseProcessingInstructions(data)
-        if let encoding = declaredEncoding(data) {
+        let declaration = try leadingDeclaration(data)
+        try refuseProcessingInstructions(data, from: declaration?.endIndex ?? data.startIndex)
+        if let encoding = declaration.flatMap(encoding(of:)) {
             let accepted = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1"]
             guard accepted.contains(encoding.lowercased()) else {
                 throw DAVError(
@@ -138,21 +139,20 @@ public struct XMLReader: Sendable {
         }
     }
 
-    /// The bytes of a leading XML declaration (`<?xml` and white space, to its `?>`), after a
-    /// byte order mark; nil when the body does not start with one. A declaration not closed by
-    /// `?>` before any other `<` or `>` is refused.
+    /// A leading XML declaration (`<?xml` and white space, to its `?>`, after a byte order
+    /// mark), as a slice of `data`; nil when the body does not start with one. A declaration not
+    /// closed by `?>` before any other `<` or `>` is refused.
     private static func leadingDeclaration(_ data: Data) throws(DAVError) -> Data? {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        let opening = Array("<?xml".utf8)
-        guard bytes.starts(with: opening), bytes.count > opening.count,
-              [0x20, 0x09, 0x0A, 0x0D].contains(bytes[bytes.startIndex + opening.count])
+        guard bytes.starts(with: Markup.declaration), bytes.count > Markup.declaration.count,
+              [0x20, 0x09, 0x0A, 0x0D].contains(bytes[bytes.startIndex + Markup.declaration.count])
         else { return nil }
-        var index = bytes.startIndex + opening.count
+        var index = bytes.startIndex + Markup.declaration.count
         while index < bytes.endIndex {
             switch bytes[index] {
             case UInt8(ascii: "?") where index + 1 < bytes.endIndex && bytes[index + 1] == UInt8(ascii: ">"):
-                return Data(bytes[bytes.startIndex..<(index + 2)])
+                return bytes[bytes.startIndex..<(index + 2)]
             case UInt8(ascii: "<"), UInt8(ascii: ">"):
                 index = bytes.endIndex
             default:
@@ -162,23 +162,26 @@ public struct XMLReader: Sendable {
         throw DAVError.malformed("The XML declaration at the start of the body is not closed by \"?>\".")
     }
 
-    /// Refuses processing instructions (`<?…?>`) other than the leading declaration; those in
-    /// comments and CDATA sections are text, not instructions, and are let through.
-    private static func refuseProcessingInstructions(_ data: Data) throws(DAVError) {
-        var start = data.startIndex
-        if let declaration = try leadingDeclaration(data) {
-            start = (data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.startIndex + 3 : data.startIndex) + declaration.count
-        }
+    /// The byte runs the scans look for.
+    private enum Markup {
+        static let declaration = Array("<?xml".utf8)
+        static let comment = (open: Array("<!--".utf8), close: Array("-->".utf8))
+        static let cdata = (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))
+        static let instruction = Array("<?".utf8)
+    }
+
+    /// Refuses processing instructions (`<?…?>`) from `start` on (after the leading
+    /// declaration); those in comments and CDATA sections are text, not instructions.
+    private static func refuseProcessingInstructions(_ data: Data, from start: Data.Index) throws(DAVError) {
         let found = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            func matches(_ text: String, at index: Int) -> Bool {
-                let pattern = Array(text.utf8)
+            func matches(_ pattern: [UInt8], at index: Int) -> Bool {
                 guard index + pattern.count <= buffer.count else { return false }
                 return pattern.indices.allSatisfy { buffer[index + $0] == pattern[$0] }
             }
-            func skip(to end: String, from index: Int) -> Int {
+            func skip(to end: [UInt8], from index: Int) -> Int {
                 var at = index
                 while at < buffer.count, !matches(end, at: at) { at += 1 }
-                return at + end.utf8.count
+                return at + end.count
             }
             var index = start - data.startIndex
             while index < buffer.count {
@@ -186,11 +189,11 @@ public struct XMLReader: Sendable {
                     index += 1
                     continue
                 }
-                if matches("<!--", at: index) {
-                    index = skip(to: "-->", from: index + 4)
-                } else if matches("<![CDATA[", at: index) {
-                    index = skip(to: "]]>", from: index + 9)
-                } else if matches("<?", at: index) {
+                if matches(Markup.comment.open, at: index) {
+                    index = skip(to: Markup.comment.close, from: index + Markup.comment.open.count)
+                } else if matches(Markup.cdata.open, at: index) {
+                    index = skip(to: Markup.cdata.close, from: index + Markup.cdata.open.count)
+                } else if matches(Markup.instruction, at: index) {
                     return true
                 } else {
                     index += 1
@@ -205,9 +208,8 @@ public struct XMLReader: Sendable {
         }
     }
 
-    /// The `encoding="…"` of a leading XML declaration, if any.
-    private static func declaredEncoding(_ data: Data) -> String? {
-        guard let declaration = try? leadingDeclaration(data) else { return nil }
+    /// The `encoding="…"` of a (closed) XML declaration, if it has one.
+    private static func encoding(of declaration: Data) -> String? {
         let head = String(decoding: declaration, as: UTF8.self)
         guard let end = head.range(of: "?>"), let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
         else { return nil }

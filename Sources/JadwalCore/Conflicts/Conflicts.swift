@@ -127,14 +127,14 @@ extension AccountBusyTime {
         // Busy time is read over runs of days (a list over a year reads a few spans, each short
         // enough for the busy-time index) and each day's blocks and date are found once: many
         // conflicts share a day.
-        let dayStarts = Set(days.map(\.1.start)).sorted()
-        var spans: [TimeRange] = []
-        for start in dayStarts {
-            guard let end = calendar.date(byAdding: .day, value: 1, to: start) else { continue }
-            if let last = spans.last, end.timeIntervalSince(last.start) <= Self.conflictDaysSpan, let longer = try? TimeRange(start: last.start, end: end) {
-                spans[spans.count - 1] = longer
-            } else if let span = try? TimeRange(start: start, end: end) {
-                spans.append(span)
+        let dayRanges = Dictionary(days.map { ($0.1.start, $0.1) }, uniquingKeysWith: { first, _ in first }).values
+            .sorted { $0.start < $1.start }
+        var runs: [[TimeRange]] = []
+        for day in dayRanges {
+            if let first = runs.last?.first, day.end.timeIntervalSince(first.start) <= Self.conflictDaysSpan {
+                runs[runs.count - 1].append(day)
+            } else {
+                runs.append([day])
             }
         }
         var ofDay: [Date: (date: String, blocks: [BusyBlock])] = [:]
@@ -143,11 +143,11 @@ extension AccountBusyTime {
         formatter.timeZone = zone
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
-        for span in spans {
+        for run in runs {
+            guard let first = run.first, let last = run.last, let span = try? TimeRange(start: first.start, end: last.end) else { continue }
             let blocks = try await self.blocks(account: account, in: span, tx: tx).sorted { $0.range.start < $1.range.start }
-            for start in dayStarts where span.start <= start && start < span.end {
-                guard let end = calendar.date(byAdding: .day, value: 1, to: start), let day = try? TimeRange(start: start, end: end) else { continue }
-                ofDay[start] = (formatter.string(from: start), blocks.filter { $0.range.overlaps(day) })
+            for day in run {
+                ofDay[day.start] = (formatter.string(from: day.start), blocks.filter { $0.range.overlaps(day) })
             }
         }
         var views: [UUID: ConflictDay] = [:]

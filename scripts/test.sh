@@ -117,6 +117,9 @@ if [[ $# -eq 0 ]]; then
     step "database down: PostgreSQL stopped under load and started again; quick 503s, a quiet log, recovery by itself, nothing acknowledged lost (short form; scripts/faults/README.md)"
     "$JADWAL_TEST_PYTHON" scripts/faults/database_down.py --binary "$JADWAL_BINARY" --short
 
+    step "disk full: SQLite's filesystem (a small tmpfs) filled under a running server; 507s that say so, reads go on, recovery by itself, integrity_check ok (SKIP where a tmpfs cannot be mounted; scripts/faults/README.md)"
+    "$JADWAL_TEST_PYTHON" scripts/faults/disk_full.py --binary "$JADWAL_BINARY"
+
     step "several instances: three on one PostgreSQL behind nginx (Debian's; installed when missing) with real clients, live streams across instances, jobs once, a SIGKILL (short form; docs/deploy.md)"
     "$JADWAL_TEST_PYTHON" scripts/deploy/instances.py --binary "$JADWAL_BINARY" --short
 

@@ -13,7 +13,9 @@ by the server's job workers. Then one more event is put over a busy evening, and
               detection on every write, for 1,001 writes
   suggest     GET /api/v1/conflicts/{id}/suggestions?count=5: busy time read from the database
               (the person's calendars, recurrences expanded, prayer blocks) and five free slots
-  list        GET /api/v1/conflicts: every open conflict with its day's timeline
+  list        GET /api/v1/conflicts: every open conflict with its day's timeline (megabytes: each
+              conflict carries its whole day); also timed to the answer's headers, which the
+              server sends once it has written the whole answer
 
 Latencies are from --reps requests on one keep-alive connection after 10 warm-ups: p50 and p95.
 """
@@ -60,16 +62,24 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
 
 
-def timed(connection: Connection, path: str, reps: int) -> list[float]:
+def timed(connection: Connection, path: str, reps: int, first_bytes: list[float] | None = None) -> list[float]:
+    """Milliseconds from sending each request to having read its whole answer; into
+    `first_bytes`, to having its status line and headers (the server writes a JSON answer whole
+    before sending any of it, so that is the server's time plus one loopback round trip)."""
     for _ in range(10):
         connection.send("GET", path)
     samples = []
     for _ in range(reps):
         begin = time.perf_counter()
-        status, body = connection.send("GET", path)
+        connection.http.request("GET", path, headers={"Authorization": connection.auth})
+        response = connection.http.getresponse()
+        headed = time.perf_counter()
+        body = response.read()
         samples.append((time.perf_counter() - begin) * 1000)
-        if status != 200:
-            sys.exit(f"GET {path}: {status} {body[:300]!r}")
+        if first_bytes is not None:
+            first_bytes.append((headed - begin) * 1000)
+        if response.status != 200:
+            sys.exit(f"GET {path}: {response.status} {body[:300]!r}")
     return samples
 
 
@@ -128,11 +138,17 @@ def measure(server: JadwalServer, reps: int) -> int:
     if probe is None:
         sys.exit("the probe event ran into nothing: the data set is too sparse")
     suggest = timed(api, f"/api/v1/conflicts/{probe['id']}/suggestions?count=5", reps)
-    listing = timed(api, "/api/v1/conflicts", max(20, reps // 10))
+    listing_headed: list[float] = []
+    listing = timed(api, "/api/v1/conflicts", max(20, reps // 10), listing_headed)
     print(f"data: 1,000 events (100 weekly series of 5) from {first_day}, prayer blocks for Riyadh; {len(conflicts)} open conflicts")
     print(f"PUT 1,001 events over CalDAV (4 clients): {put_seconds:.2f} s; every conflict check run: {checks_seconds:.2f} s after the first PUT")
     print(f"suggestions (5 slots):   p50 {statistics.median(suggest):.2f} ms   p95 {percentile(suggest, 0.95):.2f} ms   ({len(suggest)} requests)")
+    days = {c["day"]["date"]: len(c["day"]["blocks"]) for c in conflicts if c.get("day")}
+    print(f"  (the list is {len(body) / 1e6:.1f} MB: each conflict carries its day's timeline; {len(days)} days, "
+          f"{statistics.median(days.values()) if days else 0:.0f} blocks a day at the median)")
     print(f"conflict list ({len(conflicts)}):   p50 {statistics.median(listing):.2f} ms   p95 {percentile(listing, 0.95):.2f} ms   ({len(listing)} requests)")
+    print(f"  of which the server (until its headers arrive):   p50 {statistics.median(listing_headed):.2f} ms   "
+          f"p95 {percentile(listing_headed, 0.95):.2f} ms; the rest is the client reading the answer")
     return 0
 
 

@@ -23,7 +23,7 @@ package struct ConflictRoutes: Sendable {
                 throw APIError.badRequest("invalid_query", "'status' is 'open' (the default) or 'all'.")
             }
             let listed = try await conflicts.list(account: account, includeResolved: status == "all")
-            return EncodedJSONResponse(try ConflictList.json(listed, zone: account.timeZone))
+            return EncodedJSONResponse(ConflictList.written(listed, zone: account.timeZone))
         }
 
         group.get("conflicts/settings") { _, context in
@@ -46,7 +46,7 @@ package struct ConflictRoutes: Sendable {
             do {
                 let (conflict, slots) = try await resolution.suggestions(id: id, accountID: account.id, count: count)
                 return JSONResponse(SuggestionList(
-                    conflictId: conflict.id.uuidString.lowercased(),
+                    conflictId: UUIDText.lowercased(conflict.id),
                     suggestions: slots.map { SuggestionView($0, language: account.language) }))
             } catch let refusal as ConflictResolution.Refusal {
                 throw APIError(refusal)
@@ -127,7 +127,7 @@ package struct SettingsView: Encodable, Sendable {
         notifySources = WriteSource.allCases.filter(settings.notifySources.contains)
         notifyPrayerOverlaps = settings.notifyPrayerOverlaps
         workingHours = settings.workingHours.map(HoursDraft.init)
-        busyPolicies = Dictionary(uniqueKeysWithValues: settings.busyPolicies.map { ($0.key.uuidString.lowercased(), BusyPolicyDraft($0.value)) })
+        busyPolicies = Dictionary(uniqueKeysWithValues: settings.busyPolicies.map { (UUIDText.lowercased($0.key), BusyPolicyDraft($0.value)) })
     }
 
     package enum CodingKeys: String, CodingKey { case notifySources, notifyPrayerOverlaps, workingHours, busyPolicies }
@@ -152,53 +152,79 @@ package struct ConflictDetails: Encodable, Sendable {
 package struct ConflictList: Encodable, Sendable {
     package let conflicts: [ConflictView]
 
-    /// The list as `APIJSON.encoder()` writes it, byte for byte, pieced together: each day's
-    /// blocks are written once (both ways a block can be marked), not once per conflict on that
-    /// day. A person with a thousand conflicts in a month has a few dozen days.
-    package static func json(_ listed: [(EventConflict, ConflictDay?)], zone: String) throws -> Data {
-        let encoder = APIJSON.encoder()
-        struct WrittenBlock {
-            var reference: String?
-            var plain: Data
-            var marked: Data
+    /// The list as `APIJSON.encoder()` writes it, byte for byte, written by hand (`JSONText`):
+    /// the generic encoder spent most of a thousand-conflict list's time. Each day's blocks are
+    /// written once (both ways a block can be marked), not once per conflict on that day: a
+    /// person with a thousand conflicts in a month has a few dozen days.
+    package static func json(_ listed: [(EventConflict, ConflictDay?)], zone: String) -> Data {
+        written(listed, zone: zone).data
+    }
+
+    package static func written(_ listed: [(EventConflict, ConflictDay?)], zone: String) -> JSONText {
+        var days: [String: WrittenDay] = [:]
+        var size = 0
+        for case (_, let day?) in listed {
+            let written = days[day.date] ?? WrittenDay(day)
+            days[day.date] = written
+            size += written.joined.count + 64
         }
-        var days: [String: (blocks: [WrittenBlock], tail: Data)] = [:]
-        let emptyBlocks = Data(#"{"blocks":[]"#.utf8)
-        var out = Data(#"{"conflicts":["#.utf8)
-        for (index, (conflict, day)) in listed.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            let withoutDay = try encoder.encode(ConflictView(conflict, day: nil))
-            guard let day else {
-                out.append(withoutDay)
-                continue
-            }
-            let written: (blocks: [WrittenBlock], tail: Data)
-            if let known = days[day.date] {
-                written = known
-            } else {
-                let blocks = try day.blocks.map { block in
-                    WrittenBlock(reference: block.referenceID,
-                                 plain: try encoder.encode(BlockView(block, isThisEvent: false)),
-                                 marked: try encoder.encode(BlockView(block, isThisEvent: true)))
+        // Reserved whole: a list of a thousand conflicts is megabytes, and growing it by doubling
+        // copies it several times.
+        var json = JSONText(capacity: size + listed.count * 1024)
+        json.object { json in
+            json.key("conflicts")
+            json.array { json in
+                for (conflict, day) in listed {
+                    let view = ConflictView(conflict, day: nil)
+                    json.object { json in
+                        if let day, let written = days[day.date] {
+                            json.key("day")
+                            json.object { json in
+                                json.key("blocks")
+                                json.array { json in written.write(markingBlocksOf: day.eventReference, to: &json) }
+                                json.member("date", day.date)
+                                json.member("timeZone", zone)
+                            }
+                        }
+                        view.writeMembers(to: &json)
+                    }
                 }
-                // `{"blocks":[],"date":…,"timeZone":…}` less its opening: the day's other keys.
-                let tail = try encoder.encode(DayView(date: day.date, timeZone: zone, blocks: [])).dropFirst(emptyBlocks.count)
-                written = (blocks, Data(tail))
-                days[day.date] = written
             }
-            out.append(contentsOf: #"{"day":{"blocks":["#.utf8)
-            for (position, block) in written.blocks.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(block.reference == day.eventReference ? block.marked : block.plain)
-            }
-            out.append(UInt8(ascii: "]"))
-            out.append(written.tail)
-            // The conflict's other keys all sort after "day".
-            out.append(UInt8(ascii: ","))
-            out.append(withoutDay.dropFirst())
         }
-        out.append(contentsOf: "]}".utf8)
-        return out
+        return json
+    }
+
+    /// A day's blocks written once: all of them unmarked, joined, and each one marked as the
+    /// conflicting event's own; a conflict's day is the joined run with its own blocks swapped.
+    private struct WrittenDay {
+        var joined: [UInt8] = []
+        /// Where each block sits in `joined`, and the block written marked.
+        var blocks: [(range: Range<Int>, marked: [UInt8])] = []
+        var positions: [String: [Int]] = [:]
+
+        init(_ day: ConflictDay) {
+            for (index, block) in day.blocks.enumerated() {
+                if index > 0 { joined.append(UInt8(ascii: ",")) }
+                let start = joined.count
+                joined += BlockView(block, isThisEvent: false).written
+                blocks.append((start..<joined.count, BlockView(block, isThisEvent: true).written))
+                if let reference = block.referenceID { positions[reference, default: []].append(index) }
+            }
+        }
+
+        func write(markingBlocksOf reference: String, to json: inout JSONText) {
+            guard !blocks.isEmpty else { return }
+            var from = 0
+            var pieces: [ArraySlice<UInt8>] = []
+            for index in positions[reference] ?? [] {
+                let range = blocks[index].range
+                pieces.append(joined[from..<range.lowerBound])
+                pieces.append(blocks[index].marked[...])
+                from = range.upperBound
+            }
+            pieces.append(joined[from...])
+            json.raw(pieces: pieces)
+        }
     }
 }
 
@@ -225,18 +251,56 @@ package struct ConflictView: Encodable, Sendable {
     package let resolvedAt: Date?
 
     package init(_ conflict: EventConflict, day: DayView?) {
-        id = conflict.id.uuidString.lowercased()
+        id = UUIDText.lowercased(conflict.id)
         status = conflict.status
         source = conflict.source
         notify = conflict.notify
         let e = conflict.event
         event = Event(
-            calendarId: e.calendarID.uuidString.lowercased(), name: e.objectName, uid: e.uid, title: e.title, start: e.start, end: e.end,
+            calendarId: UUIDText.lowercased(e.calendarID), name: e.objectName, uid: e.uid, title: e.title, start: e.start, end: e.end,
             recurrenceId: e.recurrenceID, etag: e.etag)
         overlaps = conflict.overlaps.map(OverlapView.init)
         self.day = day
         detectedAt = conflict.detectedAt
         resolvedAt = conflict.resolvedAt
+    }
+
+    /// The members after `day`, in the encoder's (sorted) order.
+    func writeMembers(to json: inout JSONText) {
+        json.member("detectedAt", detectedAt)
+        json.key("event")
+        json.object { json in
+            json.member("calendarId", event.calendarId)
+            json.member("end", event.end)
+            json.member("etag", event.etag)
+            json.member("name", event.name)
+            json.member("recurrenceId", event.recurrenceId)
+            json.member("start", event.start)
+            json.member("title", event.title)
+            json.member("uid", event.uid)
+        }
+        json.member("id", id)
+        json.member("notify", notify)
+        json.key("overlaps")
+        json.array { json in
+            for overlap in overlaps {
+                json.object { json in
+                    json.member("calendarId", overlap.calendarId)
+                    json.member("end", overlap.end)
+                    json.member("kind", overlap.kind.rawValue)
+                    json.member("name", overlap.name)
+                    json.member("overlapEnd", overlap.overlapEnd)
+                    json.member("overlapMinutes", overlap.overlapMinutes)
+                    json.member("overlapStart", overlap.overlapStart)
+                    json.member("prayer", overlap.prayer)
+                    json.member("start", overlap.start)
+                    json.member("title", overlap.title)
+                }
+            }
+        }
+        json.member("resolvedAt", resolvedAt)
+        json.member("source", source.rawValue)
+        json.member("status", status.rawValue)
     }
 }
 
@@ -260,7 +324,7 @@ package struct OverlapView: Encodable, Sendable {
         overlapStart = overlap.overlapStart
         overlapEnd = overlap.overlapEnd
         overlapMinutes = Int((overlap.overlapEnd.timeIntervalSince(overlap.overlapStart) / 60).rounded())
-        calendarId = overlap.calendarID?.uuidString.lowercased()
+        calendarId = overlap.calendarID.map(UUIDText.lowercased)
         name = overlap.objectName
         prayer = overlap.prayer
     }
@@ -287,9 +351,24 @@ package struct BlockView: Encodable, Sendable {
         title = overlap.title
         start = block.range.start
         end = block.range.end
-        calendarId = overlap.calendarID?.uuidString.lowercased()
+        calendarId = overlap.calendarID.map(UUIDText.lowercased)
         name = overlap.objectName
         self.isThisEvent = isThisEvent
+    }
+
+    /// The block as the encoder writes it.
+    var written: [UInt8] {
+        var json = JSONText(capacity: 160)
+        json.object { json in
+            json.member("calendarId", calendarId)
+            json.member("end", end)
+            json.member("isThisEvent", isThisEvent)
+            json.member("kind", kind)
+            json.member("name", name)
+            json.member("start", start)
+            json.member("title", title)
+        }
+        return json.bytes
     }
 }
 

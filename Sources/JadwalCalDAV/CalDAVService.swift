@@ -56,6 +56,11 @@ package struct CalDAVService: Sendable {
             return DAVResponse.error(Self.davError(refusal))
         } catch let full as AccountQuota.Exceeded {
             return DAVResponse.error(DAVError.precondition(.quotaNotExceeded, "The calendar's owner is out of room: \(full).", status: 507))
+        } catch is StorageFull {
+            context.logger.error("database disk full; nothing was written")
+            return DAVResponse.text(
+                "The server has run out of disk space, so nothing was saved. Tell the server's operator; the same request works again once space is freed.",
+                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
         } catch let busy as StoreUnavailable {
             // Nothing was written: the client sends the same request again later.
             context.logger.warning("database unavailable", metadata: ["reason": "\(busy.reason)"])

@@ -30,6 +30,15 @@ public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { "\(reason); try again in \(retryAfterSeconds) s" }
 }
 
+/// The database's disk is full (SQLite's `SQLITE_FULL`, PostgreSQL's `disk_full`). Nothing was
+/// written: the transaction rolled back whole. Reads go on working; writes work again once the
+/// operator frees space. The front doors answer 507 Insufficient Storage.
+public struct StorageFull: Error, Sendable, Equatable, CustomStringConvertible {
+    public init() {}
+
+    public var description: String { "the server's disk is full" }
+}
+
 public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore & AccountOwnershipStore & InvitationStore & RetentionStore
 
 public protocol AccountStore: Sendable {

@@ -116,17 +116,20 @@ package enum APIJSON {
 /// A JSON answer already written (by `APIJSON.encoder()`, or pieced together from its output).
 package struct EncodedJSONResponse: ResponseGenerator {
     package var status: HTTPResponse.Status
-    package var data: Data
+    package var body: ByteBuffer
 
     package init(_ data: Data, status: HTTPResponse.Status = .ok) {
-        self.data = data
+        self.body = ByteBuffer(bytes: data)
+        self.status = status
+    }
+
+    /// Written by `JSONText`: its bytes go out with one copy (a long list is megabytes).
+    package init(_ json: JSONText, status: HTTPResponse.Status = .ok) {
+        self.body = ByteBuffer(bytes: json.bytes)
         self.status = status
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
-        )
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 }

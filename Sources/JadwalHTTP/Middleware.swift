@@ -65,6 +65,11 @@ package struct JSONErrorMiddleware: RouterMiddleware {
         case let full as AccountQuota.Exceeded:
             return APIError.jsonResponse(
                 status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "quota_exceeded", message: "Nothing was saved: \(full).")
+        case is StorageFull:
+            context.logger.error("database disk full; nothing was written")
+            return APIError.jsonResponse(
+                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "server_storage_full",
+                message: "The server has run out of disk space, so nothing was saved. Tell the server's operator; the same request works again once space is freed.")
         case let error as StoreUnavailable:
             // Nothing was written: the client may send the same request again.
             context.logger.warning("database unavailable", metadata: ["reason": "\(error.reason)"])

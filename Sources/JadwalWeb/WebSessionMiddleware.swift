@@ -64,6 +64,9 @@ package struct WebSessionMiddleware: RouterMiddleware {
                     : (String(full.allowed), String(full.used))
                 return problemPage(texts.text("errorQuota_" + full.limit.rawValue, ["allowed": allowed, "used": used]),
                                    status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
+            } catch is StorageFull {
+                signedIn.logger.error("database disk full; nothing was written")
+                return problemPage(texts.text("errorDiskFull"), status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
             } catch let busy as StoreUnavailable {
                 // Nothing was written: the same form may be sent again.
                 signedIn.logger.warning("database unavailable", metadata: ["reason": "\(busy.reason)"])

@@ -168,9 +168,11 @@ extension SQLRepository: ConflictStore {
         }
         let event: EventConflict.Occurrence
         let overlaps: [EventConflict.Overlap]
+        let eventText = try row.decode(column: "event", as: String.self)
+        let overlapsText = try row.decode(column: "overlapping", as: String.self)
         do {
-            event = try decoder.decode(EventConflict.Occurrence.self, from: Data(try row.decode(column: "event", as: String.self).utf8))
-            overlaps = try decoder.decode([EventConflict.Overlap].self, from: Data(try row.decode(column: "overlapping", as: String.self).utf8))
+            event = try StoredConflictJSON.occurrence(eventText) ?? decoder.decode(EventConflict.Occurrence.self, from: Data(eventText.utf8))
+            overlaps = try StoredConflictJSON.overlaps(overlapsText) ?? decoder.decode([EventConflict.Overlap].self, from: Data(overlapsText.utf8))
         } catch is DecodingError {
             throw StorageError.corruptRow("conflict \(id): event or overlaps")
         }

@@ -375,7 +375,7 @@ extension SQLRepository: JobStore {
 extension SQLRepository {
     static func uuid(_ row: any SQLRow, _ column: String) throws -> UUID {
         let text = try row.decode(column: column, as: String.self)
-        guard let id = UUID(uuidString: text) else { throw StorageError.corruptRow("\(column) '\(text)' is not a UUID") }
+        guard let id = UUIDText.parse(text) else { throw StorageError.corruptRow("\(column) '\(text)' is not a UUID") }
         return id
     }
 

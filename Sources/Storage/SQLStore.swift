@@ -305,7 +305,7 @@ public final class SQLStore: Store {
                         return result
                     } catch {
                         try? await db.raw("ROLLBACK").run()
-                        throw error
+                        throw Self.full(error) ?? error
                     }
                 }
             }
@@ -318,8 +318,20 @@ public final class SQLStore: Store {
                     }
                 }
             } catch {
-                throw markingUnreachable(error)
+                throw Self.full(error) ?? markingUnreachable(error)
             }
+        }
+    }
+
+    /// A write refused because the database's disk is full, as callers should hear it.
+    static func full(_ error: any Error) -> StorageFull? {
+        switch error {
+        case let error as SQLiteError where error.reason == .full:
+            return StorageFull()
+        case let error as PSQLError where error.serverInfo?[.sqlState] == "53100":
+            return StorageFull()
+        default:
+            return nil
         }
     }
 }

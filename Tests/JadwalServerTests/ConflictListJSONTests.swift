@@ -51,9 +51,37 @@ struct ConflictListJSONTests {
             let expected = try APIJSON.encoder().encode(ConflictList(conflicts: listed.map { conflict, day in
                 ConflictView(conflict, day: day.map { ConflictRoutes.dayView($0, zone: zone) })
             }))
-            let pieced = try ConflictList.json(listed, zone: zone)
+            let pieced = ConflictList.json(listed, zone: zone)
             #expect(pieced == expected, "\(String(decoding: pieced, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))")
         }
         #expect(try ConflictList.json([], zone: "UTC") == APIJSON.encoder().encode(ConflictList(conflicts: [])))
+    }
+
+    struct Sample: Encodable {
+        let date: Date
+        let text: String
+        let count: Int
+        let flag: Bool
+    }
+
+    @Test("the hand writer matches the encoder on every control character, non-ASCII text, and dates across eras and fractions of a second")
+    func writerMatchesEncoder() throws {
+        var texts = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) + "x" }
+        texts += ["\u{7f}", "\u{2028}\u{2029}", "a/b\\c\"d", "جدول 📅", "", "\r\n"]
+        var dates = [0.0, -1, -0.5, 0.999, 59.999, 86_399.5, -86_400, 951_782_400, 4_102_444_800, -2_208_988_800, 1_796_000_000.25]
+        var generator = SystemRandomNumberGenerator()
+        dates += (0..<500).map { _ in Double.random(in: -5_000_000_000...10_000_000_000, using: &generator) }
+        for (index, date) in dates.enumerated() {
+            let sample = Sample(date: Date(timeIntervalSince1970: date), text: texts[index % texts.count], count: index - 250, flag: index.isMultiple(of: 2))
+            var json = JSONText()
+            json.object { json in
+                json.member("count", sample.count)
+                json.member("date", sample.date)
+                json.member("flag", sample.flag)
+                json.member("text", sample.text)
+            }
+            let expected = try APIJSON.encoder().encode(sample)
+            #expect(json.data == expected, "\(date): \(String(decoding: json.bytes, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")
+        }
     }
 }

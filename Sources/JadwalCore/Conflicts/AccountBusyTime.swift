@@ -20,12 +20,12 @@ public struct EventOccurrence: Sendable, Hashable {
     public var reference: String { Self.reference(calendarID: calendarID, objectName: objectName) }
 
     public static func reference(calendarID: UUID, objectName: String) -> String {
-        calendarID.uuidString.lowercased() + "/" + objectName
+        UUIDText.lowercased(calendarID) + "/" + objectName
     }
 
     /// The calendar and object a block's reference names (object names never hold a `/`).
     static func location(of reference: String) -> (calendarID: UUID, objectName: String)? {
-        guard let slash = reference.firstIndex(of: "/"), let id = UUID(uuidString: String(reference[..<slash])) else { return nil }
+        guard let slash = reference.firstIndex(of: "/"), let id = UUIDText.parse(String(reference[..<slash])) else { return nil }
         return (id, String(reference[reference.index(after: slash)...]))
     }
 }

@@ -252,8 +252,8 @@ public struct ConflictResolution: Sendable {
     static func instance(_ recurrenceID: String, like start: DateOrDateTime) -> DateOrDateTime? {
         if case .date = start {
             let parts = recurrenceID.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, let date = try? CivilDate(year: parts[0], month: parts[1], day: parts[2]) else { return nil }
-            return .date(date)
+            guard parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+            return .date(CivilDate(year: parts[0], month: parts[1], day: parts[2]))
         }
         guard let instant = ISO8601DateFormatter().date(from: recurrenceID) else { return nil }
         return value(instant, like: start, floatingZone: "UTC")

@@ -5,17 +5,32 @@ import JadwalCore
 import JadwalHTTP
 import Synchronization
 
-/// Parsed calendar objects by ETag. Queries read the same objects again and again (every sync
-/// client asks for the coming week), and parsing is most of a query's cost. The ETag is a hash
-/// of the bytes, so an entry can never be stale; the table is bounded and simply emptied when full.
+/// What is derived from calendar objects' texts, by ETag. Queries read the same objects again and
+/// again (every sync client asks for the coming week), and parsing is most of a query's cost. The
+/// ETag is a hash of the bytes, so an entry can never be stale.
+///
+/// Both tables are bounded in bytes of the objects' text and emptied when full. Entries (the
+/// escaped text, where the events happen, written responses: a few times the text) are kept up to
+/// `entryBytes`. Parsed calendars are about ten times their text, and once an entry's instances
+/// are indexed nearly nothing asks for them again, so only the most recently parsed are kept, up
+/// to `parsedBytes`: keeping every one was most of the server's memory (about 100 MB for a
+/// 20,000-event calendar).
 package final class ParsedCalendarCache: Sendable {
-    package static let shared = ParsedCalendarCache(capacity: 50_000)
+    package static let shared = ParsedCalendarCache(entryBytes: 24 << 20, parsedBytes: 1 << 20)
 
-    private let capacity: Int
-    private let table = Mutex<[String: ParsedCalendarObject]>([:])
+    private struct Table<Value> {
+        var values: [String: Value] = [:]
+        var bytes = 0
+    }
 
-    package init(capacity: Int) {
-        self.capacity = capacity
+    private let entryBytes: Int
+    private let parsedBytes: Int
+    private let entries = Mutex(Table<ParsedCalendarObject>())
+    private let parsed = Mutex(Table<Component?>())
+
+    package init(entryBytes: Int, parsedBytes: Int) {
+        self.entryBytes = entryBytes
+        self.parsedBytes = parsedBytes
     }
 
     /// The parsed object, or nil when the stored text no longer parses.
@@ -26,13 +41,34 @@ package final class ParsedCalendarCache: Sendable {
     /// The object's entry, made (unparsed) on first use: what is derived from the text is
     /// computed when first asked for.
     package func entry(for object: CalendarObject) -> ParsedCalendarObject {
-        table.withLock { table in
-            if let hit = table[object.etag] { return hit }
-            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            let entry = ParsedCalendarObject(text: object.icalendar)
-            table[object.etag] = entry
+        entries.withLock { table in
+            if let hit = table.values[object.etag] { return hit }
+            let size = object.icalendar.utf8.count
+            let entry = ParsedCalendarObject(text: object.icalendar, etag: object.etag, cache: self)
+            guard size <= entryBytes else { return entry }
+            if table.bytes + size > entryBytes { table = Table() }
+            table.values[object.etag] = entry
+            table.bytes += size
             return entry
         }
+    }
+
+    /// `text` parsed, from the table of recently parsed calendars or parsed now and kept there.
+    func parsedCalendar(etag: String, text: String) -> Component? {
+        if let hit = parsed.withLock({ $0.values[etag] }) { return hit }
+        let calendar = try? ICalendarParser().parseCalendar(text)
+        let size = text.utf8.count
+        guard size <= parsedBytes else { return calendar }
+        parsed.withLock { table in
+            if table.bytes + size > parsedBytes { table = Table() }
+            if table.values.updateValue(calendar, forKey: etag) == nil { table.bytes += size }
+        }
+        return calendar
+    }
+
+    /// Bytes of text behind the entries and the parsed calendars held now (for tests and figures).
+    package var heldBytes: (entries: Int, parsed: Int) {
+        (entries.withLock { $0.bytes }, parsed.withLock { $0.bytes })
     }
 }
 
@@ -41,7 +77,6 @@ package final class ParsedCalendarCache: Sendable {
 /// (`EventInstanceIndex`, per floating zone), and its written multistatus responses.
 package final class ParsedCalendarObject: Sendable {
     private struct Derived {
-        package var calendar: Component??
         package var escaped: EscapedText?
         /// One per floating zone asked for (nearly always one: the calendar's), with the day
         /// (seconds since 1970) it was built on; a list, as comparing a zone name or two costs
@@ -61,21 +96,21 @@ package final class ParsedCalendarObject: Sendable {
     }
 
     private let text: String
+    private let etag: String
+    private let cache: ParsedCalendarCache
     private let derived = Mutex(Derived())
 
-    package init(text: String) {
+    package init(text: String, etag: String, cache: ParsedCalendarCache) {
         self.text = text
+        self.etag = etag
+        self.cache = cache
     }
 
     /// The parsed calendar; nil when the stored text no longer parses (it was validated on the way
     /// in, so only a parser change could do that, and such an object then matches no query).
+    /// Kept by the cache only while it is among the most recently parsed.
     package var calendar: Component? {
-        derived.withLock { derived in
-            if let parsed = derived.calendar { return parsed }
-            let parsed = try? ICalendarParser().parseCalendar(text)
-            derived.calendar = .some(parsed)
-            return parsed
-        }
+        cache.parsedCalendar(etag: etag, text: text)
     }
 
     /// The whole text as `calendar-data`, escaped once.

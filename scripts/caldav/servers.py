@@ -243,9 +243,10 @@ def _spawn(cmd: list[str], data_dir: Path, log_path: Path, env: dict | None = No
 
 def start_server(kind: str, *, jadwal_binary: str | None = None, username: str = DEFAULT_USER,
                  radicale_auth: str = "bcrypt", keep_data: bool = False, quiet_logs: bool = True,
-                 timeout: float = 60.0, extra_users: int = 0) -> Server:
+                 timeout: float = 60.0, extra_users: int = 0, jadwal_workers: int = 0) -> Server:
     """Start `kind` on a free loopback port with a fresh data dir and one user (Jadwal: plus
-    `extra_users` more, EXTRA_USERS in order, for checks between accounts)."""
+    `extra_users` more, EXTRA_USERS in order, for checks between accounts; with
+    `jadwal_workers` job workers, none by default so that only CalDAV is compared)."""
     if kind not in KINDS:
         raise ServerError(f"unknown server kind {kind!r}; one of {', '.join(KINDS)}")
     data_dir = Path(tempfile.mkdtemp(prefix=f"caldav-{kind}-"))
@@ -254,7 +255,7 @@ def start_server(kind: str, *, jadwal_binary: str | None = None, username: str =
         for attempt in range(3):
             port = free_port()
             server = _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_auth,
-                            quiet_logs, keep_data, extra_users)
+                            quiet_logs, keep_data, extra_users, jadwal_workers)
             _running.append(server)
             try:
                 _wait_ready(server, "/healthz" if kind == "jadwal" else "/", timeout)
@@ -288,7 +289,8 @@ def _jadwal_account(binary: str, db: Path, username: str, env: dict) -> str:
     raise ServerError(f"could not read the app password from `jadwal app-password create`:\n{out}")
 
 
-def _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_auth, quiet_logs, keep_data, extra_users=0):
+def _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_auth, quiet_logs, keep_data, extra_users=0,
+           jadwal_workers=0):
     base_url = f"http://127.0.0.1:{port}/"
     if kind == "jadwal":
         if not jadwal_binary:
@@ -302,7 +304,7 @@ def _start(kind, port, data_dir, log_path, jadwal_binary, username, radicale_aut
         password = _jadwal_account(binary, db, username, env)
         extras = [(name, _jadwal_account(binary, db, name, env)) for name in EXTRA_USERS[:extra_users]]
         cmd = [binary, "serve", "--hostname", "127.0.0.1", "--port", str(port), "--data-dir", str(db),
-               "--workers", "0"]
+               "--workers", str(jadwal_workers)]
         if quiet_logs:
             cmd += ["--log-level", "warning"]
         process = _spawn(cmd, data_dir, log_path, env)

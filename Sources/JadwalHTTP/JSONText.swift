@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 /// JSON written straight into bytes, for the few answers large enough that `JSONEncoder`'s
 /// generic machinery is most of their cost (a list of a thousand conflicts). It writes exactly
@@ -113,13 +114,13 @@ package struct JSONText: Sendable {
         let seconds = Int(value.timeIntervalSince1970.rounded(.down))
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
-        let (year, month, dayOfMonth) = Self.civilDate(daysSince1970: day)
+        let date = CivilDate(daysSinceEpoch: day)
         bytes.append(UInt8(ascii: "\""))
-        appendDigits(year, count: 4)
+        appendDigits(date.year, count: 4)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2)
+        appendDigits(date.month, count: 2)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(dayOfMonth, count: 2)
+        appendDigits(date.day, count: 2)
         bytes.append(UInt8(ascii: "T"))
         appendDigits(second / 3600, count: 2)
         bytes.append(UInt8(ascii: ":"))
@@ -162,18 +163,5 @@ package struct JSONText: Sendable {
             bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
         }
-    }
-
-    /// The proleptic Gregorian date of a day count from 1970-01-01 (Hinnant's civil-from-days).
-    static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

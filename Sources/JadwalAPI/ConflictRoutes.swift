@@ -156,10 +156,6 @@ package struct ConflictList: Encodable, Sendable {
     /// the generic encoder spent most of a thousand-conflict list's time. Each day's blocks are
     /// written once (both ways a block can be marked), not once per conflict on that day: a
     /// person with a thousand conflicts in a month has a few dozen days.
-    package static func json(_ listed: [(EventConflict, ConflictDay?)], zone: String) -> Data {
-        written(listed, zone: zone).data
-    }
-
     package static func written(_ listed: [(EventConflict, ConflictDay?)], zone: String) -> JSONText {
         var days: [String: WrittenDay] = [:]
         var size = 0

@@ -113,7 +113,7 @@ package enum APIJSON {
     }
 }
 
-/// A JSON answer already written (by `APIJSON.encoder()`, or pieced together from its output).
+/// A JSON answer already written (by `APIJSON.encoder()`, or by `JSONText`).
 package struct EncodedJSONResponse: ResponseGenerator {
     package var status: HTTPResponse.Status
     package var body: ByteBuffer

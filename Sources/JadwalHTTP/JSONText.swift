@@ -20,21 +20,20 @@ package struct JSONText: Sendable {
     // MARK: Structure
 
     package mutating func object(_ body: (inout JSONText) throws -> Void) rethrows {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        hasMember.append(false)
-        try body(&self)
-        hasMember.removeLast()
-        bytes.append(UInt8(ascii: "}"))
+        try nested(UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
     package mutating func array(_ body: (inout JSONText) throws -> Void) rethrows {
+        try nested(UInt8(ascii: "["), UInt8(ascii: "]"), body)
+    }
+
+    private mutating func nested(_ open: UInt8, _ close: UInt8, _ body: (inout JSONText) throws -> Void) rethrows {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(open)
         hasMember.append(false)
         try body(&self)
         hasMember.removeLast()
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(close)
     }
 
     /// A member's key; the value written next is its value.
@@ -44,12 +43,6 @@ package struct JSONText: Sendable {
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         afterKey = true
-    }
-
-    /// Bytes already written as one JSON value by this writer or `APIJSON.encoder()`.
-    package mutating func raw(_ value: [UInt8]) {
-        separate()
-        bytes.append(contentsOf: value)
     }
 
     /// Pieces that together are bytes already written as JSON (several values with their

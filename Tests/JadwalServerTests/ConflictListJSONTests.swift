@@ -51,10 +51,10 @@ struct ConflictListJSONTests {
             let expected = try APIJSON.encoder().encode(ConflictList(conflicts: listed.map { conflict, day in
                 ConflictView(conflict, day: day.map { ConflictRoutes.dayView($0, zone: zone) })
             }))
-            let pieced = ConflictList.json(listed, zone: zone)
+            let pieced = ConflictList.written(listed, zone: zone).data
             #expect(pieced == expected, "\(String(decoding: pieced, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))")
         }
-        #expect(try ConflictList.json([], zone: "UTC") == APIJSON.encoder().encode(ConflictList(conflicts: [])))
+        #expect(try ConflictList.written([], zone: "UTC").data == APIJSON.encoder().encode(ConflictList(conflicts: [])))
     }
 
     struct Sample: Encodable {

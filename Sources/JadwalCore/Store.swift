@@ -77,7 +77,12 @@ public protocol SessionStore: Sendable {
 extension JobStore {
     /// The next runnable job of any kind.
     public func claimNextJob(worker: String, now: Date, lease: Duration) async throws -> Job? {
-        try await claimNextJob(worker: worker, now: now, lease: lease, kinds: nil)
+        try await claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: true)
+    }
+
+    /// The next runnable job of one of `kinds` (nil: any), a lapsed one first.
+    public func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?) async throws -> Job? {
+        try await claimNextJob(worker: worker, now: now, lease: lease, kinds: kinds, lapsedToo: true)
     }
 }
 
@@ -86,8 +91,9 @@ public protocol JobStore: Sendable {
     /// Takes the next runnable job for `worker` (running with a lapsed lease, else queued and due
     /// in fair order: a subject's jobs due together are spaced out, so one account's burst does
     /// not hold back another's), of one of `kinds` (nil: any), counting an attempt. Two workers
-    /// never get the same job.
-    func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?) async throws -> Job?
+    /// never get the same job. Without `lapsedToo`, only queued jobs: a worker that looked for
+    /// lapsed leases a moment ago need not look again on every claim.
+    func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?, lapsedToo: Bool) async throws -> Job?
     func completeJob(id: UUID, at: Date) async throws
     /// Moves the lease of a running job `worker` holds to `until`; false when it holds it no
     /// longer (the lease ran out and another worker took the job).

@@ -98,10 +98,23 @@ public final class JobWorkers: Service, Sendable {
         // (up to 5 s, so a stop is never held long) instead of asking every poll, and says when it can go on.
         var unavailableSince: ContinuousClock.Instant?
         var wait = pollInterval
+        let claims = Claims(worker: name, promptOnly: promptOnly, lapsedEvery: lease / 4)
+        // The job the last one's completion claimed in its own transaction, if any.
+        var next: Job?
         while !shouldStop {
             let ranJob: Bool
             do {
-                ranJob = try await runNextJob(worker: name, promptOnly: promptOnly)
+                if next == nil {
+                    let now = clock.now
+                    next = try await store.transaction { tx in try await claims.next(tx, now: now, lease: self.lease) }
+                }
+                if let job = next {
+                    next = nil
+                    next = try await run(job, worker: name, thenClaim: claims)
+                    ranJob = true
+                } else {
+                    ranJob = false
+                }
                 if let since = unavailableSince {
                     logger.notice("job queue reachable again", metadata: ["worker": "\(name)", "after": "\(ContinuousClock.now - since)"])
                     unavailableSince = nil
@@ -120,6 +133,46 @@ public final class JobWorkers: Service, Sendable {
                 try? await Task.sleep(for: pollInterval)
             }
         }
+        // Stopping with a job claimed and not begun: it goes back to the queue, as if never taken.
+        if let job = next {
+            try? await store.transaction { tx in try await tx.failJob(id: job.id, error: "stopped before it began", retryAt: clock.now, at: clock.now) }
+        }
+    }
+
+    /// How one worker claims: prompt jobs first (only those in the prompt lane), and a job whose
+    /// lease ran out (its process died) only when the worker has not looked for one in the last
+    /// quarter lease. Looking on every claim was a statement per job, and a lapsed job waits at
+    /// most a lease and a quarter either way.
+    private final class Claims: Sendable {
+        let worker: String
+        let promptOnly: Bool
+        let lapsedEvery: Duration
+        private let lookedForLapsed = Mutex<ContinuousClock.Instant?>(nil)
+
+        init(worker: String, promptOnly: Bool, lapsedEvery: Duration) {
+            self.worker = worker
+            self.promptOnly = promptOnly
+            self.lapsedEvery = lapsedEvery
+        }
+
+        /// Whether this claim looks for lapsed jobs too; counted as a look when it does (a
+        /// claim rolled back with its transaction only makes the next look come later).
+        private func looksForLapsed() -> Bool {
+            lookedForLapsed.withLock { last in
+                let now = ContinuousClock.now
+                guard last.map({ now - $0 >= lapsedEvery }) ?? true else { return false }
+                last = now
+                return true
+            }
+        }
+
+        func next(_ tx: any StoreTransaction, now: Date, lease: Duration) async throws -> Job? {
+            let lapsedToo = looksForLapsed()
+            if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: PromptJobs.kinds, lapsedToo: lapsedToo) {
+                return prompt
+            }
+            return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: lapsedToo)
+        }
     }
 
     /// Claims and runs one job, a prompt one first (only those when `promptOnly`); false when
@@ -127,13 +180,18 @@ public final class JobWorkers: Service, Sendable {
     @discardableResult
     package func runNextJob(worker: String, promptOnly: Bool = false) async throws -> Bool {
         let now = clock.now
-        let lease = self.lease
-        guard let job = try await store.transaction({ tx in
-            if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: PromptJobs.kinds) { return prompt }
-            return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil)
-        }) else {
+        let claims = Claims(worker: worker, promptOnly: promptOnly, lapsedEvery: lease / 4)
+        guard let job = try await store.transaction({ tx in try await claims.next(tx, now: now, lease: self.lease) }) else {
             return false
         }
+        _ = try await run(job, worker: worker, thenClaim: nil)
+        return true
+    }
+
+    /// Runs a claimed job and records how it went; with `thenClaim`, the transaction that
+    /// records a success also claims the worker's next job (one transaction fewer per job).
+    private func run(_ job: Job, worker: String, thenClaim claims: Claims?) async throws -> Job? {
+        let lease = self.lease
         var jobLogger = logger
         jobLogger[metadataKey: "job"] = .string(job.id.uuidString)
         jobLogger[metadataKey: "job_kind"] = .string(job.kind.rawValue)
@@ -159,8 +217,13 @@ public final class JobWorkers: Service, Sendable {
             }
             try await handler(job)
             let finished = clock.now
-            try await store.transaction { tx in try await tx.completeJob(id: job.id, at: finished) }
+            let claims = shouldStop ? nil : claims
+            let next = try await store.transaction { tx in
+                try await tx.completeJob(id: job.id, at: finished)
+                return try await claims?.next(tx, now: finished, lease: lease)
+            }
             jobLogger.debug("job done", metadata: ["attempt": "\(job.attempts)"])
+            return next
         } catch {
             let failed = clock.now
             let permanent = error is PermanentJobFailure
@@ -174,7 +237,7 @@ public final class JobWorkers: Service, Sendable {
             } else {
                 jobLogger.error("job failed for good (dead letter)", metadata: ["attempt": "\(job.attempts)", "error": "\(message)"])
             }
+            return nil
         }
-        return true
     }
 }

@@ -128,6 +128,7 @@ extension SQLRepository: CalendarStore {
     }
 
     func putCalendarObject(_ object: CalendarObject) async throws -> CalendarObject {
+        if engine == .postgres { return try await putCalendarObjectInOneStatement(object) }
         let revision = try await nextRevision(calendarID: object.calendarID, replacing: object.name, bytes: Int64(object.icalendar.utf8.count))
         var stored = object
         stored.revision = revision
@@ -142,6 +143,43 @@ extension SQLRepository: CalendarStore {
                 long_span = excluded.long_span
             """).run()
         try await logChange(calendarID: object.calendarID, revision: revision, name: object.name, kind: .written)
+        return stored
+    }
+
+    /// PostgreSQL: the revision bump, the object and the change log in one statement (data-
+    /// modifying CTEs), as three statements do on SQLite. The bump locks the calendar's row until
+    /// commit; other writers to the calendar wait on it, so each round trip saved after it is
+    /// saved for all of them. No calendar, no row: the object is not written either.
+    private func putCalendarObjectInOneStatement(_ object: CalendarObject) async throws -> CalendarObject {
+        let id = object.calendarID.uuidString, name = object.name
+        let row = try await db.raw("""
+            WITH bumped AS (
+                UPDATE calendars SET revision = revision + 1,
+                    object_count = object_count + 1 - (SELECT COUNT(*) FROM calendar_objects o WHERE o.calendar_id = \(bind: id) AND o.name = \(bind: name)),
+                    object_bytes = object_bytes + \(bind: Int64(object.icalendar.utf8.count))
+                        - COALESCE((SELECT octet_length(o.icalendar) FROM calendar_objects o WHERE o.calendar_id = \(bind: id) AND o.name = \(bind: name)), 0)
+                WHERE id = \(bind: id) RETURNING revision, account_id
+            ), written AS (
+                INSERT INTO calendar_objects (\(unsafeRaw: Self.objectColumns), long_span)
+                SELECT CAST(\(bind: id) AS TEXT), CAST(\(bind: name) AS TEXT), CAST(\(bind: object.uid) AS TEXT),
+                       CAST(\(bind: object.component.rawValue) AS TEXT), CAST(\(bind: object.icalendar) AS TEXT), CAST(\(bind: object.etag) AS TEXT),
+                       CAST(\(bind: object.firstStart?.unixMilliseconds) AS BIGINT), CAST(\(bind: object.lastEnd?.unixMilliseconds) AS BIGINT),
+                       bumped.revision, CAST(\(bind: object.updatedAt.unixMilliseconds) AS BIGINT), CAST(\(bind: Self.isLongSpan(object)) AS INTEGER)
+                FROM bumped
+                ON CONFLICT (calendar_id, name) DO UPDATE SET
+                    uid = excluded.uid, component = excluded.component, icalendar = excluded.icalendar, etag = excluded.etag,
+                    first_start = excluded.first_start, last_end = excluded.last_end, revision = excluded.revision, updated_at = excluded.updated_at,
+                    long_span = excluded.long_span
+            ), logged AS (
+                INSERT INTO calendar_changes (calendar_id, revision, name, kind, logged_at)
+                SELECT CAST(\(bind: id) AS TEXT), bumped.revision, CAST(\(bind: name) AS TEXT), \(bind: CalendarChange.Kind.written.rawValue),
+                       CAST(\(bind: Date().unixMilliseconds) AS BIGINT)
+                FROM bumped
+            )
+            SELECT revision, account_id FROM bumped
+            """).first()
+        var stored = object
+        stored.revision = try bumpRevision(calendarID: object.calendarID, returning: row)
         return stored
     }
 

@@ -206,25 +206,28 @@ extension SQLRepository: JobStore {
     static let fairSpacingMilliseconds: Int64 = 50
 
     func enqueue(_ job: Job) async throws {
-        var fairAt = job.runAt.unixMilliseconds
-        // The latest slot of the subject's jobs due by then, found walking down the (subject,
-        // state, fair_at) index to the first such job. `+run_at` keeps SQLite's planner off the
-        // (state, run_at) index, by which `MAX(fair_at)` read every due job of every subject
-        // (EXPLAIN QUERY PLAN), a cost that grew with the queue.
-        if let subject = job.subject, job.state == .queued,
-           let last = try await db.raw("""
-               SELECT fair_at AS last FROM jobs
-               WHERE subject = \(bind: subject) AND state = 'queued' AND +run_at <= \(bind: job.runAt.unixMilliseconds)
-               ORDER BY fair_at DESC LIMIT 1
-               """).first()?.decode(column: "last", as: Int64?.self) {
-            fairAt = max(fairAt, last + Self.fairSpacingMilliseconds)
+        let runAt = job.runAt.unixMilliseconds
+        // A subject's job due by then goes one spacing after the latest queued slot of that
+        // subject, found in the same statement (one round trip per job on PostgreSQL) walking
+        // down the (subject, state, fair_at) index to the first such job. `+run_at` keeps
+        // SQLite's planner off the (state, run_at) index, by which the latest slot read every due
+        // job of every subject (EXPLAIN QUERY PLAN), a cost that grew with the queue.
+        let fairAt: SQLQueryString = if let subject = job.subject, job.state == .queued {
+            """
+            COALESCE((SELECT CASE WHEN latest.fair_at + \(unsafeRaw: String(Self.fairSpacingMilliseconds)) > \(bind: runAt)
+                                  THEN latest.fair_at + \(unsafeRaw: String(Self.fairSpacingMilliseconds)) ELSE \(bind: runAt) END
+                      FROM (SELECT fair_at FROM jobs WHERE subject = \(bind: subject) AND state = 'queued' AND +run_at <= \(bind: runAt)
+                            ORDER BY fair_at DESC LIMIT 1) AS latest), \(bind: runAt))
+            """
+        } else {
+            "\(bind: runAt)"
         }
         try await db.raw("""
             INSERT INTO jobs (\(unsafeRaw: Self.jobColumns), fair_at)
             VALUES (\(bind: job.id.uuidString), \(bind: job.kind.rawValue), \(bind: job.payload), \(bind: job.state.rawValue),
-                    \(bind: job.attempts), \(bind: job.maxAttempts), \(bind: job.runAt.unixMilliseconds), \(bind: job.createdAt.unixMilliseconds),
+                    \(bind: job.attempts), \(bind: job.maxAttempts), \(bind: runAt), \(bind: job.createdAt.unixMilliseconds),
                     \(bind: job.lockedBy), \(bind: job.lockedUntil?.unixMilliseconds), \(bind: job.lastError), \(bind: job.finishedAt?.unixMilliseconds),
-                    \(bind: job.subject), \(bind: fairAt))
+                    \(bind: job.subject), \(fairAt))
             """).run()
     }
 
@@ -251,11 +254,11 @@ extension SQLRepository: JobStore {
             """).all().count
     }
 
-    func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?) async throws -> Job? {
+    func claimNextJob(worker: String, now: Date, lease: Duration, kinds: Set<JobKind>?, lapsedToo: Bool) async throws -> Job? {
         let nowMs = now.unixMilliseconds
         let kindFilter: SQLQueryString = kinds.map { "AND kind IN (\(binds: $0.map(\.rawValue).sorted()))" } ?? ""
         // A job whose worker's lease ran out first (its process died), then the queue in fair order.
-        if let lapsed = try await claim(worker: worker, now: now, lease: lease, where: "state = 'running' AND locked_until < \(bind: nowMs) \(kindFilter)",
+        if lapsedToo, let lapsed = try await claim(worker: worker, now: now, lease: lease, where: "state = 'running' AND locked_until < \(bind: nowMs) \(kindFilter)",
                                         order: "locked_until") {
             return lapsed
         }

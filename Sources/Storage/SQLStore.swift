@@ -201,7 +201,9 @@ public final class SQLStore: Store {
                 return try await boundedWait { leased in
                     try await client.withConnection { connection in
                         try leased()
-                        return try await body(PostgresSession(connection: connection))
+                        return try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                            try await body(PostgresSession(connection: connection))
+                        }
                     }
                 }
             } catch {
@@ -314,7 +316,9 @@ public final class SQLStore: Store {
                 return try await boundedWait { leased in
                     try await client.withConnection { connection in
                         try leased()
-                        return try await PostgresSession(connection: connection).transaction(body)
+                        return try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                            try await PostgresSession(connection: connection).transaction(body)
+                        }
                     }
                 }
             } catch {

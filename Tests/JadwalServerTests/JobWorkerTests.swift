@@ -171,6 +171,43 @@ struct JobWorkerTests {
         try await store.shutdown()
     }
 
+    @Test("a running pool, each success claiming the next job with it, runs a burst once each and still takes over a job whose worker died",
+          .timeLimit(.minutes(1)), arguments: TestEnvironment.engines)
+    func poolChainsClaimsAndTakesLapsedJobs(engine: TestEngine) async throws {
+        let store = try await TestEnvironment.freshStore(engine)
+        let clock = TestClock()
+        let runs = Runs()
+        var handlers = JobHandlers()
+        handlers.register("step") { job in await runs.record(job.id) }
+        let workers = JobWorkers(store: store, handlers: handlers, clock: clock.clock, logger: TestEnvironment.logger, concurrency: 2,
+                                 pollInterval: .milliseconds(10), lease: .milliseconds(400))
+        let burst = (0..<60).map { _ in Job.new("step", payload: "{}", runAt: clock.now, now: clock.now) }
+        try await store.transaction { tx in for job in burst { try await tx.enqueue(job) } }
+        let group = ServiceGroup(configuration: .init(services: [workers], logger: TestEnvironment.logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            while await runs.ids.count < burst.count { try await Task.sleep(for: .milliseconds(10)) }
+            // A worker of another process claims a job and dies: once its lease has run out (by
+            // the jobs' clock), the pool, busy or idle, takes the job over.
+            let orphan = Job.new("step", payload: "{}", runAt: clock.now, now: clock.now)
+            let claimed = try await store.transaction { tx in
+                try await tx.enqueue(orphan)
+                return try await tx.claimNextJob(worker: "died", now: clock.now, lease: .seconds(3600))
+            }
+            #expect(claimed?.id == orphan.id)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(await runs.count(orphan.id) == 0, "its lease still holds")
+            clock.advance(by: 7200)
+            while await runs.count(orphan.id) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            #expect(await runs.count(orphan.id) == 1)
+        }
+        for job in burst { #expect(await runs.count(job.id) == 1) }
+        for job in burst { #expect(try await store.read { tx in try await tx.job(id: job.id) }?.state == .done) }
+        try await store.shutdown()
+    }
+
     @Test("graceful shutdown lets the running job finish, then stops", arguments: TestEnvironment.engines)
     func gracefulShutdown(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)

@@ -12,6 +12,12 @@ struct AppPasswordSignInTests {
     final class CountingHashing: @unchecked Sendable {
         private let lock = NSLock()
         private var verifies = 0
+        /// How long a check takes, so that checks begun together overlap as bcrypt's would.
+        private let delay: Duration
+
+        init(delay: Duration = .zero) {
+            self.delay = delay
+        }
 
         var checks: Int { lock.withLock { verifies } }
 
@@ -20,6 +26,7 @@ struct AppPasswordSignInTests {
                 hash: { password in "hashed:" + password },
                 verify: { [self] password, hash in
                     lock.withLock { verifies += 1 }
+                    if delay > .zero { try await Task.sleep(for: delay) }
                     return hash == "hashed:" + password
                 })
         }
@@ -35,11 +42,13 @@ struct AppPasswordSignInTests {
     struct Fixture {
         let store: SQLStore
         let clock = TestClock()
-        let counter = CountingHashing()
+        let counter: CountingHashing
         let passwords: AppPasswords
         let account: Account
 
-        init(engine: TestEngine, policy: AppPasswords.Policy = AppPasswords.Policy(), email: String = "phone@example.com") async throws {
+        init(engine: TestEngine, policy: AppPasswords.Policy = AppPasswords.Policy(), email: String = "phone@example.com",
+             hashDelay: Duration = .zero) async throws {
+            counter = CountingHashing(delay: hashDelay)
             store = try await TestEnvironment.freshStore(engine)
             passwords = AppPasswords(store: store, clock: clock.clock, random: .system, hashing: counter.hashing, policy: policy)
             let account = Account(id: UUID(), email: try EmailAddress(email), name: "", timeZone: "UTC", language: .english, createdAt: clock.now)
@@ -86,6 +95,38 @@ struct AppPasswordSignInTests {
         #expect(account.id == f.account.id && password.name == "Device 6" && rightChecks == 1)
         let again = try await f.counter.count { try await f.signIn(made[5]) }
         #expect(again.1 == 0, "a password that passed moments ago costs no hash")
+        try await f.store.shutdown()
+    }
+
+    @Test("a phone's connections opening at once with one password share one hash; wrong guesses together share one too",
+          arguments: TestEnvironment.engines)
+    func concurrentSameCredentials(engine: TestEngine) async throws {
+        var policy = AppPasswords.Policy()
+        policy.throttle.freeFailuresPerAccount = 100
+        let f = try await Fixture(engine: engine, policy: policy, hashDelay: .milliseconds(300))
+        let made = try await f.passwords.create(accountID: f.account.id, name: "Phone").1
+        let (outcomes, checks) = try await f.counter.count {
+            try await withThrowingTaskGroup(of: AppPasswords.Outcome.self) { group in
+                for _ in 0..<8 { group.addTask { try await f.signIn(made) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(outcomes.count == 8 && checks == 1, "eight requests, \(checks) hashes")
+        for outcome in outcomes {
+            guard case .signedIn(let account, _) = outcome else { Issue.record("not signed in: \(outcome)"); continue }
+            #expect(account.id == f.account.id)
+        }
+        let wrong = String(made.prefix(6)) + "aaaaa-aaaaa-aaaaa-aaaaa"
+        let (refusals, wrongChecks) = try await f.counter.count {
+            try await withThrowingTaskGroup(of: AppPasswords.Outcome.self) { group in
+                for _ in 0..<4 { group.addTask { try await f.signIn(wrong) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(refusals.allSatisfy { $0 == .refused } && wrongChecks == 1, "\(wrongChecks) hashes")
+        // Each refusal still counts against the throttle, shared hash or not.
+        let failures = try await f.store.read { tx in try await tx.signInFailures(keys: [SignInThrottle.Keys(account: f.account.email.value, clientAddress: "192.0.2.7").account]) }
+        #expect(failures.first?.failures == 4)
         try await f.store.shutdown()
     }
 

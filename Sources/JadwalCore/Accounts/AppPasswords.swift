@@ -183,12 +183,14 @@ public struct AppPasswords: Sendable {
             try await checkDummy(presented)
             return nil
         }
-        for candidate in candidates {
-            guard try await hashing.verify(presented, candidate.passwordHash) else { continue }
-            await recentlyVerified.remember(Self.fingerprint(accountID: accountID, password: presented), passwordID: candidate.id, until: clock.now + 300)
-            return candidate
+        let hashing = self.hashing
+        let matched = try await recentlyVerified.verify(
+            Self.fingerprint(accountID: accountID, password: presented), rememberUntil: clock.now + 300
+        ) {
+            for candidate in candidates where try await hashing.verify(presented, candidate.passwordHash) { return candidate.id }
+            return nil
         }
-        return nil
+        return candidates.first { $0.id == matched }
     }
 
     /// One hash that cannot match, so "no such password" costs what "wrong password" costs.
@@ -215,7 +217,24 @@ private actor VerifiedPasswords {
         return entry.id
     }
 
-    func remember(_ fingerprint: String, passwordID: UUID, until: Date) {
+    /// Checks being made now, by fingerprint. A phone starting a sync opens several connections
+    /// at once, each with the same password: they share one bcrypt instead of queueing one each
+    /// behind the hashing pool's few threads (measured: 8 connections stalled 1.2 s at start).
+    private var checking: [String: Task<UUID?, any Error>] = [:]
+
+    /// The id of the password `fingerprint` is, as `check` finds it, made once for every caller
+    /// asking meanwhile; a match is remembered until `rememberUntil`.
+    func verify(_ fingerprint: String, rememberUntil: Date, check: @escaping @Sendable () async throws -> UUID?) async throws -> UUID? {
+        if let running = checking[fingerprint] { return try await running.value }
+        let task = Task { try await check() }
+        checking[fingerprint] = task
+        defer { checking[fingerprint] = nil }
+        let id = try await task.value
+        if let id { remember(fingerprint, passwordID: id, until: rememberUntil) }
+        return id
+    }
+
+    private func remember(_ fingerprint: String, passwordID: UUID, until: Date) {
         if entries.count > 10_000 { entries.removeAll() }
         entries[fingerprint] = (passwordID, until)
     }

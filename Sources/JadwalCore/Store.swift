@@ -135,8 +135,9 @@ public protocol CalendarStore: Sendable {
 
     func calendarObject(calendarID: UUID, name: String) async throws -> CalendarObject?
     func calendarObject(calendarID: UUID, uid: String) async throws -> CalendarObject?
-    /// The objects named `name` or holding `uid` (at most two), in one query: what a write checks.
-    func calendarObjects(calendarID: UUID, name: String, orUID uid: String) async throws -> [CalendarObject]
+    /// The objects named `name` or holding `uid` (at most two), with what `owner` stores
+    /// (`storedUsage`), in one query: what a write checks.
+    func calendarObjects(calendarID: UUID, name: String, orUID uid: String, usageOf owner: UUID) async throws -> (found: [CalendarObject], usage: StoredUsage)
     func calendarObjects(calendarID: UUID) async throws -> [CalendarObject]
     func calendarObjects(calendarID: UUID, names: [String]) async throws -> [CalendarObject]
     /// Objects whose index says they may have an occurrence in [start, end); the caller expands.

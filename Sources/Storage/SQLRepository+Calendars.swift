@@ -70,11 +70,16 @@ extension SQLRepository: CalendarStore {
             """).first().map(Self.object(from:))
     }
 
-    func calendarObjects(calendarID: UUID, name: String, orUID uid: String) async throws -> [CalendarObject] {
-        try await db.raw("""
-            SELECT \(unsafeRaw: Self.objectColumns) FROM calendar_objects
-            WHERE calendar_id = \(bind: calendarID.uuidString) AND (name = \(bind: name) OR uid = \(bind: uid))
-            """).all().map(Self.object(from:))
+    func calendarObjects(calendarID: UUID, name: String, orUID uid: String, usageOf owner: UUID) async throws -> (found: [CalendarObject], usage: StoredUsage) {
+        // The usage's one row, with each object found beside it (none: one row of NULLs).
+        let rows = try await db.raw("""
+            SELECT usage.calendars, usage.objects, usage.bytes, \(unsafeRaw: Self.objectColumns)
+            FROM (\(Self.usageQuery(accountID: owner))) AS usage
+            LEFT JOIN calendar_objects ON calendar_id = \(bind: calendarID.uuidString) AND (name = \(bind: name) OR uid = \(bind: uid))
+            """).all()
+        guard let first = rows.first else { throw StorageError.corruptRow("no usage row for account \(owner)") }
+        let found = try rows.filter { try $0.decode(column: "name", as: String?.self) != nil }.map(Self.object(from:))
+        return (found, try Self.usage(from: first))
     }
 
     func calendarObjects(calendarID: UUID) async throws -> [CalendarObject] {
@@ -194,14 +199,25 @@ extension SQLRepository: CalendarStore {
     }
 
     func storedUsage(accountID: UUID) async throws -> StoredUsage {
-        let row = try await db.raw("""
-            SELECT COUNT(*) AS calendars, CAST(COALESCE(SUM(object_count), 0) AS BIGINT) AS objects,
-                CAST(COALESCE(SUM(object_bytes), 0) AS BIGINT) AS bytes
-            FROM calendars WHERE account_id = \(bind: accountID.uuidString)
-            """).first()
-        return StoredUsage(
-            calendars: try row?.decode(column: "calendars", as: Int.self) ?? 0, objects: try row?.decode(column: "objects", as: Int.self) ?? 0,
-            bytes: try row?.decode(column: "bytes", as: Int64.self) ?? 0)
+        guard let row = try await db.raw(Self.usageQuery(accountID: accountID)).first() else {
+            return StoredUsage(calendars: 0, objects: 0, bytes: 0)
+        }
+        return try Self.usage(from: row)
+    }
+
+    /// One row: what the account's calendars hold, from the counts each write keeps on them.
+    private static func usageQuery(accountID: UUID) -> SQLQueryString {
+        """
+        SELECT COUNT(*) AS calendars, CAST(COALESCE(SUM(object_count), 0) AS BIGINT) AS objects,
+            CAST(COALESCE(SUM(object_bytes), 0) AS BIGINT) AS bytes
+        FROM calendars WHERE account_id = \(bind: accountID.uuidString)
+        """
+    }
+
+    private static func usage(from row: any SQLRow) throws -> StoredUsage {
+        StoredUsage(
+            calendars: try row.decode(column: "calendars", as: Int.self), objects: try row.decode(column: "objects", as: Int.self),
+            bytes: try row.decode(column: "bytes", as: Int64.self))
     }
 
     /// One statement: the calendar's retention mark with the rows after `revision`, so the

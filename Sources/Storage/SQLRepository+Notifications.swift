@@ -20,12 +20,9 @@ extension SQLRepository: NotificationStore {
         guard existing == nil else { return nil }
         // The counter row is locked until commit, so an account's sequence numbers become visible
         // in order: a stream that saw n never misses a later-committed n - 1.
-        try await db.raw("""
-            INSERT INTO notification_sequences (account_id, last_sequence) VALUES (\(bind: account), 0)
-            ON CONFLICT (account_id) DO NOTHING
-            """).run()
         guard let row = try await db.raw("""
-            UPDATE notification_sequences SET last_sequence = last_sequence + 1 WHERE account_id = \(bind: account)
+            INSERT INTO notification_sequences (account_id, last_sequence) VALUES (\(bind: account), 1)
+            ON CONFLICT (account_id) DO UPDATE SET last_sequence = notification_sequences.last_sequence + 1
             RETURNING last_sequence
             """).first()
         else { throw StorageError.corruptRow("notification sequence of \(account)") }

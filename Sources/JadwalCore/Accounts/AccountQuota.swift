@@ -67,11 +67,9 @@ public struct AccountQuota: Sendable, Equatable {
     }
 
     /// Refuses a write that adds `objects` objects and `bytes` bytes (either may be negative)
-    /// to the account owning the calendar, if that takes it past a limit it is not already
-    /// shrinking from.
-    public func check(adding objects: Int, bytes: Int64, to accountID: UUID, tx: any StoreTransaction) async throws {
-        guard objects > 0 || bytes > 0 else { return }
-        let usage = try await tx.storedUsage(accountID: accountID)
+    /// to an account storing `usage` (read in the write's transaction), if that takes it past a
+    /// limit it is not already shrinking from.
+    public func check(adding objects: Int, bytes: Int64, to usage: StoredUsage) throws {
         if objects > 0, usage.objects + objects > self.objects {
             throw Exceeded(limit: .objects, allowed: Int64(self.objects), used: Int64(usage.objects))
         }

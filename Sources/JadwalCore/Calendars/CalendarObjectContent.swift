@@ -156,8 +156,10 @@ public struct CalendarWrites: Sendable {
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
-        // One query answers both checks; a write is a handful of statements, so each counts.
-        let found = try await tx.calendarObjects(calendarID: calendar.id, name: name, orUID: content.uid)
+        // One query answers the checks and reads the usage the quota check needs; a write is a
+        // handful of statements, so each counts. Counted against the calendar's owner, whoever
+        // writes (a sharee writes into the owner's space).
+        let (found, usage) = try await tx.calendarObjects(calendarID: calendar.id, name: name, orUID: content.uid, usageOf: calendar.accountID)
         let existing = found.first { $0.name == name }
         if ifNoneMatch, existing != nil { throw Refusal.preconditionFailed(currentETag: existing?.etag) }
         if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing?.etag) {
@@ -171,10 +173,8 @@ public struct CalendarWrites: Sendable {
         if ImplicitScheduling.applies(to: calendar, source: source) {
             content = try await ImplicitScheduling(writes: self).written(content, replacing: existing, in: calendar, tx: tx)
         }
-        // Counted against the calendar's owner, whoever writes (a sharee writes into the owner's space).
-        try await store.accountQuota.check(
-            adding: existing == nil ? 1 : 0, bytes: Int64(content.text.utf8.count) - Int64(existing?.icalendar.utf8.count ?? 0),
-            to: calendar.accountID, tx: tx)
+        try store.accountQuota.check(
+            adding: existing == nil ? 1 : 0, bytes: Int64(content.text.utf8.count) - Int64(existing?.icalendar.utf8.count ?? 0), to: usage)
         let object = CalendarObject(
             calendarID: calendar.id, name: name, uid: content.uid, component: content.component, icalendar: content.text,
             etag: content.etag, firstStart: content.firstStart, lastEnd: content.lastEnd, updatedAt: clock.now

@@ -89,7 +89,9 @@ public struct ConflictCheck: Sendable {
         // its owner's); it only has the sharee's own events it overlaps checked again.
         let calendar = try await tx.calendar(id: request.calendarID)
         if calendar == nil || calendar?.accountID == request.accountID {
-            try await record(try await conflicts(request, calendar: calendar, now: now, tx: tx), of: request, now: now, tx: tx, into: &outcome)
+            var recipient: NotificationDispatch.Recipient?
+            try await record(try await conflicts(request, calendar: calendar, now: now, tx: tx), of: request, now: now, tx: tx,
+                             into: &outcome, notifying: &recipient)
         }
         if request.recheckOthers {
             try await recheckOthers(naming: [request], skipping: [], now: now, tx: tx, into: &outcome)
@@ -156,7 +158,7 @@ public struct ConflictCheck: Sendable {
     /// same ones are kept as they were (an acknowledged one is not raised again), the others retire.
     /// `recorded` is what the object had before, when the caller read it already.
     func record(_ found: [EventConflict], of request: Request, recorded: [EventConflict]? = nil, now: Date, tx: any StoreTransaction,
-                into outcome: inout Outcome) async throws {
+                into outcome: inout Outcome, notifying recipient: inout NotificationDispatch.Recipient?) async throws {
         outcome.checked += 1
         var previous = recorded ?? []
         if recorded == nil { previous = try await tx.conflicts(calendarID: request.calendarID, objectName: request.objectName) }
@@ -176,7 +178,7 @@ public struct ConflictCheck: Sendable {
             } else {
                 try await tx.insertConflict(conflict)
                 outcome.found.append(conflict)
-                if conflict.notify { try await notify(conflict, now: now, tx: tx) }
+                if conflict.notify { try await notify(conflict, to: &recipient, now: now, tx: tx) }
             }
         }
         for conflict in previous where conflict.status == .open && !kept.contains(conflict.id) {
@@ -218,9 +220,15 @@ public struct ConflictCheck: Sendable {
     }
 
     /// Tells the person about a new conflict they asked to hear about (in the check's transaction,
-    /// so a conflict and its notice commit together).
-    func notify(_ conflict: EventConflict, now: Date, tx: any StoreTransaction) async throws {
-        guard let account = try await tx.account(id: conflict.accountID) else { return }
+    /// so a conflict and its notice commit together). `recipient` is read on the first notice and
+    /// kept for the rest of the check or pass.
+    func notify(_ conflict: EventConflict, to recipient: inout NotificationDispatch.Recipient?, now: Date, tx: any StoreTransaction) async throws {
+        if recipient?.account.id != conflict.accountID {
+            guard let account = try await tx.account(id: conflict.accountID) else { return }
+            recipient = try await NotificationDispatch.recipient(account, now: now, tx: tx)
+        }
+        guard let recipient else { return }
+        let account = recipient.account
         let text = NotificationText(account: account).conflict(
             title: conflict.event.title ?? "", start: conflict.event.start, overlapping: conflict.overlaps.map(\.title))
         let draft = NotificationDraft(
@@ -230,7 +238,7 @@ public struct ConflictCheck: Sendable {
                 "objectName": conflict.event.objectName,
             ],
             urgent: false)
-        try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+        try await NotificationDispatch.post(draft, to: recipient, tx: tx)
     }
 
     /// The conflicts the object has now (none when it is gone or takes no time).

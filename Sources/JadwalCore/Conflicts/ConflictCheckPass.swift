@@ -119,8 +119,10 @@ extension ConflictCheck {
                 recorded[ObjectKey(conflict.event.calendarID, conflict.event.objectName), default: []].append(conflict)
             }
         }
+        var recipient: NotificationDispatch.Recipient?
         for (index, request) in batch.enumerated() where !othersCalendars.contains(request.calendarID) {
-            try await record(found[index], of: request, recorded: recorded[ObjectKey(request)] ?? [], now: now, tx: tx, into: &outcome)
+            try await record(found[index], of: request, recorded: recorded[ObjectKey(request)] ?? [], now: now, tx: tx,
+                             into: &outcome, notifying: &recipient)
         }
         try await recheckOthers(naming: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)
         try await checkOverlapped(by: batch.filter(\.recheckOthers), skipping: Set(batch.map(ObjectKey.init)), now: now, tx: tx, into: &outcome)

@@ -42,11 +42,42 @@ public enum NotificationDispatch {
         }
     }
 
+    /// Whom a notification goes to, and how, as posting reads it: the person's settings, when
+    /// their quiet hours let a notice through, and whether they have devices to push to. Read
+    /// once for every notice posted at one moment (a bulk write's conflict check may post
+    /// thousands: each read again was five statements per notice).
+    public struct Recipient: Sendable {
+        public let account: Account
+        /// The moment notices are posted at.
+        let now: Date
+        let settings: NotificationSettings
+        /// When a notice that is not urgent is delivered: `now`, or the end of quiet hours.
+        let deliverAfter: Date
+        let hasPushDevices: Bool
+        let hasWebPush: Bool
+    }
+
+    public static func recipient(_ account: Account, now: Date, tx: any StoreTransaction) async throws -> Recipient {
+        let settings = try await tx.notificationSettings(accountID: account.id)
+        let pushes = !settings.pushKinds.isEmpty
+        return Recipient(
+            account: account, now: now, settings: settings,
+            deliverAfter: try await QuietHours.deliveryTime(now: now, account: account, settings: settings, tx: tx),
+            hasPushDevices: pushes ? !(try await tx.pushDevices(accountID: account.id)).isEmpty : false,
+            hasWebPush: pushes ? !(try await tx.webPushSubscriptions(accountID: account.id)).isEmpty : false)
+    }
+
     /// The stored notification, or nil when one with the same reason exists already.
     @discardableResult
     public static func post(_ draft: NotificationDraft, account: Account, now: Date, tx: any StoreTransaction) async throws -> AccountNotification? {
-        let settings = try await tx.notificationSettings(accountID: account.id)
-        let deliverAfter = draft.urgent ? now : try await QuietHours.deliveryTime(now: now, account: account, settings: settings, tx: tx)
+        try await post(draft, to: try await recipient(account, now: now, tx: tx), tx: tx)
+    }
+
+    /// The same, for a recipient read already.
+    @discardableResult
+    public static func post(_ draft: NotificationDraft, to recipient: Recipient, tx: any StoreTransaction) async throws -> AccountNotification? {
+        let (account, now, settings) = (recipient.account, recipient.now, recipient.settings)
+        let deliverAfter = draft.urgent ? now : recipient.deliverAfter
         let candidate = AccountNotification(
             accountID: account.id, kind: draft.kind, reasonKey: draft.reasonKey, title: draft.title, body: draft.body, links: draft.links,
             urgent: draft.urgent, createdAt: now, deliverAfter: deliverAfter)
@@ -56,11 +87,11 @@ public enum NotificationDispatch {
         if settings.emailKinds.contains(draft.kind) {
             try await tx.enqueue(Job.new(emailJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
         }
-        if settings.pushKinds.contains(draft.kind), !(try await tx.pushDevices(accountID: account.id)).isEmpty {
+        if settings.pushKinds.contains(draft.kind), recipient.hasPushDevices {
             try await tx.enqueue(Job.new(pushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
         }
         // "Push" is one choice for both: the phone's app (APNs) and its browser (Web Push).
-        if settings.pushKinds.contains(draft.kind), !(try await tx.webPushSubscriptions(accountID: account.id)).isEmpty {
+        if settings.pushKinds.contains(draft.kind), recipient.hasWebPush {
             try await tx.enqueue(Job.new(webPushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
         }
         return stored

@@ -69,7 +69,6 @@ package struct CoreRefusals: RouterMiddleware {
 extension APIError {
     package init(_ problem: AppPasswords.Problem) {
         switch problem {
-        case .noAccount: self = .notFound(problem.description.asSentence)
         case .tooMany(let limit):
             self.init(
                 .conflict, code: "too_many_app_passwords",

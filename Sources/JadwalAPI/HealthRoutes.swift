@@ -43,7 +43,7 @@ package struct HealthRoutes: Sendable {
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: try await PrometheusMetrics.exposition(store: store, now: clock.now)))
+                body: .init(byteBuffer: ByteBuffer(string: try await PrometheusMetrics.exposition(jobs: JobQueue(store: store, clock: clock))))
             )
         }
     }

@@ -61,8 +61,7 @@ extension CalDAVService {
         case .propertyNames: asksQuota = false
         }
         if asksQuota {
-            let id = account.id
-            sheet.storedBytes = try await store.read { tx in try await tx.storedUsage(accountID: id) }.bytes
+            sheet.storedBytes = try await calendars.storedUsage(accountID: account.id).bytes
             sheet.quotaBytes = store.accountQuota.bytes
         }
         return sheet
@@ -129,14 +128,13 @@ extension CalDAVService {
         try Self.requireWritable(target)
         if let shared = target.sharedWithMe { return try await proppatchShared(call, calendar: target, shared: shared, update: update) }
         guard case .calendar(let owner, let slug) = call.target else { throw DAVError.notFound(call.request.uri.path) }
-        // Read and write in one transaction: the update is atomic and sees the latest values.
-        let outcomes = try await store.transaction { tx -> [PropertyUpdateResponse.Outcome] in
-            guard let current = try await tx.calendar(accountID: owner, slug: slug) else { throw DAVError.notFound(call.href) }
-            var updated = current
-            let outcomes = update.instructions.map { apply($0, to: &updated, creating: false) }
-            if PropertyUpdateResponse.succeeded(outcomes) { _ = try await tx.updateCalendarProperties(updated) }
-            return outcomes
+        // Read and written in one transaction: the update is atomic and sees the latest values.
+        let instructions = update.instructions
+        let changed = try await calendars.changeProperties(slug: slug, accountID: owner) { calendar in
+            let outcomes = instructions.map { self.apply($0, to: &calendar, creating: false) }
+            return (outcomes, PropertyUpdateResponse.succeeded(outcomes))
         }
+        guard let outcomes = changed else { throw DAVError.notFound(call.href) }
         return DAVResponse.multistatus(PropertyUpdateResponse.proppatch(href: call.href, outcomes: outcomes))
     }
 

@@ -50,18 +50,9 @@ extension CalDAVService {
             since = nil
         }
         let owner = call.account.id
-        // One snapshot: the revision is read first, so a write racing this sync is reported again
-        // next time rather than lost.
-        let (revision, changes, objects) = try await store.read { tx -> (Int64, [CalendarChange], [CalendarObject]) in
-            let revision = try await tx.calendar(id: calendar.id)?.revision ?? calendar.revision
-            guard let since else { return (revision, [], try await tx.calendarObjects(calendarID: calendar.id)) }
-            guard let logged = try await tx.calendarChanges(calendarID: calendar.id, after: since) else {
-                // RFC 6578 §3.2: the log no longer reaches back that far (RecordRetention).
-                throw DAVError.precondition(.validSyncToken, "This sync token is older than the changes Jadwal keeps; sync again from scratch.")
-            }
-            let latest = ChangeSet(changes: logged, currentRevision: revision).latest
-            let written = latest.filter { $0.kind == .written }.map(\.name)
-            return (revision, latest, try await tx.calendarObjects(calendarID: calendar.id, names: written))
+        guard let (revision, changes, objects) = try await calendars.sync(calendar, after: since).map({ ($0.revision, $0.changes, $0.objects) }) else {
+            // RFC 6578 §3.2: the log no longer reaches back that far (RecordRetention).
+            throw DAVError.precondition(.validSyncToken, "This sync token is older than the changes Jadwal keeps; sync again from scratch.")
         }
         let answer = ObjectResponses(
             service: self, sheet: try await propertySheet(for: call.account, selection: sync.properties), calendar: calendar,
@@ -192,17 +183,8 @@ extension CalDAVService {
             let objects = try names.compactMap { name in try Self.computed { () throws(PrayerTimesError) in try prayer.object(named: name) } }
             computed[CalendarSlug.prayerTimes] = (prayer.collection, Dictionary(objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
         }
-        let lookup = slugs
-        let stored = try await store.read { tx -> [String: (CalendarCollection, [String: CalendarObject])] in
-            var result: [String: (CalendarCollection, [String: CalendarObject])] = [:]
-            for slug in lookup {
-                guard let calendar = try await Calendars.calendar(accountID: owner, slug: slug, tx: tx) else { continue }
-                let names = requested.compactMap { $0?.slug == slug ? $0?.name : nil }
-                let objects = try await tx.calendarObjects(calendarID: calendar.id, names: names)
-                result[slug] = (calendar, Dictionary(objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
-            }
-            return result
-        }
+        let asked = Dictionary(uniqueKeysWithValues: slugs.map { slug in (slug, requested.compactMap { $0?.slug == slug ? $0?.name : nil }) })
+        let stored = try await calendars.objects(named: asked, accountID: owner)
         let found = stored.merging(computed) { first, _ in first }
         let sheet = try await propertySheet(for: call.account, selection: multiget.properties)
         let answers = found.mapValues { calendar, _ in
@@ -250,22 +232,23 @@ extension CalDAVService {
         }
         // The index (first and last occurrence) narrows by time; the evaluator then decides
         // exactly, recurrences included.
-        if !calendar.isComputed, onlyName == nil, let mirror = try await mirrors.mirror(of: calendar, store: store) {
+        if !calendar.isComputed, onlyName == nil, let mirror = try await mirrors.mirror(of: calendar, calendars: calendars) {
             for position in mirror.positions(overlapping: range) { consider(mirror.objects[position]) }
             return Multistatus(responses: responses)
         }
         let candidates = try await calendar.isComputed
             ? computedObjects(for: call.account, overlapping: range).filter { onlyName == nil || $0.name == onlyName }
-            : store.read { tx -> [CalendarObject] in
-                if let onlyName { return try await tx.calendarObject(calendarID: calendar.id, name: onlyName).map { [$0] } ?? [] }
-                if let range {
-                    return try await tx.calendarObjects(
-                        calendarID: calendar.id, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
-                }
-                return try await tx.calendarObjects(calendarID: calendar.id)
-            }
+            : storedCandidates(in: calendar, named: onlyName, overlapping: range)
         for object in candidates { consider(CalendarMirror.Object(object)) }
         return Multistatus(responses: responses)
+    }
+
+    /// The stored objects a calendar-query looks at: the one it names, else those the index
+    /// puts in its range, else all.
+    private func storedCandidates(in calendar: CalendarCollection, named name: String?, overlapping range: TimeRange?) async throws -> [CalendarObject] {
+        if let name { return try await calendars.object(named: name, in: calendar).map { [$0] } ?? [] }
+        if let range { return try await calendars.objects(in: calendar, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture) }
+        return try await calendars.objects(in: calendar)
     }
 
     /// The zone floating times and dates are read in (RFC 4791 §9.8, RFC 7809): the query's
@@ -307,9 +290,7 @@ extension CalDAVService {
         let range = query.timeRange
         let objects = try await calendar.isComputed
             ? computedObjects(for: call.account, overlapping: range)
-            : store.read { tx in
-                try await tx.calendarObjects(calendarID: calendar.id, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
-            }
+            : calendars.objects(in: calendar, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
         let parsed = objects.compactMap { ParsedCalendarCache.shared.calendar(for: $0) }
         let zone = calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
         let text = FreeBusyCalculator(floatingZone: zone).render(parsed, range: range, stamp: clock.now)

@@ -18,7 +18,7 @@ extension CalDAVService {
 
     /// Where invitations are placed (`DefaultCalendars.invitationCalendar`); nil when the account has none.
     package func defaultCalendar(of owner: UUID) async throws -> CalendarCollection? {
-        DefaultCalendars.invitationCalendar(among: try await store.read { tx in try await tx.calendars(accountID: owner) })
+        DefaultCalendars.invitationCalendar(among: try await calendars.all(accountID: owner))
     }
 
     // MARK: - If-Schedule-Tag-Match (RFC 6638 §3.2.10, §8.3)
@@ -32,9 +32,7 @@ extension CalDAVService {
         -> (ifMatch: String?, ifScheduleTag: ScheduleTagCondition?) {
         let ifMatch = Self.ifMatch(call.request)
         guard let wanted = call.request.headers[DAVResponse.ifScheduleTagMatchHeader]?.trimmingCharacters(in: .whitespaces) else { return (ifMatch, nil) }
-        let calendarID = calendar.id
-        let current = try await store.read { tx in try await tx.calendarObject(calendarID: calendarID, name: name) }
-        guard let current else {
+        guard let current = try await calendars.object(named: name, in: calendar) else {
             throw DAVError.status(412, "If-Schedule-Tag-Match cannot hold: there is no object at \(call.href).")
         }
         guard let tag = DAVPropertySheet(account: call.account).scheduleTag(of: current, in: calendar) else {
@@ -107,7 +105,7 @@ extension CalDAVService {
 
     /// The account a calendar user address names: its email (`mailto:`) or its principal URL.
     func account(at address: CalendarUserAddress) async throws -> Account? {
-        try await store.read { tx in try await CalendarUsers.account(at: address, tx: tx) }
+        try await CalendarUsers.account(at: address, store: store)
     }
 
     /// Busy time across the account's calendars that count for scheduling (RFC 6638 §9.1: not
@@ -116,13 +114,7 @@ extension CalDAVService {
     package func busyPeriods(of account: Account, in range: TimeRange) async throws -> [BusyPeriod] {
         let owner = account.id
         let start = range.start ?? .distantPast, end = range.end ?? .distantFuture
-        var sources = try await store.read { tx -> [(CalendarCollection, [CalendarObject])] in
-            var sources: [(CalendarCollection, [CalendarObject])] = []
-            for calendar in try await Calendars.visible(accountID: owner, tx: tx) where calendar.components.contains(.event) && Self.countsAsBusy(calendar) {
-                sources.append((calendar, try await tx.calendarObjects(calendarID: calendar.id, overlapping: start, end)))
-            }
-            return sources
-        }
+        var sources = try await calendars.eventObjects(accountID: owner, overlapping: start, end, counting: Self.countsAsBusy)
         if let prayer = try await prayerCollection(for: account), Self.countsAsBusy(prayer.collection) {
             sources.append((prayer.collection, try await computedObjects(for: account, overlapping: range)))
         }

@@ -137,13 +137,7 @@ package struct CalDAVService: Sendable {
                 else { return nil }
                 return .object(prayer.collection, object)
             }
-            let found = try await store.read { tx -> (CalendarCollection, CalendarObject)? in
-                guard let calendar = try await Calendars.calendar(accountID: owner, slug: slug, tx: tx),
-                      let object = try await tx.calendarObject(calendarID: calendar.id, name: name)
-                else { return nil }
-                return (calendar, object)
-            }
-            return found.map { DAVResource.object($0.0, $0.1) }
+            return try await calendars.object(named: name, slug: slug, accountID: owner).map { DAVResource.object($0.0, $0.1) }
         }
     }
 
@@ -167,9 +161,7 @@ package struct CalDAVService: Sendable {
 
     /// The computed prayer-times calendar, when the account has prayer settings.
     package func prayerCollection(for account: Account) async throws -> PrayerCollection? {
-        let id = account.id
-        guard let stored = try await store.read({ tx in try await tx.storedPrayerSettings(accountID: id) }) else { return nil }
-        return PrayerCollection(accountID: id, stored: stored, language: account.language, now: clock.now)
+        try await PrayerCollection.of(account, now: clock.now, store: store)
     }
 
     package static func prayerObjects(_ prayer: PrayerCollection) throws -> [CalendarObject] {
@@ -200,7 +192,7 @@ package struct CalDAVService: Sendable {
             guard let prayer = try await prayerCollection(for: account) else { return [] }
             return try Self.prayerObjects(prayer)
         }
-        return try await store.read { tx in try await tx.calendarObjects(calendarID: calendar.id) }
+        return try await calendars.objects(in: calendar)
     }
 
     /// Refuses changes to calendars Jadwal computes (their properties included).

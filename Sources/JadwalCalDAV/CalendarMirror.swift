@@ -101,7 +101,7 @@ package final class CalendarMirrors: Sendable {
 
     /// `calendar`'s objects at its revision or later; nil when the calendar is too large to hold.
     /// Catching up reads only the changes since the held revision.
-    package func mirror(of calendar: CalendarCollection, store: any Store) async throws -> CalendarMirror? {
+    package func mirror(of calendar: CalendarCollection, calendars: Calendars) async throws -> CalendarMirror? {
         let held = table.withLock { table -> CalendarMirror? in
             guard var entry = table.held[calendar.id] else { return nil }
             table.tick += 1
@@ -112,23 +112,15 @@ package final class CalendarMirrors: Sendable {
         if let held, held.revision >= calendar.revision { return held }
         let id = calendar.id
         let capacity = capacity
-        let fresh = try await store.read { tx -> CalendarMirror? in
-            // The revision is read first: a write committed after it is applied again on the next
-            // catch-up, and applying a change twice gives the same mirror.
-            guard let revision = try await tx.calendar(id: id)?.revision else { return nil }
-            // A log pruned past the mirror (nil) is read in full, like a long one.
-            if let held, let changes = try await tx.calendarChanges(calendarID: id, after: held.revision) {
-                if changes.count <= max(64, held.objects.count / 4) {
-                    let latest = ChangeSet(changes: changes, currentRevision: revision).latest
-                    let names = latest.filter { $0.kind == .written }.map(\.name)
-                    let written = try await tx.calendarObjects(calendarID: id, names: names)
-                    let gone = Set(latest.map(\.name)).subtracting(written.map(\.name))
-                    return held.applying(revision: max(revision, changes.last?.revision ?? revision), written: written, deleted: gone)
-                }
-            }
-            let objects = try await tx.calendarObjects(calendarID: id)
-            guard objects.count <= capacity else { return nil }
-            return CalendarMirror(calendarID: id, revision: revision, objects: objects)
+        // A long run of changes is read in full instead: applying it would cost more.
+        let fresh: CalendarMirror? = switch try await calendars.catchUp(
+            calendarID: id, from: held?.revision, applyAtMost: max(64, (held?.objects.count ?? 0) / 4)) {
+        case .changes(let revision, let written, let deleted)?:
+            held?.applying(revision: revision, written: written, deleted: deleted)
+        case .all(let revision, let objects)? where objects.count <= capacity:
+            CalendarMirror(calendarID: id, revision: revision, objects: objects)
+        case .all?, nil:
+            nil
         }
         guard let fresh else {
             table.withLock { table in

@@ -25,8 +25,8 @@ package enum PrometheusMetrics {
     }
 
     /// The text for `/metrics`, with the job queue depth read fresh from storage.
-    package static func exposition(store: any Store, now: Date) async throws -> String {
-        let (counts, due) = try await store.read { tx in (try await tx.jobCounts(), try await tx.dueJobCount(now: now)) }
+    package static func exposition(jobs: JobQueue) async throws -> String {
+        let (counts, due) = try await jobs.depth()
         for state in JobState.allCases {
             Gauge(label: "jadwal_jobs", dimensions: [("state", state.rawValue)]).record(counts[state] ?? 0)
         }

@@ -127,7 +127,7 @@ public func buildApplication(
     do {
         try await store.migrate(now: dependencies.clock.now)
         do {
-            try await ChatKey.check(chatCipher, against: store)
+            try await chatCipher.check(against: store)
         } catch let problem as MessageCipher.Problem {
             throw ServerStartupError.configuration("\(problem)")
         }

@@ -30,7 +30,7 @@ struct AppPasswordCommand: AsyncParsableCommand {
             let address = try parsedEmail(email)
             let printed = try await storage.withStore { store -> String in
                 let appPasswords = AppPasswordCommand.appPasswords(store)
-                let account = try await appPasswords.account(email: address)
+                let account = try await Accounts(store: store, clock: .system, random: .system).account(email: address)
                 return try await appPasswords.create(accountID: account.id, name: deviceName).1
             }
             print("user name: \(address)\npassword:  \(printed)")
@@ -46,7 +46,7 @@ struct AppPasswordCommand: AsyncParsableCommand {
             let address = try parsedEmail(email)
             let passwords = try await storage.withStore { store in
                 let appPasswords = AppPasswordCommand.appPasswords(store)
-                return try await appPasswords.active(accountID: try await appPasswords.account(email: address).id)
+                return try await appPasswords.active(accountID: try await Accounts(store: store, clock: .system, random: .system).account(email: address).id)
             }
             let formatter = ISO8601DateFormatter()
             for password in passwords {
@@ -67,7 +67,7 @@ struct AppPasswordCommand: AsyncParsableCommand {
             guard let passwordID = UUID(uuidString: id) else { throw OperatorError("'\(id)' is not an app password ID") }
             let revoked = try await storage.withStore { store in
                 let appPasswords = AppPasswordCommand.appPasswords(store)
-                return try await appPasswords.revoke(id: passwordID, accountID: try await appPasswords.account(email: address).id)
+                return try await appPasswords.revoke(id: passwordID, accountID: try await Accounts(store: store, clock: .system, random: .system).account(email: address).id)
             }
             guard revoked else { throw OperatorError("no active app password \(id) for \(address)") }
             print("revoked \(id)")

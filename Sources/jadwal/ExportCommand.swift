@@ -23,7 +23,7 @@ struct ExportCommand: AsyncParsableCommand {
         let email = try parsedEmail(user)
         let (data, name) = try await storage.withStore { store in
             let export = AccountExport(store: store, clock: .system)
-            guard let account = try await store.read({ tx in try await tx.account(email: email) }) else { throw OperatorError("no account for \(email)") }
+            let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
             let files = try await export.files(accountID: account.id)
             return (try CalendarDownload.archive(files.map { (path: $0.path, data: $0.data) }), export.fileName())
         }

@@ -50,10 +50,8 @@ struct ImportChatCommand: AsyncParsableCommand {
         let extractor = ChatExtractors.make(try ConfigurationValue.llm(environment: environment), logger: Logger(label: "jadwal"))
         let (chat, report) = try await storage.withStore { store in
             do {
-                try await ChatKey.check(cipher, against: store)
-                guard let account = try await store.read({ tx in try await tx.account(email: email) }) else {
-                    throw OperatorError("no account for \(email)")
-                }
+                try await cipher.check(against: store)
+                let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
                 let inbox = ChatInbox(store: store, clock: .system, cipher: cipher, extractor: extractor, publicURL: publicURL)
                 let result = try await inbox.importWhatsAppExport(data, accountID: account.id, me: me, progress: progress.show)
                 progress.finish()

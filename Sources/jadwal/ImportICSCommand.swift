@@ -37,11 +37,8 @@ struct ImportICSCommand: AsyncParsableCommand {
         let progress = TerminalProgress()
         let (file, slug) = (self.file, calendar)
         let report = try await storage.withStore { store in
-            let target = try await store.read { tx -> CalendarCollection? in
-                guard let account = try await tx.account(email: email) else { throw OperatorError("no account for \(email)") }
-                return try await tx.calendar(accountID: account.id, slug: slug)
-            }
-            guard let target else { throw OperatorError("\(email) has no calendar '\(slug)'") }
+            let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
+            guard let target = try await Calendars(store: store, clock: .system).own(slug: slug, accountID: account.id) else { throw OperatorError("\(email) has no calendar '\(slug)'") }
             do {
                 let report = try await CalendarTransfer(store: store, clock: .system)
                     .importDocument(bytes, into: target, existing: existing, progress: progress.counting("importing"))

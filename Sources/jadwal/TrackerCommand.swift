@@ -32,9 +32,7 @@ struct TrackerCommand: AsyncParsableCommand {
             let draw = progress.counting("reading export (KiB)")
             let file = self.file
             let report = try await storage.withStore { store in
-                guard let account = try await store.read({ tx in try await tx.account(email: email) }) else {
-                    throw OperatorError("no account for \(email)")
-                }
+                let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
                 do {
                     let report = try await HealthImport(store: store, clock: .system).importFile(at: url, account: account) { done, total in
                         // Whole KiB rounded up, so a small file ends at 100%, not 0/1.

@@ -81,6 +81,12 @@ public struct JobQueue: Sendable {
         try await store.read { tx in (try await tx.jobs(state: state, limit: limit), try await tx.jobCounts()) }
     }
 
+    /// How many jobs are in each state, and how many are due now (running, or queued and due).
+    public func depth() async throws -> (counts: [JobState: Int], due: Int) {
+        let now = clock.now
+        return try await store.read { tx in (try await tx.jobCounts(), try await tx.dueJobCount(now: now)) }
+    }
+
     /// Puts a dead job back in the queue; false when it was not dead.
     public func retry(id: UUID) async throws -> Bool {
         let now = clock.now

@@ -51,13 +51,11 @@ public struct AppPasswords: Sendable {
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        case noAccount(String)
         /// The account holds `limit` active passwords already.
         case tooMany(limit: Int)
 
         public var description: String {
             switch self {
-            case .noAccount(let email): "no account for \(email)"
             case .tooMany(let limit): "an account can have at most \(limit) app passwords; revoke one that a device no longer uses first"
             }
         }
@@ -80,12 +78,6 @@ public struct AppPasswords: Sendable {
     public func revoke(id: UUID, accountID: UUID) async throws -> Bool {
         let now = clock.now
         return try await store.transaction { tx in try await tx.revokeAppPassword(id: id, accountID: accountID, at: now) }
-    }
-
-    /// The account with this email, for the operator's commands.
-    public func account(email: EmailAddress) async throws -> Account {
-        guard let account = try await store.read({ tx in try await tx.account(email: email) }) else { throw Problem.noAccount(email.value) }
-        return account
     }
 
     /// A new password for `accountID`'s device `name`: the record, and the password to show once.

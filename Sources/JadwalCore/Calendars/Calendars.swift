@@ -65,6 +65,11 @@ public struct Calendars: Sendable {
         return calendar
     }
 
+    /// The account's calendar at `slug`, if it has one.
+    public func own(slug: String, accountID: UUID) async throws -> CalendarCollection? {
+        try await store.read { tx in try await tx.calendar(accountID: accountID, slug: slug) }
+    }
+
     /// An object of one of the account's calendars, with its calendar.
     public func object(named name: String, calendarID: UUID, accountID: UUID) async throws -> (CalendarCollection, CalendarObject)? {
         try await store.read { tx in

@@ -113,6 +113,16 @@ public struct MessageCipher: Sendable {
         }
     }
 
+    /// Refuses this key when the database holds message text, WhatsApp sessions or connected
+    /// calendars' passwords sealed with another: starting would only fail later, one
+    /// conversation or linked account at a time.
+    public func check(against store: any Store) async throws {
+        let keyIDs = try await store.read { tx in try await tx.chatMessageKeyIDs() + tx.whatsAppSessionKeyIDs() + tx.caldavPasswordKeyIDs() }
+        if let other = keyIDs.first(where: { $0 != keyID }) {
+            throw Problem.wrongKey(sealedWith: other, configured: keyID)
+        }
+    }
+
     /// Not a message's associated data: sealed data can never be opened as a message, or back.
     private static func associatedData(purpose: String) -> Data {
         Data("jadwal sealed data v1\u{1F}\(purpose)".utf8)

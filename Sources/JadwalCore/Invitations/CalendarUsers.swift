@@ -12,6 +12,10 @@ public enum CalendarUsers {
     }
 
     /// The account an address names, disabled or not: by email (`mailto:`) or by principal URL.
+    public static func account(at address: CalendarUserAddress, store: any Store) async throws -> Account? {
+        try await store.read { tx in try await account(at: address, tx: tx) }
+    }
+
     public static func account(at address: CalendarUserAddress, tx: any StoreTransaction) async throws -> Account? {
         if let text = address.email {
             guard let email = try? EmailAddress(text) else { return nil }

@@ -37,6 +37,12 @@ public struct PrayerCollection: Sendable {
         today = LocalDate.today(in: TimeZone(identifier: stored.settings.timeZone) ?? .gmt, now: now)
     }
 
+    /// The account's prayer-times calendar as of `now`; nil when it has no prayer settings.
+    public static func of(_ account: Account, now: Date, store: any Store) async throws -> PrayerCollection? {
+        guard let stored = try await store.read({ tx in try await tx.storedPrayerSettings(accountID: account.id) }) else { return nil }
+        return PrayerCollection(accountID: account.id, stored: stored, language: account.language, now: now)
+    }
+
     /// A stable id for sync tokens, derived from the account (the collection has no row).
     public static func calendarID(accountID: UUID) -> UUID {
         var bytes = accountID.uuid

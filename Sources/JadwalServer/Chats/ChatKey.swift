@@ -53,13 +53,4 @@ public enum ChatKey {
             throw Problem.wrongLength(path)
         }
     }
-
-    /// Refuses a key that cannot read the message text or the WhatsApp sessions the database
-    /// holds: starting would only fail later, one conversation or linked account at a time.
-    public static func check(_ cipher: MessageCipher, against store: any Store) async throws {
-        let keyIDs = try await store.read { tx in try await tx.chatMessageKeyIDs() + tx.whatsAppSessionKeyIDs() + tx.caldavPasswordKeyIDs() }
-        if let other = keyIDs.first(where: { $0 != cipher.keyID }) {
-            throw MessageCipher.Problem.wrongKey(sealedWith: other, configured: cipher.keyID)
-        }
-    }
 }

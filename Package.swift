@@ -55,17 +55,19 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        // Pure modules: no I/O, no server types.
-        .target(name: "ICalendar"),
-        .target(name: "PrayerTimes"),
+        // Pure modules: no I/O, no server types. CivilTime is their one copy of day arithmetic.
+        .target(name: "CivilTime"),
+        .target(name: "ICalendar", dependencies: ["CivilTime"]),
+        .target(name: "PrayerTimes", dependencies: ["CivilTime"]),
         // Busy time, conflicts, free-slot suggestions, routines, task planning: instants and
         // intervals only; JadwalCore expands recurrences and hands it plain blocks.
-        .target(name: "Scheduling"),
+        .target(name: "Scheduling", dependencies: ["CivilTime"]),
         // Chat messages in (WhatsApp exports and zips, Cloud API webhooks, connector batches),
         // the conversation tracker and the rule-based extractor.
         .target(
             name: "Conversations",
             dependencies: [
+                "CivilTime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -77,6 +79,7 @@ let package = Package(
         .target(
             name: "JadwalCore",
             dependencies: [
+                "CivilTime",
                 "PrayerTimes",
                 "ICalendar",
                 // The CalDAV URL layout (`DAVHref`): a calendar user is addressed by their principal URL too.
@@ -181,7 +184,7 @@ let package = Package(
         .testTarget(name: "PrayerTimesTests", dependencies: ["PrayerTimes"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SchedulingTests",
-            dependencies: ["Scheduling", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Scheduling", "CivilTime", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ConversationsTests",

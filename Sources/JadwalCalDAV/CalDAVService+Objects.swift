@@ -7,12 +7,6 @@ import JadwalCore
 import JadwalHTTP
 import NIOCore
 
-/// A refusal whose body is more than a named precondition (e.g. `no-uid-conflict` with the
-/// href of the object that already has the UID).
-package struct DAVRefusal: Error, @unchecked Sendable {
-    package let response: Response
-}
-
 extension CalDAVService {
     // MARK: - GET / HEAD
 
@@ -110,30 +104,6 @@ extension CalDAVService {
         }
     }
 
-    package static func davError(_ problem: CalendarObjectContent.Problem) -> DAVError {
-        let sentence = problem.description.asSentence
-        switch problem {
-        case .tooLarge:
-            return DAVError.precondition(.maxResourceSizeExceeded, sentence, status: 413)
-        case .invalid:
-            return DAVError.precondition(.validCalendarData, sentence)
-        case .noComponent, .missingUID, .mixedUIDs, .mixedComponents, .hasMethod:
-            return DAVError.precondition(.validCalendarObjectResource, sentence)
-        }
-    }
-
-    /// A write refusal as CalDAV answers it; a UID conflict names the object holding the UID.
-    package static func refusal(_ refusal: CalendarWrites.Refusal, owner: UUID, slug: String, href: String) -> any Error {
-        if case .uidConflict(let existing) = refusal {
-            let existingHref = DAVHref.object(owner, slug, existing)
-            let body = DAVElement(.error, elements: [
-                DAVElement(.noUIDConflict, elements: [DAVElement(.href, text: existingHref)]),
-                DAVElement(.responseDescription, text: "Another object in this calendar (\(existingHref)) already has this UID."),
-            ])
-            return DAVRefusal(response: DAVResponse.xml(body, status: .forbidden))
-        }
-        return davError(refusal, href: href)
-    }
 
     // MARK: - DELETE
 
@@ -163,8 +133,8 @@ extension CalDAVService {
             }
             do {
                 try await calendars.delete(calendar)
-            } catch Calendars.Problem.computed {
-                throw DAVError.precondition(.needPrivileges, "The prayer-times calendar disappears when you clear your prayer settings; it cannot be deleted.")
+            } catch let problem as Calendars.Problem {
+                throw Self.davError(problem, href: call.href)
             }
             return Response(status: .noContent)
         default:

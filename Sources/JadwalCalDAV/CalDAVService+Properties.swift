@@ -285,7 +285,7 @@ extension CalDAVService {
         do {
             calendar = try calendars.validated(Calendars.Draft(slug: slug), account: call.account)
         } catch {
-            throw DAVError.precondition(.calendarCollectionLocationOK, error.description.asSentence)
+            throw Self.davError(error, href: call.href)
         }
         let outcomes = creation.properties.map { apply(.set($0), to: &calendar, creating: true) }
         guard PropertyUpdateResponse.succeeded(outcomes) else {
@@ -293,8 +293,8 @@ extension CalDAVService {
         }
         do {
             _ = try await calendars.create(calendar)
-        } catch Calendars.Problem.slugTaken {
-            throw DAVError.precondition(.resourceMustBeNull, "A calendar already exists at \(call.href).", status: 405)
+        } catch let problem as Calendars.Problem {
+            throw Self.davError(problem, href: call.href)
         }
         return Response(status: .created, headers: [.location: call.href, .cacheControl: "no-cache"])
     }

@@ -45,7 +45,7 @@ extension CalDAVService {
                         calendarID: calendar.id, owner: owner, with: email, access: sharee.access == .readWrite ? .readWrite : .read, note: sharee.note)
                 }
             } catch let problem as CalendarShares.Problem {
-                throw DAVError.status(problem == .notFound ? 404 : 403, problem.description.asSentence)
+                throw Self.davError(problem)
             }
         }
     }

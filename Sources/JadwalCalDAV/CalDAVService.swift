@@ -48,31 +48,8 @@ package struct CalDAVService: Sendable {
     package func respond(to request: Request, context: JadwalRequestContext) async -> Response {
         do {
             return try await dispatch(request, context: context)
-        } catch let error as DAVError {
-            return DAVResponse.error(error)
-        } catch let refusal as DAVRefusal {
-            return refusal.response
-        } catch let refusal as CalendarWrites.Refusal {
-            return DAVResponse.error(Self.davError(refusal))
-        } catch let full as AccountQuota.Exceeded {
-            return DAVResponse.error(DAVError.precondition(.quotaNotExceeded, "The calendar's owner is out of room: \(full).", status: 507))
-        } catch is StorageFull {
-            context.logger.error("database disk full; nothing was written")
-            return DAVResponse.text(
-                "The server has run out of disk space, so nothing was saved. Tell the server's operator; the same request works again once space is freed.",
-                status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"))
-        } catch let busy as StoreUnavailable {
-            // Nothing was written: the client sends the same request again later.
-            context.logger.warning("database unavailable", metadata: ["reason": "\(busy.reason)"])
-            var response = DAVResponse.text(
-                "The server is too busy to take this now (\(busy.reason)). Nothing was changed; try again in \(busy.retryAfterSeconds) s.",
-                status: .serviceUnavailable)
-            response.headers[.retryAfter] = String(busy.retryAfterSeconds)
-            return response
         } catch {
-            context.logger.error("CalDAV request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return DAVResponse.text(
-                "Something went wrong on the server. The request ID in X-Request-ID helps the operator find it.", status: .internalServerError)
+            return Self.answer(for: error, logger: context.logger)
         }
     }
 
@@ -246,29 +223,6 @@ package struct CalDAVService: Sendable {
         request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces)
     }
 
-    // MARK: - Refusals
-
-    package static func davError(_ refusal: CalendarWrites.Refusal, href: String? = nil) -> DAVError {
-        switch refusal {
-        case .preconditionFailed(let etag):
-            return .status(412, etag.map { "The resource has changed (its ETag is now \($0)); fetch it again before writing." }
-                ?? "The resource does not exist, so If-Match cannot hold.")
-        case .uidConflict(let existing):
-            return DAVError.precondition(.noUIDConflict, "Another object in this calendar (\(existing)) already has this UID.")
-        case .unsupportedComponent(let kind):
-            return DAVError.precondition(.supportedCalendarComponent, "This calendar does not hold \(kind.rawValue) components.")
-        case .invalidName:
-            return .status(400, "A resource name must be 1 to 255 characters without '/' or control characters.")
-        case .notFound:
-            return .notFound(href ?? "that path")
-        case .readOnly:
-            return DAVError.precondition(.needPrivileges, "This calendar is a subscription: its events come from the feed and are read-only here.")
-        case .sharedReadOnly:
-            return DAVError.precondition(.needPrivileges, "This calendar was shared with you read-only; ask its owner for read-write access to change it.")
-        case .tooManyAttendees(let limit):
-            return DAVError.precondition(.maxAttendeesPerInstance, "A meeting may invite at most \(limit) people; this one invites more.")
-        }
-    }
 }
 
 /// One authenticated DAV request and what its path names.

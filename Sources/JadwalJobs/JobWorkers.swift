@@ -47,6 +47,8 @@ package enum PromptJobs {
 /// its lease runs out.
 public final class JobWorkers: Service, Sendable {
     package let store: any Store
+    /// The store's job queue, as the workers use it.
+    private let queue: JobQueue
     package let handlers: JobHandlers
     package let clock: Clock
     package let logger: Logger
@@ -62,6 +64,7 @@ public final class JobWorkers: Service, Sendable {
         pollInterval: Duration = .milliseconds(250), lease: Duration = .seconds(60), retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.store = store
+        queue = JobQueue(store: store, clock: clock)
         self.handlers = handlers
         self.clock = clock
         self.logger = logger
@@ -98,16 +101,13 @@ public final class JobWorkers: Service, Sendable {
         // (up to 5 s, so a stop is never held long) instead of asking every poll, and says when it can go on.
         var unavailableSince: ContinuousClock.Instant?
         var wait = pollInterval
-        let claims = Claims(worker: name, promptOnly: promptOnly, lapsedEvery: lease / 4)
+        let claims = Claims(worker: name, promptOnly: promptOnly, lease: lease)
         // The job the last one's completion claimed in its own transaction, if any.
         var next: Job?
         while !shouldStop {
             let ranJob: Bool
             do {
-                if next == nil {
-                    let now = clock.now
-                    next = try await store.transaction { tx in try await claims.next(tx, now: now, lease: self.lease) }
-                }
+                if next == nil { next = try await claims.next(from: queue) }
                 if let job = next {
                     next = nil
                     next = try await run(job, worker: name, thenClaim: claims)
@@ -134,9 +134,7 @@ public final class JobWorkers: Service, Sendable {
             }
         }
         // Stopping with a job claimed and not begun: it goes back to the queue, as if never taken.
-        if let job = next {
-            try? await store.transaction { tx in try await tx.failJob(id: job.id, error: "stopped before it began", retryAt: clock.now, at: clock.now) }
-        }
+        if let job = next { try? await queue.fail(job, error: "stopped before it began", retryAt: clock.now) }
     }
 
     /// How one worker claims: prompt jobs first (only those in the prompt lane), and a job whose
@@ -146,13 +144,15 @@ public final class JobWorkers: Service, Sendable {
     private final class Claims: Sendable {
         let worker: String
         let promptOnly: Bool
+        let lease: Duration
         let lapsedEvery: Duration
         private let lookedForLapsed = Mutex<ContinuousClock.Instant?>(nil)
 
-        init(worker: String, promptOnly: Bool, lapsedEvery: Duration) {
+        init(worker: String, promptOnly: Bool, lease: Duration) {
             self.worker = worker
             self.promptOnly = promptOnly
-            self.lapsedEvery = lapsedEvery
+            self.lease = lease
+            lapsedEvery = lease / 4
         }
 
         /// Whether this claim looks for lapsed jobs too; counted as a look when it does (a
@@ -166,12 +166,15 @@ public final class JobWorkers: Service, Sendable {
             }
         }
 
-        func next(_ tx: any StoreTransaction, now: Date, lease: Duration) async throws -> Job? {
-            let lapsedToo = looksForLapsed()
-            if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: PromptJobs.kinds, lapsedToo: lapsedToo) {
-                return prompt
-            }
-            return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: lapsedToo)
+        /// This worker's claim, as `JobQueue.claim` and `complete(_:thenClaim:)` take it.
+        func claim(lease: Duration) -> (worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration) {
+            (worker, PromptJobs.kinds, promptOnly, looksForLapsed(), lease)
+        }
+
+        func next(from queue: JobQueue) async throws -> Job? {
+            let claim = claim(lease: lease)
+            return try await queue.claim(
+                worker: claim.worker, promptKinds: claim.promptKinds, promptOnly: claim.promptOnly, lapsedToo: claim.lapsedToo, lease: claim.lease)
         }
     }
 
@@ -179,11 +182,7 @@ public final class JobWorkers: Service, Sendable {
     /// none was due.
     @discardableResult
     package func runNextJob(worker: String, promptOnly: Bool = false) async throws -> Bool {
-        let now = clock.now
-        let claims = Claims(worker: worker, promptOnly: promptOnly, lapsedEvery: lease / 4)
-        guard let job = try await store.transaction({ tx in try await claims.next(tx, now: now, lease: self.lease) }) else {
-            return false
-        }
+        guard let job = try await Claims(worker: worker, promptOnly: promptOnly, lease: lease).next(from: queue) else { return false }
         _ = try await run(job, worker: worker, thenClaim: nil)
         return true
     }
@@ -198,12 +197,11 @@ public final class JobWorkers: Service, Sendable {
         // While the job runs its lease is renewed every third of it, so a slow job is never
         // taken by another worker, and the lease can be short: a job held by an instance that
         // died is taken over within one lease.
-        let renewing = Task { [store, clock, logger = jobLogger] in
+        let renewing = Task { [queue, logger = jobLogger] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: lease / 3)
                 guard !Task.isCancelled else { return }
-                let until = clock.now + lease.timeInterval
-                let held = try? await store.transaction { tx in try await tx.renewJobLease(id: job.id, worker: worker, until: until) }
+                let held = try? await queue.renew(job, worker: worker, lease: lease)
                 if held == false {
                     logger.warning("job lease lost while it ran; another worker may have taken it")
                     return
@@ -216,12 +214,7 @@ public final class JobWorkers: Service, Sendable {
                 throw PermanentJobFailure(description: "no handler for job kind '\(job.kind)' in this version of jadwal")
             }
             try await handler(job)
-            let finished = clock.now
-            let claims = shouldStop ? nil : claims
-            let next = try await store.transaction { tx in
-                try await tx.completeJob(id: job.id, at: finished)
-                return try await claims?.next(tx, now: finished, lease: lease)
-            }
+            let next = try await queue.complete(job, thenClaim: shouldStop ? nil : claims?.claim(lease: lease))
             jobLogger.debug("job done", metadata: ["attempt": "\(job.attempts)"])
             return next
         } catch {
@@ -231,7 +224,7 @@ public final class JobWorkers: Service, Sendable {
                 ? nil
                 : failed + retryPolicy.delay(afterAttempts: job.attempts, jitter: Double.random(in: 0...1)).timeInterval
             let message = String(describing: error)
-            try await store.transaction { tx in try await tx.failJob(id: job.id, error: message, retryAt: retryAt, at: failed) }
+            try await queue.fail(job, error: message, retryAt: retryAt)
             if let retryAt {
                 jobLogger.warning("job failed, will retry", metadata: ["attempt": "\(job.attempts)", "retry_at": "\(retryAt)", "error": "\(message)"])
             } else {

@@ -10,22 +10,14 @@ import JadwalPush
 package enum NotificationEmail {
     package static let channel = "email"
 
-    package static func handler(store: any Store, transport: any MailTransport, from: MailAddress, publicURL: String, clock: Clock) -> JobHandlers.Handler {
+    package static func handler(notifications: Notifications, transport: any MailTransport, from: MailAddress, publicURL: String) -> JobHandlers.Handler {
         { job in
             let request = try NotificationChannel.request(of: job)
-            let now = clock.now
-            let claimed: (AccountNotification, Account)? = try await store.transaction { tx in
-                guard let notification = try await tx.notification(id: request.notificationID, accountID: request.accountID),
-                      let account = try await tx.account(id: request.accountID), account.disabledAt == nil,
-                      try await tx.recordDelivery(notificationID: notification.id, channel: channel, at: now)
-                else { return nil }
-                return (notification, account)
-            }
-            guard let (notification, account) = claimed else { return }
+            guard let (notification, account) = try await notifications.claim(request, channel: channel) else { return }
             do {
                 try await transport.send(message(notification, account: account, from: from, publicURL: publicURL))
             } catch {
-                _ = try? await store.transaction { tx in try await tx.releaseDelivery(notificationID: notification.id, channel: channel) }
+                try? await notifications.release(notification, channel: channel)
                 if let smtp = error as? SMTPError, smtp.isPermanent { throw PermanentJobFailure(description: smtp.description) }
                 throw error
             }

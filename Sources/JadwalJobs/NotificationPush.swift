@@ -13,21 +13,16 @@ import Scheduling
 /// retried job reaches only the devices that did not get it; a token APNs no longer accepts is
 /// dropped.
 package enum NotificationPush {
-    package static func handler(store: any Store, client: APNsClient, busyTime: AccountBusyTime, clock: Clock, logger: Logger) -> JobHandlers.Handler {
+    package static func handler(notifications: Notifications, client: APNsClient, busyTime: AccountBusyTime, logger: Logger) -> JobHandlers.Handler {
         { job in
             let request = try NotificationChannel.request(of: job)
-            let now = clock.now
-            guard let (notification, devices, event) = try await store.read({ tx -> (AccountNotification, [PushDevice], PushEvent?)? in
-                guard let notification = try await tx.notification(id: request.notificationID, accountID: request.accountID),
-                      let account = try await tx.account(id: request.accountID), account.disabledAt == nil
-                else { return nil }
-                let event = try await Self.event(of: notification, account: account, busyTime: busyTime, now: now, tx: tx)
-                return (notification, try await tx.pushDevices(accountID: account.id), event)
-            }) else { return }
+            guard let delivery = try await notifications.pushDelivery(of: request, busyTime: busyTime) else { return }
+            let notification = delivery.notification
+            let event = delivery.event.map { Self.event($0.occurrence, calendar: $0.calendar, account: delivery.account) }
             var retry: [String] = []
-            for device in devices {
+            for device in delivery.devices {
                 let channel = "push:" + device.id.uuidString.lowercased()
-                guard try await store.transaction({ tx in try await tx.recordDelivery(notificationID: notification.id, channel: channel, at: now) }) else {
+                guard try await notifications.claim(notification, channel: channel) else {
                     continue  // this device has it already
                 }
                 var pushes = [PushNotification(
@@ -52,7 +47,7 @@ package enum NotificationPush {
                         continue sending
                     case .deviceGone(let reason, _):
                         logger.notice("push token dropped", metadata: ["device": "\(device.id)", "reason": "\(reason)"])
-                        _ = try await store.transaction { tx in try await tx.deletePushDevice(token: device.token) }
+                        try await notifications.forgetDevice(token: device.token)
                         break sending
                     case .rejected(let reason):
                         logger.warning("push rejected", metadata: ["device": "\(device.id)", "reason": "\(reason)"])
@@ -64,7 +59,7 @@ package enum NotificationPush {
                 }
                 if let failed {
                     // Given back, so the retry sends to this device again.
-                    try await store.transaction { tx in try await tx.releaseDelivery(notificationID: notification.id, channel: channel) }
+                    try await notifications.release(notification, channel: channel)
                     retry.append(failed)
                 }
             }
@@ -77,17 +72,9 @@ package enum NotificationPush {
         package var description: String { "APNs asked to retry: " + reasons.joined(separator: "; ") }
     }
 
-    /// The event a notification is about, from its stored object: the instance that is next (or
-    /// the one the conflict names).
-    package static func event(of notification: AccountNotification, account: Account, busyTime: AccountBusyTime, now: Date, tx: any StoreTransaction) async throws -> PushEvent? {
-        guard let calendarText = notification.links["calendarId"], let calendarID = UUID(uuidString: calendarText),
-              let name = notification.links["objectName"],
-              let calendar = try await tx.calendar(id: calendarID), calendar.accountID == account.id,
-              let object = try await tx.calendarObject(calendarID: calendarID, name: name),
-              let window = try? TimeRange(start: now.addingTimeInterval(-86_400), end: now.addingTimeInterval(400 * 86_400)),
-              let occurrence = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window, limit: 1).first
-        else { return nil }
-        return PushEvent(
+    /// The event a notification is about, as a push carries it.
+    package static func event(_ occurrence: EventOccurrence, calendar: CalendarCollection, account: Account) -> PushEvent {
+        PushEvent(
             uid: occurrence.uid, title: occurrence.title ?? "", start: occurrence.range.start, end: occurrence.range.end,
             calendar: calendar.displayName, isAllDay: occurrence.traits.isAllDay, timeZone: calendar.timeZone ?? account.timeZone)
     }

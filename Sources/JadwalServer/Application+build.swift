@@ -201,7 +201,8 @@ private func assemble(
     handlers.register(ConflictCheck.jobKind, ConflictCheckJob.handler(check: conflictCheck, hub: hub, logger: logger))
     let apns = configuration.apns.map { APNsClient(configuration: $0, clock: dependencies.clock, logger: logger) }
     if let apns {
-        handlers.register(NotificationDispatch.pushJob, NotificationPush.handler(store: store, client: apns, busyTime: busyTime, clock: dependencies.clock, logger: logger))
+        handlers.register(NotificationDispatch.pushJob, NotificationPush.handler(
+            notifications: Notifications(store: store, clock: dependencies.clock), client: apns, busyTime: busyTime, logger: logger))
     } else {
         // Devices are refused without APNs; jobs left from when it was configured fail clearly.
         handlers.register(NotificationDispatch.pushJob) { _ in throw PermanentJobFailure(description: "push is not configured on this server (JADWAL_APNS_*)") }
@@ -210,7 +211,8 @@ private func assemble(
     ReminderJobs.register(in: &handlers, queue: reminders, hub: hub, logger: logger)
     try await reminders.ensureSweep()
     handlers.register(NotificationDispatch.emailJob, NotificationEmail.handler(
-        store: store, transport: transport, from: configuration.mailFrom, publicURL: configuration.effectivePublicURL, clock: dependencies.clock))
+        notifications: Notifications(store: store, clock: dependencies.clock), transport: transport, from: configuration.mailFrom,
+        publicURL: configuration.effectivePublicURL))
     handlers.register(InvitationMail.kind, InvitationEmail.handler(
         invitations: Invitations(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime), transport: transport,
         from: configuration.mailFrom, publicURL: configuration.effectivePublicURL))

@@ -51,20 +51,6 @@ package enum CalendarSettingsPages {
         package var mirror: [String]?
     }
 
-    /// The connect form's field a refusal is about, and the words beside it.
-    package static func field(of problem: CalDAVAccounts.Problem, username: String, texts: [String: String]) -> (field: String, message: String) {
-        switch problem {
-        case .invalidURL(let reason), .refusedAddress(let reason): ("accountURL", texts.text("calendarsErrorAccountURL", ["reason": reason]))
-        case .unreachable(let reason): ("accountURL", texts.text("calendarsErrorUnreachable", ["reason": reason]))
-        case .tooMany(let limit): ("accountURL", texts.text("calendarsErrorTooManyAccounts", ["limit": String(limit)]))
-        case .missingCredentials:
-            username.trimmingCharacters(in: .whitespaces).isEmpty
-                ? ("accountUsername", texts.text("calendarsErrorUsername")) : ("accountPassword", texts.text("calendarsErrorPassword"))
-        case .refused(let reason): ("accountPassword", texts.text("calendarsErrorRefusedCredentials", ["reason": reason]))
-        case .unknownCalendar(let url): ("mirror", texts.text("calendarsErrorUnknownRemote", ["url": url]))
-        }
-    }
-
     /// The notices a redirect back here may carry (`?done=`), each a text `calendarsDone_<key>`.
     package static let notices = [
         "created", "saved", "moved", "shown", "hidden", "deleted", "subscribed", "refreshing", "paused", "resumed", "free", "busy",
@@ -74,26 +60,6 @@ package enum CalendarSettingsPages {
     /// A colour as an `<input type="color">` takes it: `#rrggbb`, lower case.
     package static func colorValue(_ color: String?) -> String {
         CalendarColors.validated(color).lowercased()
-    }
-
-    /// The field a refused change to a calendar's properties belongs to, and its text.
-    package static func field(of problem: CalendarPropertiesChange.Problem) -> (field: String, key: String) {
-        switch problem {
-        case .color: ("color", "calendarsErrorColor")
-        case .displayName, .description, .order, .timeZone: ("name", "calendarsErrorName")
-        }
-    }
-
-    /// The subscription form's field a refusal belongs to, and its text (with the reason where
-    /// the text has room for it).
-    package static func field(of problem: CalendarSubscriptions.Problem, texts: [String: String]) -> (field: String, message: String) {
-        switch problem {
-        case .invalidURL(let reason): ("url", texts.text("calendarsErrorURL", ["reason": reason]))
-        case .refusedAddress(let reason): ("url", texts.text("calendarsErrorRefused", ["reason": reason]))
-        case .tooMany(let limit): ("url", texts.text("calendarsErrorTooMany", ["limit": String(limit)]))
-        case .refreshInterval: ("url", texts.text("calendarsErrorURL", ["reason": problem.description]))
-        case .invalidProperty(let property): (field(of: property).field == "color" ? "subColor" : "subName", texts.text(field(of: property).key))
-        }
     }
 
     /// A feed's or a file's problems as the page lists them: what was left out or mended, and where.
@@ -156,9 +122,9 @@ extension WebRoutes {
                     _ = try await calendars.create(other)
                 }
             } catch Calendars.Problem.invalidProperty(let problem) {
-                let (field, key) = CalendarSettingsPages.field(of: problem)
+                let shown = FieldProblem(problem)
                 return try await calendarsPage(request, context, .init(
-                    errors: ["new" + field.capitalized: texts.text(key)], newCalendar: form, status: .unprocessableContent))
+                    errors: ["new" + shown.field.capitalized: texts.text(shown.key)], newCalendar: form, status: .unprocessableContent))
             }
             return WebPage.redirect(path + "?done=created#calendars")
         }
@@ -179,9 +145,9 @@ extension WebRoutes {
                     _ = try await calendars.update(calendar, with: CalendarPropertiesChange(displayName: form.name ?? "", color: form.color ?? ""))
                 }
             } catch Calendars.Problem.invalidProperty(let problem), CalendarSubscriptions.Problem.invalidProperty(let problem) {
-                let (field, key) = CalendarSettingsPages.field(of: problem)
+                let shown = FieldProblem(problem)
                 return try await calendarsPage(request, context, .init(
-                    errors: [field: texts.text(key)], calendarID: calendar.id, calendarForm: form, status: .unprocessableContent))
+                    errors: [shown.field: texts.text(shown.key)], calendarID: calendar.id, calendarForm: form, status: .unprocessableContent))
             }
             return WebPage.redirect(path + "?done=saved#" + Self.anchor(calendar.id))
         }
@@ -253,9 +219,9 @@ extension WebRoutes {
                     .init(url: form.url ?? "", name: name.isEmpty ? nil : name, refreshMinutes: Int(refreshText), asTasks: form.asTasks == "on"), account: account)
                 return WebPage.redirect(path + "?done=subscribed#" + Self.anchor(added.calendar.id))
             } catch let problem as CalendarSubscriptions.Problem {
-                let (field, message) = CalendarSettingsPages.field(of: problem, texts: texts)
+                let shown = FieldProblem(problem)
                 let status: HTTPResponse.Status = switch problem { case .tooMany: .conflict; default: .unprocessableContent }
-                return try await calendarsPage(request, context, .init(errors: [field: message], subscribe: form, status: status))
+                return try await calendarsPage(request, context, .init(errors: [shown.field: texts.text(shown.key, shown.values)], subscribe: form, status: status))
             }
         }
         group.post("settings/calendars/accounts") { request, context -> Response in
@@ -270,9 +236,9 @@ extension WebRoutes {
                     url: form.url ?? "", username: username, password: form.password ?? "", mirror: nil, account: account)
                 return WebPage.redirect(path + "?done=connected#" + Self.accountAnchor(connected.account.id))
             } catch let problem as CalDAVAccounts.Problem {
-                let (field, message) = CalendarSettingsPages.field(of: problem, username: username, texts: texts)
+                let shown = FieldProblem(problem, username: username)
                 let status: HTTPResponse.Status = switch problem { case .tooMany: .conflict; default: .unprocessableContent }
-                return try await calendarsPage(request, context, .init(errors: [field: message], connect: form, status: status))
+                return try await calendarsPage(request, context, .init(errors: [shown.field: texts.text(shown.key, shown.values)], connect: form, status: status))
             }
         }
         group.post("settings/calendars/accounts/{id}/mirror") { request, context -> Response in
@@ -282,8 +248,10 @@ extension WebRoutes {
             do {
                 _ = try await caldavAccounts?.mirror(form.mirror ?? [], of: connected, account: account)
             } catch let problem as CalDAVAccounts.Problem {
-                let (field, message) = CalendarSettingsPages.field(of: problem, username: "", texts: assets.texts(account.language))
-                return try await calendarsPage(request, context, .init(errors: [field: message], accountID: connected.account.id, status: .unprocessableContent))
+                let shown = FieldProblem(problem, username: "")
+                return try await calendarsPage(request, context, .init(
+                    errors: [shown.field: assets.texts(account.language).text(shown.key, shown.values)], accountID: connected.account.id,
+                    status: .unprocessableContent))
             }
             return WebPage.redirect(path + "?done=mirrorSaved#" + Self.accountAnchor(connected.account.id))
         }

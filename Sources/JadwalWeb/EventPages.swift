@@ -93,25 +93,6 @@ package enum EventPages {
         return people
     }
 
-    /// Where a problem with the draft is shown, and what it says.
-    package static func field(of problem: EventDraft.Problem) -> (field: String, key: String) {
-        switch problem {
-        case .title: ("title", "errorEventTitle")
-        case .start: ("startDate", "errorStart")
-        case .end: ("endDate", "errorEnd")
-        case .endBeforeStart: ("endDate", "errorEndBeforeStart")
-        case .timeZone: ("startDate", "errorTimeZone")
-        case .rrule: ("repeat", "errorRepeat")
-        case .alarm: ("reminder", "errorReminder")
-        case .status: ("form", "errorNotSaved")
-        case .text(let field): (field == "location" ? "location" : "notes", "errorTooLong")
-        case .color: ("color", "errorColor")
-        case .categories: ("categories", "errorCategories")
-        case .attendee, .attendeeName: ("attendees", "errorAttendee")
-        case .tooManyAttendees: ("attendees", "errorAttendeesTooMany")
-        case .noOrganizer: ("attendees", "errorAttendeesOrganizer")
-        }
-    }
 }
 
 extension EventPages.Form {
@@ -263,8 +244,8 @@ extension WebRoutes {
                     draft, name: existing.object.name, in: calendar, scope: scope, occurrence: form.occurrence.flatMap { $0.isEmpty ? nil : $0 },
                     ifMatch: form.etag ?? existing.object.etag, defaultTimeZone: account.timeZone, source: .api)
             } catch EventSeriesChanges.Problem.draft(let problem) {
-                let (field, key) = EventPages.field(of: problem)
-                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)], meeting: meeting)
+                let shown = FieldProblem(problem)
+                return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [shown.field: texts.text(shown.key)], meeting: meeting)
             } catch let refusal as CalendarWrites.Refusal {
                 let key = if case .preconditionFailed = refusal { "errorChangedElsewhere" } else { "errorNotSaved" }
                 return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: ["form": texts.text(key)], meeting: meeting)
@@ -279,8 +260,8 @@ extension WebRoutes {
                 uid: uid, existing: nil, defaultTimeZone: account.timeZone, now: clock.now,
                 organizer: EventAttendee(email: account.email.value, name: account.displayName))
         } catch {
-            let (field, key) = EventPages.field(of: error)
-            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [field: texts.text(key)], meeting: meeting)
+            let shown = FieldProblem(error)
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, errors: [shown.field: texts.text(shown.key)], meeting: meeting)
         }
         do {
             let content = try CalendarObjectContent(text: text)

@@ -78,9 +78,9 @@ extension WebRoutes {
             do {
                 _ = try await profiles.save(ProfileChange(timeZone: zone), accountID: account.id)
             } catch let problem as ProfileChange.Problem {
-                let (field, key, values) = SettingsPages.field(of: problem)
+                let shown = FieldProblem(problem)
                 return try await firstRunPage(request, context, step: .zone, .init(
-                    errors: [field: assets.texts(account.language).text(key, values)], zone: zone, status: .unprocessableContent))
+                    errors: [shown.field: assets.texts(account.language).text(shown.key, shown.values)], zone: zone, status: .unprocessableContent))
             }
             return WebPage.redirect("/welcome?step=place")
         }
@@ -102,9 +102,9 @@ extension WebRoutes {
             do {
                 _ = try await prayer.save(PrayerSettingsChange(city: city, method: method), accountID: account.id)
             } catch let problem as PrayerSettingsChange.Problem {
-                let (field, key) = PrayerPages.field(of: problem)
+                let shown = FieldProblem(problem)
                 return try await firstRunPage(request, context, step: .place, .init(
-                    errors: [field == "method" ? "method" : "city": texts.text(key)], place: form, status: .unprocessableContent))
+                    errors: [shown.field == "method" ? "method" : "city": texts.text(shown.key)], place: form, status: .unprocessableContent))
             }
             return WebPage.redirect("/welcome?step=phone")
         }

@@ -44,31 +44,7 @@ package enum PlanPages {
         }
     }
 
-    /// A problem with the form: the field it is shown beside, and its message.
-    package struct FieldProblem: Error {
-        package var field: String
-        package var key: String
-        package var values: [String: String] = [:]
-    }
 
-    /// Where a refused goal's problem is shown, and what it says.
-    static func field(of problem: Goals.Problem) -> FieldProblem {
-        switch problem.field {
-        case "title": FieldProblem(field: "title", key: "planErrorTitle")
-        case "minutes": FieldProblem(field: "minutes", key: "planErrorMinutes")
-        case "perWeek", "perDay":
-            switch problem {
-            case .invalid(.tooManyPerWeek(_, let fit)), .invalid(.tooManyPerDay(_, let fit)):
-                FieldProblem(field: "count", key: "planErrorTooMany", values: ["fit": String(fit)])
-            default: FieldProblem(field: "count", key: "planErrorCount")
-            }
-        case "window.from": FieldProblem(field: "from", key: "planErrorTime")
-        case "window.to":
-            if case .invalid(.invalidTime) = problem { FieldProblem(field: "to", key: "planErrorTime") } else { FieldProblem(field: "to", key: "planErrorWindow") }
-        case "days": FieldProblem(field: "days", key: "planErrorDays")
-        default: FieldProblem(field: "form", key: "planErrorNotSaved")
-        }
-    }
 }
 
 extension WebRoutes {
@@ -79,14 +55,14 @@ extension WebRoutes {
         group.post("plan/goals") { request, context -> Response in
             let account = try context.requireIdentity().account
             let form = try context.form(PlanPages.GoalForm.self)
-            let problem: PlanPages.FieldProblem
+            let problem: FieldProblem
             do {
                 _ = try await goals.create(try form.draft(), account: account)
                 return WebPage.redirect(PlanPages.root)
-            } catch let found as PlanPages.FieldProblem {
+            } catch let found as FieldProblem {
                 problem = found
             } catch let refused as Goals.Problem {
-                problem = PlanPages.field(of: refused)
+                problem = FieldProblem(refused)
             }
             let texts = assets.texts(account.language)
             return try await planPage(request, context, form: form, errors: [problem.field: texts.text(problem.key, problem.values)])

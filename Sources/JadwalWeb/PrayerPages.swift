@@ -59,31 +59,11 @@ package enum PrayerPages {
         ("blockJumuah", "jumuah"),
     ]
 
-    /// The field a problem is shown beside, and the text that says it.
-    package static func field(of problem: PrayerSettingsChange.Problem) -> (field: String, key: String) {
-        switch problem {
-        case .invalid(let error):
-            switch error {
-            case .unknownCity: ("city", "prayerErrorUnknownCity")
-            case .invalidLatitude: ("latitude", "prayerErrorLatitude")
-            case .invalidLongitude: ("longitude", "prayerErrorLongitude")
-            case .unknownTimeZone: ("timeZone", "prayerErrorTimeZone")
-            case .unknownMethod: ("method", "prayerErrorMethod")
-            case .unknownMadhab: ("madhab", "prayerErrorMadhab")
-            case .unknownHighLatitudeRule: ("highLatitudeRule", "prayerErrorHighLatitude")
-            case .invalidDate, .invalidParameter, .missingField: ("form", "prayerErrorNotSaved")
-            }
-        case .noPlace: ("city", "prayerErrorNoPlace")
-        case .cityAndCoordinates, .adjustmentOutOfRange: ("form", "prayerErrorNotSaved")
-        case .incompleteCoordinates: ("latitude", "prayerErrorCoordinates")
-        case .blockOutOfRange: ("blocks", "prayerErrorBlocks")
-        }
-    }
 }
 
 extension PrayerPages.Form {
     /// The change this form asks for, or the field that cannot be read and why.
-    package func change() -> Result<PrayerSettingsChange, PrayerPages.FieldProblem> {
+    package func change() -> Result<PrayerSettingsChange, FieldProblem> {
         func text(_ value: String?) -> String? {
             let trimmed = (value ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
@@ -120,13 +100,6 @@ extension PrayerPages.Form {
     }
 }
 
-extension PrayerPages {
-    package struct FieldProblem: Error {
-        package var field: String
-        package var key: String
-    }
-}
-
 extension WebRoutes {
     package func addPrayerRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("settings/prayer") { request, context -> Response in
@@ -152,8 +125,8 @@ extension WebRoutes {
                 do {
                     _ = try await prayer.save(change, accountID: account.id)
                 } catch let problem as PrayerSettingsChange.Problem {
-                    let (field, key) = PrayerPages.field(of: problem)
-                    return try await prayerPage(request, context, form: form, settings: current, errors: [field: texts.text(key)])
+                    let shown = FieldProblem(problem)
+                    return try await prayerPage(request, context, form: form, settings: current, errors: [shown.field: texts.text(shown.key)])
                 }
                 return WebPage.redirect(PrayerPages.path + "?saved=1")
             }

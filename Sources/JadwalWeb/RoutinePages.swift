@@ -40,11 +40,6 @@ package enum RoutinePages {
         package var etag: String?
     }
 
-    /// A problem with the form: the field it is shown beside and the text that says it.
-    package struct FieldProblem: Error {
-        package var field: String
-        package var key: String
-    }
 
     /// The day presets, as `DaysOfWeek` names them, and "chosen days".
     package static let presets = ["daily", "weekdays", "weekends", "custom"]
@@ -74,35 +69,18 @@ package enum RoutinePages {
             reminder: routine.reminderMinutes.map(String.init) ?? "", timeZone: stored.fields.timeZone, etag: stored.etag)
     }
 
-    /// Where a refused draft's problem is shown, and what it says.
-    package static func field(of problem: RoutineDraft.Problem) -> FieldProblem {
-        switch problem {
-        case .name: FieldProblem(field: "name", key: "routinesErrorName")
-        case .kind: FieldProblem(field: "kind", key: "routinesErrorKind")
-        case .timeZone: FieldProblem(field: "timeZone", key: "routinesErrorTimeZone")
-        case .scheduling(let error):
-            switch error {
-            case .invalidTimeOfDay(let field, _): FieldProblem(field: field == "end" ? "end" : "start", key: "routinesErrorTime")
-            case .endEqualsStart, .emptyRange: FieldProblem(field: "end", key: "routinesErrorEndEqualsStart")
-            case .dayOutOfRange, .unknownDayCode, .unknownDayName, .noDays: FieldProblem(field: "days", key: "routinesErrorDays")
-            case .emptyName: FieldProblem(field: "name", key: "routinesErrorName")
-            case .reminderOutOfRange: FieldProblem(field: "reminder", key: "routinesErrorReminder")
-            case .invalidEstimate, .invalidPriority, .invalidSetting: FieldProblem(field: "form", key: "routinesErrorNotSaved")
-            }
-        }
-    }
 }
 
 extension RoutinePages.Form {
     /// The routine this form describes; the core checks it (`RoutineDraft.fields`).
-    package func draft() throws(RoutinePages.FieldProblem) -> RoutineDraft {
+    package func draft() throws(FieldProblem) -> RoutineDraft {
         func trimmed(_ text: String?) -> String { (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
         let choice = trimmed(preset)
         let days: HoursDraft.Days = ["daily", "weekdays", "weekends"].contains(choice) ? .named(choice) : .numbers(checkedDays)
         var minutes: Int?
         let reminderText = trimmed(reminder)
         if !reminderText.isEmpty {
-            guard let number = Int(reminderText) else { throw RoutinePages.FieldProblem(field: "reminder", key: "routinesErrorReminder") }
+            guard let number = Int(reminderText) else { throw FieldProblem(field: "reminder", key: "routinesErrorReminder") }
             minutes = number
         }
         let zone = trimmed(timeZone)
@@ -183,20 +161,20 @@ extension WebRoutes {
         _ request: Request, _ context: JadwalRequestContext, form: RoutinePages.Form, editing: String?, write: () async throws -> Void
     ) async throws -> Response {
         let texts = assets.texts(try context.requireIdentity().account.language)
-        let problem: RoutinePages.FieldProblem
+        let problem: FieldProblem
         do {
             try await write()
             return WebPage.redirect(RoutinePages.root)
-        } catch let found as RoutinePages.FieldProblem {
+        } catch let found as FieldProblem {
             problem = found
         } catch let refusal as RoutineCalendar.Refusal {
             guard case .invalid(let draftProblem) = refusal else { return try await routineMissing(refusal, request, context) }
-            problem = RoutinePages.field(of: draftProblem)
+            problem = FieldProblem(draftProblem)
         } catch let refusal as CalendarWrites.Refusal {
             let key = if case .preconditionFailed = refusal { "routinesErrorChangedElsewhere" } else { "routinesErrorNotSaved" }
-            problem = RoutinePages.FieldProblem(field: "form", key: key)
+            problem = FieldProblem(field: "form", key: key)
         } catch is CalendarSlugTaken {
-            problem = RoutinePages.FieldProblem(field: "form", key: "routinesErrorNoCalendar")
+            problem = FieldProblem(field: "form", key: "routinesErrorNoCalendar")
         }
         return try await routineFormPage(request, context, form: form, editing: editing, errors: [problem.field: texts.text(problem.key)])
     }

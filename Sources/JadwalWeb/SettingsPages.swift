@@ -73,14 +73,6 @@ package enum SettingsPages {
         return lines
     }
 
-    /// The message beside the field a profile problem belongs to.
-    package static func field(of problem: ProfileChange.Problem) -> (field: String, key: String, values: [String: String]) {
-        switch problem {
-        case .nameTooLong(let limit): ("name", "settingsErrorNameTooLong", ["limit": String(limit)])
-        case .nameHasControlCharacters: ("name", "settingsErrorNameControl", [:])
-        case .unknownTimeZone(let zone): ("timeZone", "settingsErrorTimeZone", ["zone": zone])
-        }
-    }
 }
 
 extension WebRoutes {
@@ -111,8 +103,8 @@ extension WebRoutes {
             do {
                 _ = try await profiles.save(change, accountID: account.id)
             } catch let problem as ProfileChange.Problem {
-                let (field, key, values) = SettingsPages.field(of: problem)
-                return try await settingsPage(request, context, .init(profile: form, errors: [field: texts.text(key, values)], status: .unprocessableContent))
+                let shown = FieldProblem(problem)
+                return try await settingsPage(request, context, .init(profile: form, errors: [shown.field: texts.text(shown.key, shown.values)], status: .unprocessableContent))
             }
             return WebPage.redirect("/settings?saved=profile#profile")
         }

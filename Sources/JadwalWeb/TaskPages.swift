@@ -37,11 +37,6 @@ package enum TaskPages {
         package var show: String?
     }
 
-    /// A problem with the form: the field it is shown beside and the text that says it.
-    package struct FieldProblem: Error {
-        package var field: String
-        package var key: String
-    }
 
     /// The priority words a person picks from; the numbers as Apple's apps write them.
     package static let priorities = ["high", "medium", "low", "none"]
@@ -89,28 +84,13 @@ package enum TaskPages {
             categories: (draft.categories ?? []).joined(separator: ", "), etag: etag)
     }
 
-    /// Where a draft's problem is shown, and what it says.
-    package static func field(of problem: TaskDraft.Problem) -> FieldProblem {
-        switch problem {
-        case .titleMissing, .title: FieldProblem(field: "title", key: "tasksErrorTitle")
-        case .notes: FieldProblem(field: "notes", key: "tasksErrorNotes")
-        case .due: FieldProblem(field: "dueDate", key: "tasksErrorDue")
-        case .dueBeforeStart: FieldProblem(field: "dueDate", key: "tasksErrorDueBeforeStart")
-        case .timeZone: FieldProblem(field: "dueDate", key: "tasksErrorTimeZone")
-        case .alarm, .alarmNeedsDue: FieldProblem(field: "dueDate", key: "tasksErrorAlarmNeedsDue")
-        case .priority: FieldProblem(field: "priority", key: "tasksErrorPriority")
-        case .estimate: FieldProblem(field: "estimate", key: "tasksErrorEstimate")
-        case .status, .cannotClear: FieldProblem(field: "form", key: "tasksErrorNotSaved")
-        case .categories: FieldProblem(field: "categories", key: "errorCategories")
-        }
-    }
 }
 
 extension TaskPages.Form {
     /// The draft this form describes. Editing, `shown` is the form as the stored to-do filled it:
     /// a field left as it was is left out of the draft, so what a phone wrote there (priority 3,
     /// a due time with seconds) is kept; a field emptied is cleared.
-    package func draft(shown: TaskPages.Form?) throws(TaskPages.FieldProblem) -> TaskDraft {
+    package func draft(shown: TaskPages.Form?) throws(FieldProblem) -> TaskDraft {
         let editing = shown != nil
         func trimmed(_ text: String?) -> String { (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
         var draft = TaskDraft(title: title ?? "")
@@ -125,7 +105,7 @@ extension TaskPages.Form {
         }
 
         let date = trimmed(dueDate), time = trimmed(dueTime), zoneName = trimmed(zone)
-        if date.isEmpty, !time.isEmpty { throw TaskPages.FieldProblem(field: "dueDate", key: "tasksErrorDueTimeWithoutDate") }
+        if date.isEmpty, !time.isEmpty { throw FieldProblem(field: "dueDate", key: "tasksErrorDueTimeWithoutDate") }
         if date != trimmed(shown?.dueDate) || time != trimmed(shown?.dueTime) || (editing && zoneName != trimmed(shown?.zone)) {
             if date.isEmpty {
                 if editing { draft.cleared.insert(.due) }
@@ -142,7 +122,7 @@ extension TaskPages.Form {
             } else if let number = Int(minutes) {
                 draft.estimateMinutes = number
             } else {
-                throw TaskPages.FieldProblem(field: "estimate", key: "tasksErrorEstimate")
+                throw FieldProblem(field: "estimate", key: "tasksErrorEstimate")
             }
         }
 
@@ -191,7 +171,7 @@ extension WebRoutes {
                 }
                 let list = try await tasks.list(account: account)
                 _ = try await writes.put(try CalendarObjectContent(text: text), name: name, in: list, ifMatch: nil, ifNoneMatch: true, source: .api)
-            } catch let problem as TaskPages.FieldProblem {
+            } catch let problem as FieldProblem {
                 return try await tasksPage(request, context, sort: form.sort, show: form.show, form: form, errors: [problem.field: texts.text(problem.key)])
             } catch is TaskList.Missing {
                 return try await tasksPage(request, context, sort: form.sort, show: form.show, form: form, errors: ["form": texts.text("tasksErrorNoList")])
@@ -233,7 +213,7 @@ extension WebRoutes {
                 _ = try await writes.put(
                     try CalendarObjectContent(text: text), name: task.object.name, in: list, ifMatch: form.etag ?? task.object.etag, ifNoneMatch: false,
                     source: .api)
-            } catch let problem as TaskPages.FieldProblem {
+            } catch let problem as FieldProblem {
                 return try await taskFormPage(request, context, task: task, form: form, errors: [problem.field: texts.text(problem.key)])
             } catch let refusal as CalendarWrites.Refusal {
                 let key = if case .preconditionFailed = refusal { "tasksErrorChangedElsewhere" } else { "tasksErrorNotSaved" }
@@ -279,11 +259,11 @@ extension WebRoutes {
     }
 
     /// The to-do's iCalendar text, or the field its problem belongs beside.
-    package static func taskText(_ body: () throws(TaskDraft.Problem) -> String) throws(TaskPages.FieldProblem) -> String {
+    package static func taskText(_ body: () throws(TaskDraft.Problem) -> String) throws(FieldProblem) -> String {
         do {
             return try body()
         } catch {
-            throw TaskPages.field(of: error)
+            throw FieldProblem(error)
         }
     }
 

@@ -24,7 +24,7 @@ package enum TrackerPages {
         package var unit: String?
 
         /// The entry the form describes; a number that is not one is said beside its field here.
-        func draft() throws(TrackerPages.FieldProblem) -> TrackerEntryDraft {
+        func draft() throws(FieldProblem) -> TrackerEntryDraft {
             func text(_ value: String?) -> String? {
                 let trimmed = (value ?? "").trimmingCharacters(in: .whitespaces)
                 return trimmed.isEmpty ? nil : trimmed
@@ -35,7 +35,7 @@ package enum TrackerPages {
             case "exercise":
                 var count: Int?
                 if let typed = text(minutes) {
-                    guard let number = Int(typed) else { throw TrackerPages.FieldProblem(field: "exerciseMinutes", key: "trackerErrorNumber") }
+                    guard let number = Int(typed) else { throw FieldProblem(field: "exerciseMinutes", key: "trackerErrorNumber") }
                     count = number
                 }
                 return TrackerEntryDraft(metric: Tracker.exercise, kind: text(kind), minutes: count, at: text(at))
@@ -43,7 +43,7 @@ package enum TrackerPages {
                 var number: Double?
                 if let typed = text(value) {
                     guard let parsed = Double(typed.replacingOccurrences(of: ",", with: ".")) else {
-                        throw TrackerPages.FieldProblem(field: "measureValue", key: "trackerErrorNumber")
+                        throw FieldProblem(field: "measureValue", key: "trackerErrorNumber")
                     }
                     number = parsed
                 }
@@ -52,30 +52,7 @@ package enum TrackerPages {
         }
     }
 
-    package struct FieldProblem: Error {
-        package var field: String
-        package var key: String
-    }
 
-    /// Where a refused entry's problem is shown: the form's own field.
-    static func field(of problem: Tracker.Problem, form: String) -> FieldProblem {
-        let prefix = ["sleep", "exercise"].contains(form) ? form : "measure"
-        let field = problem.field == "at" ? "At" : problem.field.prefix(1).uppercased() + problem.field.dropFirst()
-        let key: String = switch problem {
-        case .metric: "trackerErrorMetric"
-        case .required: "trackerErrorRequired"
-        case .time: "trackerErrorTime"
-        case .wakeBeforeBedtime: "trackerErrorWakeBefore"
-        case .nightTooLong: "trackerErrorNightTooLong"
-        case .minutes: "trackerErrorMinutes"
-        case .value: "trackerErrorNumber"
-        case .unit: "trackerErrorUnit"
-        case .kind: "trackerErrorKind"
-        case .future: "trackerErrorFuture"
-        default: "trackerErrorNotSaved"
-        }
-        return FieldProblem(field: prefix + field, key: key)
-    }
 
     /// How a metric's periods are drawn: a night's average for sleep and for measures (a weight),
     /// the total for time spent and to-dos done.
@@ -92,14 +69,14 @@ extension WebRoutes {
         group.post("tracker/entries") { request, context -> Response in
             let account = try context.requireIdentity().account
             let form = try context.form(TrackerPages.EntryForm.self)
-            let problem: TrackerPages.FieldProblem
+            let problem: FieldProblem
             do {
                 _ = try await tracker.add(try form.draft(), account: account)
                 return WebPage.redirect(TrackerPages.root + "?added=1#entries")
-            } catch let found as TrackerPages.FieldProblem {
+            } catch let found as FieldProblem {
                 problem = found
             } catch let refused as Tracker.Problem {
-                problem = TrackerPages.field(of: refused, form: form.form ?? "measure")
+                problem = FieldProblem(refused, form: form.form ?? "measure")
             }
             let texts = assets.texts(account.language)
             return try await trackerPage(request, context, form: form, errors: [problem.field: texts.text(problem.key)])

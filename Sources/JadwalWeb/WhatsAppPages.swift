@@ -45,19 +45,6 @@ package enum WhatsAppPages {
         "me_required", "me_not_a_participant", "no_other_participant", "not_a_whatsapp_export", "no_chat_in_zip", "file_too_large", "missing_file",
     ]
 
-    /// The settings form's field a refusal is about, and the text that explains it.
-    package static func field(of problem: Chats.Problem) -> (field: String, key: String) {
-        switch problem {
-        case .phoneNumberTaken: ("cloudAPIPhoneNumberID", "whatsappErrorNumberTaken")
-        case .invalidSetting(.cloudAPIPhoneNumberID): ("cloudAPIPhoneNumberID", "whatsappError_cloudAPIPhoneNumberID")
-        case .invalidSetting(.meName): ("meName", "whatsappError_meName")
-        case .invalidSetting(.eventMinutes): ("eventMinutes", "whatsappError_eventMinutes")
-        case .invalidSetting(.whatsAppHistoryDays): ("whatsAppHistoryDays", "whatsappError_whatsAppHistoryDays")
-        case .invalidSetting(.retentionDays), .noConversation, .noConnectorToken, .invalidTokenName, .invalidConnectorToken, .accountDisabled:
-            ("retentionDays", "whatsappError_retentionDays")
-        }
-    }
-
     /// The calendar week an event is in: where to look for it.
     package static func calendarLink(start: String?) -> String? {
         guard let start, start.count >= 10 else { return nil }
@@ -141,8 +128,8 @@ extension WebRoutes {
             do {
                 _ = try await chats.updateSettings(change, accountID: account.id)
             } catch let problem as Chats.Problem {
-                let (field, key) = WhatsAppPages.field(of: problem)
-                return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: [field: texts.text(key)])
+                let shown = FieldProblem(problem)
+                return try await whatsAppPage(request, context, status: .unprocessableContent, settingsForm: form, errors: [shown.field: texts.text(shown.key)])
             }
             return WebPage.redirect(WhatsAppPages.path + "?saved=1#chat-settings")
         }

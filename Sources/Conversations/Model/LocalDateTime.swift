@@ -1,3 +1,4 @@
+import CivilTime
 /// A wall-clock date and time (proleptic Gregorian) without a zone, as a chat export writes it.
 public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let year: Int
@@ -53,27 +54,9 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         lhs.secondsSinceEpochAsUTC < rhs.secondsSinceEpochAsUTC
     }
 
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthIndex = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int { CivilDays.since1970(year: year, month: month, day: day) }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    static func isLeap(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
+    static func daysInMonth(year: Int, month: Int) -> Int { CivilDays.inMonth(month, of: year) }
 
     private static func append(_ value: Int, width: Int, to text: inout String) {
         let digits = String(value)

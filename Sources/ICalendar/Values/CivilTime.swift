@@ -1,3 +1,4 @@
+import CivilTime
 // Calendar arithmetic on wall-clock values. Recurrence rules are defined on the
 // local calendar (RFC 5545 §3.3.10), so expansion works on these plain fields and
 // only converts to instants at the end; that is also far faster than Foundation.Calendar.
@@ -19,42 +20,18 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         month >= 1 && month <= 12 && day >= 1 && day <= CivilDate.daysIn(month: month, year: year)
     }
 
-    public static func isLeap(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
+    public static func isLeap(_ year: Int) -> Bool { CivilDays.isLeap(year) }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 1, 3, 5, 7, 8, 10, 12: return 31
-        case 4, 6, 9, 11: return 30
-        case 2: return isLeap(year) ? 29 : 28
-        default: return 0
-        }
-    }
+    public static func daysIn(month: Int, year: Int) -> Int { CivilDays.inMonth(month, of: year) }
 
     public static func daysIn(year: Int) -> Int { isLeap(year) ? 366 : 365 }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int { CivilDays.since1970(year: year, month: month, day: day) }
 
-    public init(daysSinceEpoch z0: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+    public init(daysSinceEpoch days: Int) {
+        let (year, month, day) = CivilDays.date(since1970: days)
+        self.init(year: year, month: month, day: day)
     }
 
     /// ISO weekday: Monday = 0 … Sunday = 6.

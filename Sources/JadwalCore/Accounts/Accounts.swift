@@ -65,31 +65,3 @@ public struct Accounts: Sendable {
         }
     }
 }
-
-/// The durable job queue as an operator inspects it (`jadwal jobs …`).
-public struct JobQueue: Sendable {
-    let store: any Store
-    let clock: Clock
-
-    public init(store: any Store, clock: Clock) {
-        self.store = store
-        self.clock = clock
-    }
-
-    /// Jobs in `state` (all when nil), at most `limit`, and how many there are in each state.
-    public func jobs(state: JobState?, limit: Int) async throws -> ([Job], counts: [JobState: Int]) {
-        try await store.read { tx in (try await tx.jobs(state: state, limit: limit), try await tx.jobCounts()) }
-    }
-
-    /// How many jobs are in each state, and how many are due now (running, or queued and due).
-    public func depth() async throws -> (counts: [JobState: Int], due: Int) {
-        let now = clock.now
-        return try await store.read { tx in (try await tx.jobCounts(), try await tx.dueJobCount(now: now)) }
-    }
-
-    /// Puts a dead job back in the queue; false when it was not dead.
-    public func retry(id: UUID) async throws -> Bool {
-        let now = clock.now
-        return try await store.transaction { tx in try await tx.requeueDeadJob(id: id, at: now) }
-    }
-}

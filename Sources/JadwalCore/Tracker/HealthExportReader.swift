@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// Apple Health's `export.xml`, read as it streams in: chunks go in, and only what the tracker
@@ -597,13 +598,7 @@ public struct HealthExportReader: Sendable {
         case Self.dash: sign = -1
         default: return nil
         }
-        // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = CivilDays.since1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - sign * (offsetHours * 3600 + offsetMinutes * 60)
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

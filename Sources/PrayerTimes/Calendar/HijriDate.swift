@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// A date in the Umm al-Qura Hijri calendar (Saudi Arabia's official calendar), from Foundation's
@@ -72,7 +73,7 @@ struct RamadanDays: Sendable {
         // them by stepping 20 days (shorter than a month) and widening around each hit.
         guard let first = try? LocalDate(year: year, month: 1, day: 1) else { return }
         let start = first.daysSinceEpoch
-        let end = start + (LocalDate.isLeap(year) ? 366 : 365) - 1
+        let end = start + (CivilDays.isLeap(year) ? 366 : 365) - 1
         var found: [ClosedRange<Int>] = []
         var probe = start
         while probe <= end + 19 {

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// A calendar date (proleptic Gregorian) without a time or a zone: "the local date" of a schedule.
@@ -36,28 +37,12 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// Days since 1970-01-01.
-    public var daysSinceEpoch: Int {
-        // Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthIndex = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthIndex + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    public var daysSinceEpoch: Int { CivilDays.since1970(year: year, month: month, day: day) }
 
     /// The date `daysSinceEpoch` days after 1970-01-01.
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        self.init(uncheckedYear: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        let (year, month, day) = CivilDays.date(since1970: days)
+        self.init(uncheckedYear: year, month: month, day: day)
     }
 
     public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
@@ -67,7 +52,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         daysSinceEpoch - LocalDate(uncheckedYear: year, month: 1, day: 1).daysSinceEpoch + 1
     }
 
-    public var isLeapYear: Bool { LocalDate.isLeap(year) }
+    public var isLeapYear: Bool { CivilDays.isLeap(year) }
 
     /// 0 = Sunday ... 6 = Saturday.
     public var weekday: Int {
@@ -81,15 +66,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
-    static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    static func daysInMonth(year: Int, month: Int) -> Int { CivilDays.inMonth(month, of: year) }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

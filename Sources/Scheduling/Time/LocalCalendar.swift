@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// The Gregorian calendar of one time zone: which local day an instant falls on, where local days
@@ -69,13 +70,7 @@ struct LocalCalendar: Sendable {
         return Day(year: year, month: month, day: day, isoWeekday: isoWeekday, start: start)
     }
 
-    static func length(ofMonth month: Int, in year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
+    static func length(ofMonth month: Int, in year: Int) -> Int { CivilDays.inMonth(month, of: year) }
 
     /// The first instant of the day after `day`, i.e. where `day` ends.
     func end(of day: Day) -> Date { self.day(after: day).start }

@@ -1,17 +1,10 @@
+import CivilTime
 import Foundation
 
 extension LocalDateTime {
-    /// Midnight of the day `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
+    /// Midnight (or `hour`:`minute`) of the day `days` after 1970-01-01.
     init(daysSinceEpoch days: Int, hour: Int = 0, minute: Int = 0) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDays.date(since1970: days)
         // Every day number names a real date; the fallback only keeps the initializer total.
         self = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute)
             ?? LocalDateTime(year: 1970, month: 1, day: 1)!

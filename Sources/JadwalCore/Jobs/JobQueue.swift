@@ -1,0 +1,75 @@
+import Foundation
+
+/// The durable job queue: as an operator inspects it (`jadwal jobs …`, `/metrics`), and as the
+/// workers take, run and finish its jobs.
+public struct JobQueue: Sendable {
+    let store: any Store
+    let clock: Clock
+
+    public init(store: any Store, clock: Clock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Jobs in `state` (all when nil), at most `limit`, and how many there are in each state.
+    public func jobs(state: JobState?, limit: Int) async throws -> ([Job], counts: [JobState: Int]) {
+        try await store.read { tx in (try await tx.jobs(state: state, limit: limit), try await tx.jobCounts()) }
+    }
+
+    /// How many jobs are in each state, and how many are due now (running, or queued and due).
+    public func depth() async throws -> (counts: [JobState: Int], due: Int) {
+        let now = clock.now
+        return try await store.read { tx in (try await tx.jobCounts(), try await tx.dueJobCount(now: now)) }
+    }
+
+    /// Puts a dead job back in the queue; false when it was not dead.
+    public func retry(id: UUID) async throws -> Bool {
+        let now = clock.now
+        return try await store.transaction { tx in try await tx.requeueDeadJob(id: id, at: now) }
+    }
+
+    // MARK: Workers
+
+    /// Takes `worker`'s next job, a prompt one first (`promptKinds`; only those when
+    /// `promptOnly`), a lapsed one only when `lapsedToo`; nil when none is due.
+    public func claim(worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration) async throws -> Job? {
+        let now = clock.now
+        return try await store.transaction { tx in
+            try await Self.claim(worker: worker, promptKinds: promptKinds, promptOnly: promptOnly, lapsedToo: lapsedToo, now: now, lease: lease, tx: tx)
+        }
+    }
+
+    /// Marks a job done and, with `thenClaim`, takes the worker's next job in the same
+    /// transaction (one transaction fewer per job).
+    public func complete(
+        _ job: Job, thenClaim next: (worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration)?
+    ) async throws -> Job? {
+        let now = clock.now
+        return try await store.transaction { tx in
+            try await tx.completeJob(id: job.id, at: now)
+            guard let next else { return nil }
+            return try await Self.claim(
+                worker: next.worker, promptKinds: next.promptKinds, promptOnly: next.promptOnly, lapsedToo: next.lapsedToo, now: now,
+                lease: next.lease, tx: tx)
+        }
+    }
+
+    /// Moves the lease of a job `worker` runs on by `lease`; false when it holds it no longer.
+    public func renew(_ job: Job, worker: String, lease: Duration) async throws -> Bool {
+        let until = clock.now + lease.timeInterval
+        return try await store.transaction { tx in try await tx.renewJobLease(id: job.id, worker: worker, until: until) }
+    }
+
+    /// Records a failure: queued again at `retryAt`, or dead when nil.
+    public func fail(_ job: Job, error: String, retryAt: Date?) async throws {
+        let now = clock.now
+        try await store.transaction { tx in try await tx.failJob(id: job.id, error: error, retryAt: retryAt, at: now) }
+    }
+
+    private static func claim(
+        worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, now: Date, lease: Duration, tx: any StoreTransaction
+    ) async throws -> Job? {
+        if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: promptKinds, lapsedToo: lapsedToo) { return prompt }
+        return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: lapsedToo)
+    }
+}

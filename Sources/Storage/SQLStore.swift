@@ -71,7 +71,11 @@ public final class SQLStore: Store {
             )
             configuration.options.maximumConnections = 20
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            engine = .postgres(client, runner: Task { await client.run() })
+            // Started immediately: `run()` marks the client running before its first suspension,
+            // so before this init returns. Started as a plain task, it often had not begun when
+            // the first lease came (migrating at once), and PostgresNIO warned that "run() hasn't
+            // been called yet" (20 times in one run of the test command).
+            engine = .postgres(client, runner: Task.immediate { await client.run() })
             reachability = PostgresReachability(host: pg.host, port: pg.port)
         }
     }

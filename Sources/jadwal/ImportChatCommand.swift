@@ -58,21 +58,10 @@ struct ImportChatCommand: AsyncParsableCommand {
                 return result
             } catch let problem as ChatImportProblem {
                 progress.finish()
-                switch problem {
-                case .unreadable(let error):
-                    throw OperatorError("\(file)\(error.line.map { ":\($0)" } ?? ""): \(error.message)")
-                case .archive(.export(let name, let error)):
-                    throw OperatorError("\(file), \(name)\(error.line.map { ":\($0)" } ?? ""): \(error.message)")
-                case .archive(let error):
-                    throw OperatorError("\(file): \(error)")
-                case .whoIsMe, .notAParticipant:
-                    throw OperatorError("\(file): \(problem); pass --me NAME")
-                case .nobodyElse:
-                    throw OperatorError("\(file): \(problem)")
-                }
+                throw OperatorError(problem, file: file)
             } catch let problem as MessageCipher.Problem {
                 progress.finish()
-                throw OperatorError("\(problem)")
+                throw OperatorError(problem)
             }
         }
 

@@ -46,7 +46,7 @@ struct ImportICSCommand: AsyncParsableCommand {
                 return report
             } catch let problem as CalendarTransfer.Problem {
                 progress.finish()
-                throw OperatorError("\(file): \(problem)")
+                throw OperatorError(problem, file: file)
             }
         }
         print("\(file): \(report.components) items in the file; \(report.created) added, \(report.updated) updated, \(report.unchanged) unchanged, "

@@ -39,9 +39,3 @@ struct StorageOptions: ParsableArguments {
         }
     }
 }
-
-/// Exits with a one-line message instead of a stack of Swift error text.
-struct OperatorError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -42,13 +42,7 @@ struct TrackerCommand: AsyncParsableCommand {
                     return report
                 } catch let problem as HealthImport.Problem {
                     progress.finish()
-                    switch problem {
-                    case .malformed(let inner, let line, let reason):
-                        // FILE:LINE as compilers write it; the XML's path inside a zip follows the zip's name.
-                        throw OperatorError(inner == url.lastPathComponent ? "\(file):\(line): \(reason)" : "\(file): \(inner):\(line): \(reason)")
-                    default:
-                        throw OperatorError("\(file): \(problem)")
-                    }
+                    throw OperatorError(problem, file: file, fileName: url.lastPathComponent)
                 }
             }
             print("\(file): \(report.file): \(report.records) records read; \(report.nights) nights of sleep (from \(report.sleepSamples) samples) and "

@@ -28,7 +28,7 @@ struct UserCommand: AsyncParsableCommand {
                     try await Accounts(store: store, clock: .system, random: .system).create(email: address, name: name, timeZone: timeZone, language: lang)
                 }
             } catch let problem as Accounts.Problem {
-                throw OperatorError(problem.description)
+                throw OperatorError(problem)
             }
             print("created \(address) (\(created.id.uuidString))")
         }
@@ -136,6 +136,6 @@ private func setDisabled(email: String, disabled: Bool, storage: StorageOptions)
     do {
         try await storage.withStore { store in try await Accounts(store: store, clock: .system, random: .system).setDisabled(disabled, email: address) }
     } catch let problem as Accounts.Problem {
-        throw OperatorError(problem.description)
+        throw OperatorError(problem)
     }
 }

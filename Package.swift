@@ -211,7 +211,6 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: ["Storage", "JadwalCore", "Conversations", "ICalendar", "Scheduling", "JadwalTestSupport", .product(name: "SQLKit", package: "sql-kit"),
-                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(

@@ -15,6 +15,7 @@ import JadwalCore
 @testable import JadwalLLM
 @testable import JadwalJobs
 #endif
+import JadwalTestSupport
 
 @Suite("Mail rendering (RFC 5322, MIME, RFC 2047)")
 struct MailRenderingTests {

@@ -328,26 +328,3 @@ enum MailTestText {
         return result + pendingSpace
     }
 }
-
-/// A log handler that keeps what it is given, to check what LogMailTransport prints.
-struct CapturingLogHandler: LogHandler {
-    final class Store: @unchecked Sendable {
-        private let lock = NSLock()
-        private var _records: [(level: Logger.Level, message: String)] = []
-        func append(_ level: Logger.Level, _ message: String) { lock.withLock { _records.append((level, message)) } }
-        var records: [(level: Logger.Level, message: String)] { lock.withLock { _records } }
-    }
-
-    let store: Store
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        store.append(event.level, event.message.description)
-    }
-}

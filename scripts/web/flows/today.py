@@ -45,10 +45,15 @@ def today(run) -> None:
     run.open("/today")
     run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".today-list"), "Today opens with the day's list")
     run.check(run.find("nav a[aria-current='page']").get_attribute("href").endswith("/today"), "Today is the current section")
-    rows = run.driver.find_elements(By.CSS_SELECTOR, ".today-list > li")
-    titles = [r.find_element(By.CSS_SELECTOR, ".entry-title").text for r in rows]
-    run.check(titles[0] == "Send the invoice" and "overdue" in rows[0].get_attribute("class"), f"the overdue to-do leads the list ({titles})")
-    kinds = [r.get_attribute("class").split()[1] for r in rows]
+    # The list is redrawn live as the jobs its events queued finish: read whole, again if redrawn.
+    def listed():
+        rows = run.driver.find_elements(By.CSS_SELECTOR, ".today-list > li")
+        return [(r.find_element(By.CSS_SELECTOR, ".entry-title").text, r.get_attribute("class")) for r in rows]
+
+    entries = run.again_if_redrawn(listed)
+    titles = [title for title, _ in entries]
+    run.check(titles[0] == "Send the invoice" and "overdue" in entries[0][1], f"the overdue to-do leads the list ({titles})")
+    kinds = [classes.split()[1] for _, classes in entries]
     run.check(kinds.count("kind-prayer") == 5, f"the day's five prayers are on the list ({kinds})")
     order = [t for t in titles if t in ("Team lunch", "Return library books")]
     run.check(order == ["Team lunch", "Return library books"], f"timed things in order ({titles})")
@@ -63,9 +68,14 @@ def today(run) -> None:
     def check():
         return books().find_element(By.CSS_SELECTOR, "button.task-check")
 
-    run.check(check().get_attribute("aria-checked") == "false", "the to-do is not done yet")
-    run.driver.execute_script("arguments[0].focus()", check())
-    check().send_keys(Keys.SPACE)
+    run.check(run.again_if_redrawn(lambda: check().get_attribute("aria-checked")) == "false", "the to-do is not done yet")
+
+    def press():
+        button = check()
+        run.driver.execute_script("arguments[0].focus()", button)
+        button.send_keys(Keys.SPACE)
+
+    run.again_if_redrawn(press)
     run.wait_for(lambda: check().get_attribute("aria-checked") == "true" and "done" in books().get_attribute("class"),
                  "Space marks the to-do done where it stands")
     run.check(run.driver.execute_script("return window.__stillHere === true"), "marking it done did not reload the page")

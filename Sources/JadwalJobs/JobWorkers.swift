@@ -107,7 +107,7 @@ public final class JobWorkers: Service, Sendable {
         while !shouldStop {
             let ranJob: Bool
             do {
-                if next == nil { next = try await claims.next(from: queue) }
+                if next == nil { next = try await queue.claim(claims.claim()) }
                 if let job = next {
                     next = nil
                     next = try await run(job, worker: name, thenClaim: claims)
@@ -166,15 +166,9 @@ public final class JobWorkers: Service, Sendable {
             }
         }
 
-        /// This worker's claim, as `JobQueue.claim` and `complete(_:thenClaim:)` take it.
-        func claim(lease: Duration) -> (worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration) {
-            (worker, PromptJobs.kinds, promptOnly, looksForLapsed(), lease)
-        }
-
-        func next(from queue: JobQueue) async throws -> Job? {
-            let claim = claim(lease: lease)
-            return try await queue.claim(
-                worker: claim.worker, promptKinds: claim.promptKinds, promptOnly: claim.promptOnly, lapsedToo: claim.lapsedToo, lease: claim.lease)
+        /// This worker's next claim, as `JobQueue.claim` and `complete(_:thenClaim:)` take it.
+        func claim() -> JobQueue.Claim {
+            JobQueue.Claim(worker: worker, promptKinds: PromptJobs.kinds, promptOnly: promptOnly, lapsedToo: looksForLapsed(), lease: lease)
         }
     }
 
@@ -182,7 +176,7 @@ public final class JobWorkers: Service, Sendable {
     /// none was due.
     @discardableResult
     package func runNextJob(worker: String, promptOnly: Bool = false) async throws -> Bool {
-        guard let job = try await Claims(worker: worker, promptOnly: promptOnly, lease: lease).next(from: queue) else { return false }
+        guard let job = try await queue.claim(Claims(worker: worker, promptOnly: promptOnly, lease: lease).claim()) else { return false }
         _ = try await run(job, worker: worker, thenClaim: nil)
         return true
     }
@@ -214,7 +208,7 @@ public final class JobWorkers: Service, Sendable {
                 throw PermanentJobFailure(description: "no handler for job kind '\(job.kind)' in this version of jadwal")
             }
             try await handler(job)
-            let next = try await queue.complete(job, thenClaim: shouldStop ? nil : claims?.claim(lease: lease))
+            let next = try await queue.complete(job, thenClaim: shouldStop ? nil : claims?.claim())
             jobLogger.debug("job done", metadata: ["attempt": "\(job.attempts)"])
             return next
         } catch {

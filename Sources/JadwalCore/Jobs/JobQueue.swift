@@ -30,27 +30,42 @@ public struct JobQueue: Sendable {
 
     // MARK: Workers
 
-    /// Takes `worker`'s next job, a prompt one first (`promptKinds`; only those when
-    /// `promptOnly`), a lapsed one only when `lapsedToo`; nil when none is due.
-    public func claim(worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration) async throws -> Job? {
-        let now = clock.now
-        return try await store.transaction { tx in
-            try await Self.claim(worker: worker, promptKinds: promptKinds, promptOnly: promptOnly, lapsedToo: lapsedToo, now: now, lease: lease, tx: tx)
+    /// How a worker takes its next job: a prompt one first (`promptKinds`; only those when
+    /// `promptOnly`), one whose lease lapsed only when `lapsedToo`.
+    public struct Claim: Sendable {
+        public var worker: String
+        public var promptKinds: Set<JobKind>
+        public var promptOnly: Bool
+        public var lapsedToo: Bool
+        public var lease: Duration
+
+        public init(worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration) {
+            self.worker = worker
+            self.promptKinds = promptKinds
+            self.promptOnly = promptOnly
+            self.lapsedToo = lapsedToo
+            self.lease = lease
         }
+
+        func take(now: Date, tx: any StoreTransaction) async throws -> Job? {
+            if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: promptKinds, lapsedToo: lapsedToo) { return prompt }
+            return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: lapsedToo)
+        }
+    }
+
+    /// The worker's next job; nil when none is due.
+    public func claim(_ claim: Claim) async throws -> Job? {
+        let now = clock.now
+        return try await store.transaction { tx in try await claim.take(now: now, tx: tx) }
     }
 
     /// Marks a job done and, with `thenClaim`, takes the worker's next job in the same
     /// transaction (one transaction fewer per job).
-    public func complete(
-        _ job: Job, thenClaim next: (worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, lease: Duration)?
-    ) async throws -> Job? {
+    public func complete(_ job: Job, thenClaim next: Claim?) async throws -> Job? {
         let now = clock.now
         return try await store.transaction { tx in
             try await tx.completeJob(id: job.id, at: now)
-            guard let next else { return nil }
-            return try await Self.claim(
-                worker: next.worker, promptKinds: next.promptKinds, promptOnly: next.promptOnly, lapsedToo: next.lapsedToo, now: now,
-                lease: next.lease, tx: tx)
+            return try await next?.take(now: now, tx: tx)
         }
     }
 
@@ -64,12 +79,5 @@ public struct JobQueue: Sendable {
     public func fail(_ job: Job, error: String, retryAt: Date?) async throws {
         let now = clock.now
         try await store.transaction { tx in try await tx.failJob(id: job.id, error: error, retryAt: retryAt, at: now) }
-    }
-
-    private static func claim(
-        worker: String, promptKinds: Set<JobKind>, promptOnly: Bool, lapsedToo: Bool, now: Date, lease: Duration, tx: any StoreTransaction
-    ) async throws -> Job? {
-        if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: promptKinds, lapsedToo: lapsedToo) { return prompt }
-        return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: lapsedToo)
     }
 }

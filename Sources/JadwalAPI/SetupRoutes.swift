@@ -14,11 +14,14 @@ package struct SetupRoutes: Sendable {
     package let setup: EasySetup
     package let publicURL: String
     package let hub: NotificationHub
+    /// Where a profile's fresh UUIDs come from.
+    package let random: RandomSource
 
-    package init(setup: EasySetup, publicURL: String, hub: NotificationHub) {
+    package init(setup: EasySetup, publicURL: String, hub: NotificationHub, random: RandomSource) {
         self.setup = setup
         self.publicURL = publicURL
         self.hub = hub
+        self.random = random
     }
 
     package struct SetupRequest: Decodable { let deviceName: String? }
@@ -62,7 +65,7 @@ package struct SetupRoutes: Sendable {
             let subscriptions = claim.prayerFeedURL.map {
                 [ConfigurationProfile.Subscription(description: claim.account.language == .arabic ? "مواقيت الصلاة" : "Prayer Times", url: $0)]
             } ?? []
-            let profile = try Self.profile(account: claim.account, password: claim.appPassword, publicURL: publicURL, subscriptions: subscriptions)
+            let profile = try Self.profile(account: claim.account, password: claim.appPassword, publicURL: publicURL, subscriptions: subscriptions, random: random)
             return Response(
                 status: .ok,
                 headers: [
@@ -74,7 +77,7 @@ package struct SetupRoutes: Sendable {
     }
 
     package static func profile(
-        account: Account, password: String?, publicURL: String, subscriptions: [ConfigurationProfile.Subscription]
+        account: Account, password: String?, publicURL: String, subscriptions: [ConfigurationProfile.Subscription], random: RandomSource
     ) throws -> ConfigurationProfile {
         guard let url = URLComponents(string: publicURL), let host = url.host, !host.isEmpty else {
             throw APIError(.internalServerError, code: "public_url", message: "The server's public URL is not set correctly (--public-url).")
@@ -89,6 +92,6 @@ package struct SetupRoutes: Sendable {
                     description: "Jadwal (\(account.email.value))", hostName: host, port: port, useSSL: secure,
                     principalURL: publicURL + DAVHref.principal(account.id), username: account.email.value, password: $0)
             },
-            subscriptions: subscriptions)
+            subscriptions: subscriptions, random: random)
     }
 }

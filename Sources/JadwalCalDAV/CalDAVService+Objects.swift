@@ -20,7 +20,7 @@ extension CalDAVService {
                 .eTag: object.etag, .contentType: DAVPropertySheet.contentType(object.component),
                 .lastModified: DAVDate.http(object.updatedAt),
             ]
-            headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
+            headers.append(contentsOf: scheduleTagHeader(object, in: calendar, account: call.account))
             if let wanted = call.request.headers[.ifNoneMatch], Self.etagList(wanted).contains(where: { $0 == object.etag || $0 == "*" }) {
                 return Response(status: .notModified, headers: headers)
             }
@@ -97,7 +97,7 @@ extension CalDAVService {
             // RFC 4791 §5.3.4: an ETag only when the stored object is byte for byte what was sent;
             // scheduling writes SCHEDULE-STATUS into it, and the client must then fetch it again.
             var headers: HTTPFields = object.icalendar == content.text ? [.eTag: object.etag] : [:]
-            headers.append(contentsOf: Self.scheduleTagHeader(object, in: calendar, account: call.account))
+            headers.append(contentsOf: scheduleTagHeader(object, in: calendar, account: call.account))
             return Response(status: created ? .created : .noContent, headers: headers)
         } catch let refusal as CalendarWrites.Refusal {
             throw Self.refusal(refusal, owner: owner, slug: slug, href: call.href)
@@ -172,7 +172,7 @@ extension CalDAVService {
                 name: name, from: source, to: destination, as: newName, overwrite: overwrite, ifMatch: condition.ifMatch,
                 ifScheduleTag: condition.ifScheduleTag)
             var headers: HTTPFields = created ? [.location: destinationCall.href] : [:]
-            headers.append(contentsOf: Self.scheduleTagHeader(object, in: destination, account: call.account))
+            headers.append(contentsOf: scheduleTagHeader(object, in: destination, account: call.account))
             return Response(status: created ? .created : .noContent, headers: headers)
         } catch let refusal as CalendarWrites.Refusal {
             throw Self.refusal(refusal, owner: owner, slug: destinationSlug, href: call.href)

@@ -53,7 +53,7 @@ extension CalDAVService {
 
     /// A sheet for the account, with the stored size when a quota property may be answered.
     package func propertySheet(for account: Account, selection: PropertySelection) async throws -> DAVPropertySheet {
-        var sheet = DAVPropertySheet(account: account)
+        var sheet = DAVPropertySheet(account: account, caches: caches)
         let asksQuota: Bool
         switch selection {
         case .properties(let names): asksQuota = names.contains(.quotaUsedBytes) || names.contains(.quotaAvailableBytes)

@@ -137,7 +137,7 @@ extension CalDAVService {
         }
         var responses: [Multistatus.Response] = []
         for person in [call.account] + (try await shares.relatedPeople(of: call.account)) {
-            var sheet = DAVPropertySheet(account: person)
+            var sheet = DAVPropertySheet(account: person, caches: caches)
             // Quota is the caller's own business only.
             if person.id == call.account.id { sheet = try await propertySheet(for: call.account, selection: search.properties) }
             let href = DAVHref.principal(person.id)
@@ -208,7 +208,7 @@ extension CalDAVService {
 
     package func calendarQuery(_ call: DAVCall, _ query: CalendarQueryReport, minimal: Bool) async throws -> Multistatus {
         let calendar = try await reportCalendar(call, .calendarQuery)
-        let zone = try Self.floatingZone(query: query, calendar: calendar)
+        let zone = try floatingZone(query: query, calendar: calendar)
         let types = query.filter.componentTypes
         let range = query.filter.componentTimeRange
         let onlyName: String? = if case .object(_, _, let name) = call.target { name } else { nil }
@@ -239,7 +239,7 @@ extension CalDAVService {
         let candidates = try await calendar.isComputed
             ? computedObjects(for: call.account, overlapping: range).filter { onlyName == nil || $0.name == onlyName }
             : storedCandidates(in: calendar, named: onlyName, overlapping: range)
-        for object in candidates { consider(CalendarMirror.Object(object)) }
+        for object in candidates { consider(CalendarMirror.Object(object, parsedBy: parsedCalendars)) }
         return Multistatus(responses: responses)
     }
 
@@ -253,7 +253,7 @@ extension CalDAVService {
 
     /// The zone floating times and dates are read in (RFC 4791 §9.8, RFC 7809): the query's
     /// own, else the calendar's, else UTC.
-    package static func floatingZone(query: CalendarQueryReport, calendar: CalendarCollection) throws -> ZoneRules {
+    package func floatingZone(query: CalendarQueryReport, calendar: CalendarCollection) throws -> ZoneRules {
         if let text = query.timezone {
             guard let parsed = try? ICalendarParser().parseCalendar(text),
                   let vtimezone = parsed.components.first(where: { $0.name == "VTIMEZONE" }),
@@ -264,19 +264,19 @@ extension CalDAVService {
             return rules
         }
         if let identifier = query.timezoneID {
-            guard let rules = ZoneRulesCache.shared.rules(identifier) else {
+            guard let rules = caches.zoneRules.rules(identifier) else {
                 throw DAVError.precondition(.caldav("valid-timezone"), "Unknown time zone \"\(identifier)\"; use an IANA name such as Asia/Riyadh.")
             }
             return rules
         }
-        return calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
+        return calendar.timeZone.flatMap(caches.zoneRules.rules) ?? .utc
     }
 
     package func renderedCalendarData(
         _ object: CalendarObject, calendar: CalendarCollection, request: CalendarDataRequest, parsed: Component?, floatingZone: ZoneRules?
     ) -> String? {
-        guard let parsed = parsed ?? ParsedCalendarCache.shared.calendar(for: object) else { return nil }
-        let zone = floatingZone ?? calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
+        guard let parsed = parsed ?? parsedCalendars.calendar(for: object) else { return nil }
+        let zone = floatingZone ?? calendar.timeZone.flatMap(caches.zoneRules.rules) ?? .utc
         return CalendarDataRenderer(floatingZone: zone).render(parsed, originalText: object.icalendar, request: request)
     }
 
@@ -291,8 +291,8 @@ extension CalDAVService {
         let objects = try await calendar.isComputed
             ? computedObjects(for: call.account, overlapping: range)
             : calendars.objects(in: calendar, overlapping: range.start ?? .distantPast, range.end ?? .distantFuture)
-        let parsed = objects.compactMap { ParsedCalendarCache.shared.calendar(for: $0) }
-        let zone = calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
+        let parsed = objects.compactMap { parsedCalendars.calendar(for: $0) }
+        let zone = calendar.timeZone.flatMap(caches.zoneRules.rules) ?? .utc
         let text = FreeBusyCalculator(floatingZone: zone).render(parsed, range: range, stamp: clock.now)
         return Response(
             status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -35,7 +35,7 @@ extension CalDAVService {
         guard let current = try await calendars.object(named: name, in: calendar) else {
             throw DAVError.status(412, "If-Schedule-Tag-Match cannot hold: there is no object at \(call.href).")
         }
-        guard let tag = DAVPropertySheet(account: call.account).scheduleTag(of: current, in: calendar) else {
+        guard let tag = DAVPropertySheet(account: call.account, caches: caches).scheduleTag(of: current, in: calendar) else {
             throw DAVError.status(412, "If-Schedule-Tag-Match cannot hold: \(call.href) is not a scheduling object resource (it has no ORGANIZER of yours or no ATTENDEE you are), so it has no Schedule-Tag.")
         }
         guard tag == wanted else {
@@ -49,8 +49,8 @@ extension CalDAVService {
 
     /// `Schedule-Tag` for a response about `object` (RFC 6638 §3.2.10: every successful GET,
     /// PUT and MOVE of a scheduling object resource carries it); empty for other objects.
-    package static func scheduleTagHeader(_ object: CalendarObject, in calendar: CalendarCollection, account: Account) -> HTTPFields {
-        guard let tag = DAVPropertySheet(account: account).scheduleTag(of: object, in: calendar) else { return [:] }
+    package func scheduleTagHeader(_ object: CalendarObject, in calendar: CalendarCollection, account: Account) -> HTTPFields {
+        guard let tag = DAVPropertySheet(account: account, caches: caches).scheduleTag(of: object, in: calendar) else { return [:] }
         return [DAVResponse.scheduleTagHeader: tag]
     }
 
@@ -72,7 +72,7 @@ extension CalDAVService {
             throw DAVError.precondition(.supportedCalendarData, "The body is not UTF-8 text.")
         }
         let request = try FreeBusyRequest(text: text)
-        let sheet = DAVPropertySheet(account: call.account)
+        let sheet = DAVPropertySheet(account: call.account, caches: caches)
         guard sheet.ownerAddresses.contains(CalendarUserAddress(request.organizer.value)) else {
             throw DAVError.precondition(
                 .organizerAllowed,
@@ -120,8 +120,8 @@ extension CalDAVService {
         }
         var periods: [BusyPeriod] = []
         for (calendar, objects) in sources where !objects.isEmpty {
-            let parsed = objects.compactMap { ParsedCalendarCache.shared.calendar(for: $0) }
-            let zone = calendar.timeZone.flatMap(ZoneRulesCache.shared.rules) ?? .utc
+            let parsed = objects.compactMap { parsedCalendars.calendar(for: $0) }
+            let zone = calendar.timeZone.flatMap(caches.zoneRules.rules) ?? .utc
             periods += FreeBusyCalculator(floatingZone: zone).busyPeriods(parsed, in: range)
         }
         return FreeBusyCalculator.merged(periods)
@@ -144,10 +144,10 @@ extension DAVPropertySheet {
 
     /// The Schedule-Tag of a scheduling object resource of this account; nil for other objects.
     package func scheduleTag(of object: CalendarObject, in calendar: CalendarCollection) -> String? {
-        guard !calendar.isComputed, SchedulingObject.mayBeScheduling(object.icalendar), let parsed = ParsedCalendarCache.shared.calendar(for: object),
+        guard !calendar.isComputed, SchedulingObject.mayBeScheduling(object.icalendar), let parsed = caches.parsedCalendars.calendar(for: object),
               let role = SchedulingObject.role(of: parsed, ownerAddresses: ownerAddresses)
         else { return nil }
-        return ScheduleTagCache.shared.tag(etag: object.etag + (role == .attendee ? "/attendee" : "")) { ScheduleTags.tag(of: parsed, addresses: ownerAddresses) }
+        return caches.scheduleTags.tag(etag: object.etag + (role == .attendee ? "/attendee" : "")) { ScheduleTags.tag(of: parsed, addresses: ownerAddresses) }
     }
 
     package static let inboxPrivileges: [QualifiedName] = [
@@ -187,8 +187,6 @@ extension DAVPropertySheet {
 /// query and multiget, so it is hashed once per version rather than once per answer. Bounded,
 /// and emptied when full.
 package final class ScheduleTagCache: Sendable {
-    package static let shared = ScheduleTagCache(capacity: 50_000)
-
     private let capacity: Int
     private let table = Mutex<[String: String]>([:])
 

@@ -22,17 +22,24 @@ package struct CalDAVService: Sendable {
     package let authentication: DAVAuthentication
     /// Calendars held in memory for time-range queries (`CalendarMirror`).
     package let mirrors: CalendarMirrors
+    package let caches: CalDAVCaches
+    /// Stored objects' parsed forms, by ETag.
+    package var parsedCalendars: ParsedCalendarCache { caches.parsedCalendars }
     package let reader = XMLReader()
 
-    package init(store: any Store, clock: Clock, writes: CalendarWrites, calendars: Calendars, authentication: DAVAuthentication, mirrors: CalendarMirrors) {
+    package init(
+        store: any Store, clock: Clock, random: RandomSource, writes: CalendarWrites, calendars: Calendars, authentication: DAVAuthentication,
+        caches: CalDAVCaches
+    ) {
         self.store = store
         self.clock = clock
         self.writes = writes
         self.calendars = calendars
-        shares = CalendarShares(store: store, clock: clock)
-        invitations = Invitations(store: store, clock: clock, random: .system)
+        shares = CalendarShares(store: store, clock: clock, random: random)
+        invitations = Invitations(store: store, clock: clock, random: random)
         self.authentication = authentication
-        self.mirrors = mirrors
+        self.caches = caches
+        mirrors = CalendarMirrors(parsedCalendars: caches.parsedCalendars)
     }
 
     /// Methods answered on `/`, where clients start discovery from a bare server URL; other

@@ -18,9 +18,9 @@ package struct CalendarMirror: Sendable {
         package let stored: CalendarObject
         package let parsed: ParsedCalendarObject
 
-        package init(_ stored: CalendarObject, parsed: ParsedCalendarObject? = nil) {
+        package init(_ stored: CalendarObject, parsedBy cache: ParsedCalendarCache) {
             self.stored = stored
-            self.parsed = parsed ?? ParsedCalendarCache.shared.entry(for: stored)
+            parsed = cache.entry(for: stored)
         }
     }
 
@@ -32,8 +32,8 @@ package struct CalendarMirror: Sendable {
     /// position: a range scans these rather than the objects.
     private let bounds: [(start: Int64, end: Int64)]
 
-    package init(calendarID: UUID, revision: Int64, objects: [CalendarObject]) {
-        self.init(calendarID: calendarID, revision: revision, mirrored: objects.map { Object($0) })
+    package init(calendarID: UUID, revision: Int64, objects: [CalendarObject], parsedBy cache: ParsedCalendarCache) {
+        self.init(calendarID: calendarID, revision: revision, mirrored: objects.map { Object($0, parsedBy: cache) })
     }
 
     private init(calendarID: UUID, revision: Int64, mirrored: [Object]) {
@@ -63,13 +63,13 @@ package struct CalendarMirror: Sendable {
 
     /// The mirror at a later revision: `written` replaces or adds objects by name, and names in
     /// `deleted` (or written but gone by the time they were read) leave.
-    package func applying(revision: Int64, written: [CalendarObject], deleted: Set<String>) -> CalendarMirror {
+    package func applying(revision: Int64, written: [CalendarObject], deleted: Set<String>, parsedBy cache: ParsedCalendarCache) -> CalendarMirror {
         guard !written.isEmpty || !deleted.isEmpty else {
             return CalendarMirror(calendarID: calendarID, revision: revision, mirrored: objects)
         }
         let replaced = Dictionary(written.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         var merged = objects.filter { replaced[$0.stored.name] == nil && !deleted.contains($0.stored.name) }
-        merged += replaced.values.map { Object($0) }
+        merged += replaced.values.map { Object($0, parsedBy: cache) }
         merged.sort { $0.stored.name < $1.stored.name }
         return CalendarMirror(calendarID: calendarID, revision: revision, mirrored: merged)
     }
@@ -91,11 +91,15 @@ package final class CalendarMirrors: Sendable {
     }
 
     package let capacity: Int
+    /// Where the mirrored objects' parsed forms come from, shared with the queries that read
+    /// the database instead.
+    package let parsedCalendars: ParsedCalendarCache
     private let table = Mutex(Table())
 
     /// `capacity` is in objects across all calendars; at about 1 KB of iCalendar per event,
     /// 200,000 objects is some 200 MB at most.
-    package init(capacity: Int = 200_000) {
+    package init(parsedCalendars: ParsedCalendarCache, capacity: Int = 200_000) {
+        self.parsedCalendars = parsedCalendars
         self.capacity = capacity
     }
 
@@ -116,9 +120,9 @@ package final class CalendarMirrors: Sendable {
         let fresh: CalendarMirror? = switch try await calendars.catchUp(
             calendarID: id, from: held?.revision, applyAtMost: max(64, (held?.objects.count ?? 0) / 4)) {
         case .changes(let revision, let written, let deleted)?:
-            held?.applying(revision: revision, written: written, deleted: deleted)
+            held?.applying(revision: revision, written: written, deleted: deleted, parsedBy: parsedCalendars)
         case .all(let revision, let objects)? where objects.count <= capacity:
-            CalendarMirror(calendarID: id, revision: revision, objects: objects)
+            CalendarMirror(calendarID: id, revision: revision, objects: objects, parsedBy: parsedCalendars)
         case .all?, nil:
             nil
         }

@@ -31,6 +31,8 @@ package enum DAVResource: Sendable {
 /// Live properties are computed here; a calendar's dead properties are returned as stored.
 package struct DAVPropertySheet: Sendable {
     package let account: Account
+    /// Schedule-Tags are hashed once per object version.
+    package let caches: CalDAVCaches
     /// Bytes stored by the account, when a quota property was asked for.
     package var storedBytes: Int64?
     /// The bytes the account may store (`AccountQuota.bytes`).

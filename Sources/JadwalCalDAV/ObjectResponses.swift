@@ -47,7 +47,7 @@ package struct ObjectResponses {
 
     package func response(for object: CalendarObject, parsed: ParsedCalendarObject? = nil) -> Multistatus.Response {
         guard let shape else { return make(object, href: calendarHref + DAVHref.encode(object.name), parsed: parsed) }
-        let parsed = parsed ?? ParsedCalendarCache.shared.entry(for: object)
+        let parsed = parsed ?? service.parsedCalendars.entry(for: object)
         if let kept = parsed.response(shape: shape, calendarHref: calendarHref, name: object.name) { return kept }
         let made = make(object, href: calendarHref + DAVHref.encode(object.name), parsed: parsed)
         guard let written = XMLWriter.prewritten(made) else { return made }
@@ -64,7 +64,7 @@ package struct ObjectResponses {
             }
         } else {
             // The stored text, escaped once per version and reused by every response sending it.
-            render = { PropertyValue.calendarData((parsed ?? ParsedCalendarCache.shared.entry(for: object)).calendarData) }
+            render = { PropertyValue.calendarData((parsed ?? service.parsedCalendars.entry(for: object)).calendarData) }
         }
         return service.propertyResponse(
             sheet: sheet, href: href, resource: .object(calendar, object), selection: selection, minimal: minimal, calendarData: render)

@@ -16,8 +16,6 @@ import Synchronization
 /// to `parsedBytes`: keeping every one was most of the server's memory (about 100 MB for a
 /// 20,000-event calendar).
 package final class ParsedCalendarCache: Sendable {
-    package static let shared = ParsedCalendarCache(entryBytes: 24 << 20, parsedBytes: 1 << 20)
-
     private struct Table<Value> {
         var values: [String: Value] = [:]
         var bytes = 0
@@ -31,6 +29,12 @@ package final class ParsedCalendarCache: Sendable {
     package init(entryBytes: Int, parsedBytes: Int) {
         self.entryBytes = entryBytes
         self.parsedBytes = parsedBytes
+    }
+
+    /// The server's: 24 MB of entries and 1 MB of parsed calendars. One is made where the server
+    /// is assembled and handed to everything that parses stored objects.
+    package convenience init() {
+        self.init(entryBytes: 24 << 20, parsedBytes: 1 << 20)
     }
 
     /// The parsed object, or nil when the stored text no longer parses.

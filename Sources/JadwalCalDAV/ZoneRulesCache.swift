@@ -5,7 +5,7 @@ import Synchronization
 /// Zone rules by IANA name, built once: queries read floating times in a calendar's zone on
 /// every request, and building the rules is far dearer than a lookup.
 package final class ZoneRulesCache: Sendable {
-    package static let shared = ZoneRulesCache()
+    package init() {}
 
     private let rulesByName = Mutex<[String: ZoneRules]>([:])
 

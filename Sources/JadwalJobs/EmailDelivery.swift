@@ -14,10 +14,10 @@ package enum EmailDelivery {
         package var sealed: String?
     }
 
-    package static func job(_ message: MailMessage, sealWith sealer: PayloadSealer?, now: Date, maxAttempts: Int = 8) throws -> Job {
+    package static func job(_ message: MailMessage, sealWith sealer: PayloadSealer?, now: Date, random: RandomSource, maxAttempts: Int = 8) throws -> Job {
         let encoded = try JSONEncoder().encode(message)
         let payload = try sealer.map { Payload(message: nil, sealed: try $0.seal(encoded)) } ?? Payload(message: message, sealed: nil)
-        return Job.new(kind, payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self), maxAttempts: maxAttempts, runAt: now, now: now)
+        return Job.new(kind, payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self), maxAttempts: maxAttempts, runAt: now, now: now, id: random.uuid())
     }
 
     package static func handler(transport: any MailTransport, sealer: PayloadSealer) -> JobHandlers.Handler {

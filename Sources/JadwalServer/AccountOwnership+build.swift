@@ -14,7 +14,7 @@ package func accountOwnership(
     let sealer = PayloadSealer(secret: secret)
     let emails = AccountEmails(publicURL: configuration.effectivePublicURL, from: configuration.mailFrom)
     let job = { @Sendable (message: MailMessage, now: Date) throws -> Job in
-        try EmailDelivery.job(message, sealWith: sealer, now: now, maxAttempts: 5)
+        try EmailDelivery.job(message, sealWith: sealer, now: now, random: random, maxAttempts: 5)
     }
     // A link's email goes with the account if it is deleted before the email is sent.
     let linkJob = { @Sendable (message: MailMessage, account: Account, now: Date) throws -> Job in
@@ -30,7 +30,7 @@ package func accountOwnership(
                 confirmation: { token, account, newEmail, now in try linkJob(emails.emailChangeLink(token: token, account: account, newEmail: newEmail), account, now) },
                 addressTaken: { account, newEmail, now in try job(emails.emailAddressTaken(account: account, newEmail: newEmail), now) },
                 changed: { account, oldEmail, now in try job(emails.emailChanged(account: account, oldEmail: oldEmail), now) })),
-        export: AccountExport(store: store, clock: clock),
+        export: AccountExport(store: store, clock: clock, random: random),
         deletion: AccountDeletion(
             store: store, clock: clock, random: random,
             notices: .init(

@@ -164,9 +164,9 @@ private func assemble(
         store: store, clock: dependencies.clock, random: dependencies.random,
         notices: SignIn.Notices(
             magicLink: { token, email, account, now in
-                try EmailDelivery.job(emails.magicLink(token: token, email: email, account: account), sealWith: sealer, now: now, maxAttempts: 5)
+                try EmailDelivery.job(emails.magicLink(token: token, email: email, account: account), sealWith: sealer, now: now, random: dependencies.random, maxAttempts: 5)
             },
-            welcome: { account, now in try EmailDelivery.job(emails.welcome(account: account), sealWith: nil, now: now) }
+            welcome: { account, now in try EmailDelivery.job(emails.welcome(account: account), sealWith: nil, now: now, random: dependencies.random) }
         ),
         defaultTimeZone: configuration.defaultTimeZone
     )
@@ -177,12 +177,16 @@ private func assemble(
 
     var handlers = JobHandlers()
     handlers.register(EmailDelivery.kind, EmailDelivery.handler(transport: transport, sealer: sealer))
-    let busyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    // One cache of parsed objects (by ETag) for CalDAV's answers and every service that reads
+    // events, so an object is parsed once whoever reads it first.
+    let caches = CalDAVCaches()
+    let parse: AccountBusyTime.Parse = { [parsedCalendars = caches.parsedCalendars] in parsedCalendars.calendar(for: $0) }
+    let busyTime = AccountBusyTime(parse: parse)
     // Each calendar's instances are kept between reads (BusyTimeIndex) for the conflict checks,
     // lists and suggestions; only they may, as they read busy time before writing any calendar
     // object in their transaction.
-    let indexedBusyTime = AccountBusyTime(parse: { ParsedCalendarCache.shared.calendar(for: $0) }, index: BusyTimeIndex())
-    let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
+    let indexedBusyTime = AccountBusyTime(parse: parse, index: BusyTimeIndex())
+    let conflictCheck = ConflictCheck(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: indexedBusyTime)
     let hub = NotificationHub()
     // Open streams follow changes from this process and, on PostgreSQL, from every instance on the
     // same database: notifications posted wake their account's streams; calendar pages hear of
@@ -202,16 +206,16 @@ private func assemble(
     let apns = configuration.apns.map { APNsClient(configuration: $0, clock: dependencies.clock, logger: logger) }
     if let apns {
         handlers.register(NotificationDispatch.pushJob, NotificationPush.handler(
-            notifications: Notifications(store: store, clock: dependencies.clock), client: apns, busyTime: busyTime, logger: logger))
+            notifications: Notifications(store: store, clock: dependencies.clock, random: dependencies.random), client: apns, busyTime: busyTime, logger: logger))
     } else {
         // Devices are refused without APNs; jobs left from when it was configured fail clearly.
         handlers.register(NotificationDispatch.pushJob) { _ in throw PermanentJobFailure(description: "push is not configured on this server (JADWAL_APNS_*)") }
     }
-    let reminders = ReminderQueue(store: store, clock: dependencies.clock, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    let reminders = ReminderQueue(store: store, clock: dependencies.clock, random: dependencies.random, parse: parse)
     ReminderJobs.register(in: &handlers, queue: reminders, hub: hub, logger: logger)
     try await reminders.ensureSweep()
     handlers.register(NotificationDispatch.emailJob, NotificationEmail.handler(
-        notifications: Notifications(store: store, clock: dependencies.clock), transport: transport, from: configuration.mailFrom,
+        notifications: Notifications(store: store, clock: dependencies.clock, random: dependencies.random), transport: transport, from: configuration.mailFrom,
         publicURL: configuration.effectivePublicURL))
     handlers.register(InvitationMail.kind, InvitationEmail.handler(
         invitations: Invitations(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime), transport: transport,
@@ -219,10 +223,10 @@ private func assemble(
     // Events link back to their conversation; absolute only when the address is known before listening.
     let chatLinkBase = configuration.publicURL ?? (configuration.port == 0 ? "" : configuration.effectivePublicURL)
     let chatInbox = ChatInbox(
-        store: store, clock: dependencies.clock, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
+        store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher, extractor: ChatExtractors.make(configuration.llm, logger: logger),
         publicURL: chatLinkBase, quietPeriod: configuration.chatQuietPeriod, notified: { hub.wake($0) })
     handlers.register(ChatInbox.readJob) { job in _ = try await chatInbox.readQuiet(try ChatInbox.QuietRead(json: job.payload)) }
-    let chatEventLengths = ChatEventLengths(store: store, clock: dependencies.clock)
+    let chatEventLengths = ChatEventLengths(store: store, clock: dependencies.clock, random: dependencies.random)
     handlers.register(ChatEventLengths.jobKind) { _ in
         let changed = try await chatEventLengths.run()
         logger.notice("events agreed in chats before they had a length now have one", metadata: ["events": "\(changed)"])
@@ -244,9 +248,9 @@ private func assemble(
     webPushConfiguration.allowPrivate = configuration.allowPrivateFetch
     webPushConfiguration.allowed = fetchRanges
     let webPushClient = WebPushClient(configuration: webPushConfiguration, clock: dependencies.clock, logger: logger)
-    let webPush = WebPushSubscriptions(store: store, clock: dependencies.clock, addresses: fetcher, serverKey: webPushClient.key.publicKey)
+    let webPush = WebPushSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, addresses: fetcher, serverKey: webPushClient.key.publicKey)
     handlers.register(NotificationDispatch.webPushJob, NotificationWebPush.handler(subscriptions: webPush, client: webPushClient, logger: logger))
-    let prayerAlerts = PrayerAlerts(store: store, clock: dependencies.clock)
+    let prayerAlerts = PrayerAlerts(store: store, clock: dependencies.clock, random: dependencies.random)
     PrayerAlertJobs.register(in: &handlers, alerts: prayerAlerts, hub: hub, logger: logger)
     try await prayerAlerts.ensureSweep()
     handlers.register(CalDAVAccounts.syncJob) { job in
@@ -292,13 +296,13 @@ private func assemble(
         sessions: sessions, secret: secret,
         secureCookies: configuration.tlsCertificatePath != nil || configuration.effectivePublicURL.lowercased().hasPrefix("https://"))
     let sessionMiddleware = SessionMiddleware(sessions: sessions, browser: browser)
-    let writes = CalendarWrites(store: store, clock: dependencies.clock)
-    let calendars = Calendars(store: store, clock: dependencies.clock)
+    let writes = CalendarWrites(store: store, clock: dependencies.clock, random: dependencies.random)
+    let calendars = Calendars(store: store, clock: dependencies.clock, random: dependencies.random)
     // Before any route: middleware is attached to routes as they are added, and CalDAV answers
     // methods and paths the router has no routes for.
     router.add(middleware: CalDAVMiddleware(service: CalDAVService(
-        store: store, clock: dependencies.clock, writes: writes, calendars: calendars,
-        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), mirrors: CalendarMirrors())))
+        store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars,
+        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), caches: caches)))
 
     HealthRoutes(store: store, clock: dependencies.clock, metricsToken: configuration.metricsToken).addRoutes(to: router)
     let assets: WebAssets
@@ -315,7 +319,7 @@ private func assemble(
     let setup = EasySetup(
         store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL,
         makeAppPassword: { accountID, name in try await appPasswords.create(accountID: accountID, name: name).1 })
-    let setupRoutes = SetupRoutes(setup: setup, publicURL: configuration.effectivePublicURL, hub: hub)
+    let setupRoutes = SetupRoutes(setup: setup, publicURL: configuration.effectivePublicURL, hub: hub, random: dependencies.random)
 
     let auth = AuthRoutes(signIn: signIn, accessTokens: accessTokens, google: google, hub: hub)
     // Every API route answers Core's refusals the same way (JadwalAPI/APIErrors.swift).
@@ -330,25 +334,25 @@ private func assemble(
     AppPasswordRoutes(appPasswords: appPasswords).addRoutes(to: signedIn)
     CalendarRoutes(calendars: calendars).addRoutes(to: signedIn)
     SubscriptionRoutes(subscriptions: subscriptions, caldavAccounts: caldavAccounts).addRoutes(to: signedIn)
-    ShareRoutes(shares: CalendarShares(store: store, clock: dependencies.clock)).addRoutes(to: signedIn)
+    ShareRoutes(shares: CalendarShares(store: store, clock: dependencies.clock, random: dependencies.random)).addRoutes(to: signedIn)
     let invitations = Invitations(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     InvitationRoutes(invitations: invitations).addRoutes(to: signedIn)
-    let transfer = CalendarTransfer(store: store, clock: dependencies.clock)
+    let transfer = CalendarTransfer(store: store, clock: dependencies.clock, random: dependencies.random)
     CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)
-    let integrated = IntegratedCalendar(store: store, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    let integrated = IntegratedCalendar(store: store, parse: parse)
     CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
         .addRoutes(to: signedIn)
     let seriesChanges = EventSeriesChanges(store: store, clock: dependencies.clock, random: dependencies.random)
     EventRoutes(clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, series: seriesChanges,
                 copies: EventCopies(store: store, clock: dependencies.clock, random: dependencies.random)).addRoutes(to: signedIn)
-    let tasks = Tasks(store: store, clock: dependencies.clock, busyTime: busyTime, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    let tasks = Tasks(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime, parse: parse)
     let planner = TaskPlanner(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     TaskRoutes(store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, planner: planner, tasks: tasks)
         .addRoutes(to: signedIn)
     let dayAgenda = DayAgenda(store: store, clock: dependencies.clock, integrated: integrated, tasks: tasks)
     TodayRoutes(agenda: dayAgenda, tasks: tasks, calendars: calendars).addRoutes(to: signedIn)
     let upcomingReminders = UpcomingReminders(
-        store: store, clock: dependencies.clock, random: dependencies.random, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+        store: store, clock: dependencies.clock, random: dependencies.random, parse: parse)
     ReminderRoutes(reminders: upcomingReminders).addRoutes(to: signedIn)
     let prayer = PrayerPreferences(store: store, clock: dependencies.clock, random: dependencies.random, publicURL: configuration.effectivePublicURL)
     let prayerRoutes = PrayerRoutes(prayer: prayer, clock: dependencies.clock)
@@ -363,7 +367,7 @@ private func assemble(
     ChatConnectorRoutes(chats: chats).addRoutes(to: api)
     let whatsAppLinks = WhatsAppLinks(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher)
     let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
-    let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
+    let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: indexedBusyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
     let routines = RoutineCalendar(store: store, clock: dependencies.clock, random: dependencies.random)
     RoutineRoutes(routines: routines).addRoutes(to: signedIn)
@@ -371,10 +375,10 @@ private func assemble(
     GoalRoutes(goals: goals).addRoutes(to: signedIn)
     let planning = TwoWeekPlanning(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     PlanRoutes(planning: planning).addRoutes(to: signedIn)
-    let tracker = Tracker(store: store, clock: dependencies.clock, random: dependencies.random, parse: { ParsedCalendarCache.shared.calendar(for: $0) })
+    let tracker = Tracker(store: store, clock: dependencies.clock, random: dependencies.random, parse: parse)
     let healthImport = HealthImport(store: store, clock: dependencies.clock, random: dependencies.random)
     TrackerRoutes(tracker: tracker, healthImport: healthImport, uploadLimit: configuration.healthImportLimit).addRoutes(to: signedIn)
-    let notifications = Notifications(store: store, clock: dependencies.clock)
+    let notifications = Notifications(store: store, clock: dependencies.clock, random: dependencies.random)
     NotificationRoutes(
         notifications: notifications, hub: hub, keepAlive: configuration.streamKeepAlive, pushEnabled: apns != nil, signIn: signIn,
         streamLimit: configuration.streamsPerAccount)

@@ -76,7 +76,7 @@ struct SharingValues {
 }
 
 extension WebRoutes {
-    var shares: CalendarShares { CalendarShares(store: store, clock: clock) }
+    var shares: CalendarShares { CalendarShares(store: store, clock: clock, random: random) }
 
     func sharingValues(account: Account, texts: [String: String], extras: CalendarSettingsExtras) async throws -> SharingValues {
         let made = Dictionary(grouping: try await shares.made(by: account), by: \.calendarID)

@@ -22,7 +22,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let email = try parsedEmail(user)
         let (data, name) = try await storage.withStore { store in
-            let export = AccountExport(store: store, clock: .system)
+            let export = AccountExport(store: store, clock: .system, random: .system)
             let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
             let files = try await export.files(accountID: account.id)
             return (try CalendarDownload.archive(files.map { (path: $0.path, data: $0.data) }), export.fileName())

@@ -52,7 +52,7 @@ struct ImportChatCommand: AsyncParsableCommand {
             do {
                 try await cipher.check(against: store)
                 let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
-                let inbox = ChatInbox(store: store, clock: .system, cipher: cipher, extractor: extractor, publicURL: publicURL)
+                let inbox = ChatInbox(store: store, clock: .system, random: .system, cipher: cipher, extractor: extractor, publicURL: publicURL)
                 let result = try await inbox.importWhatsAppExport(data, accountID: account.id, me: me, progress: progress.show)
                 progress.finish()
                 return result

@@ -38,9 +38,9 @@ struct ImportICSCommand: AsyncParsableCommand {
         let (file, slug) = (self.file, calendar)
         let report = try await storage.withStore { store in
             let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
-            guard let target = try await Calendars(store: store, clock: .system).own(slug: slug, accountID: account.id) else { throw OperatorError("\(email) has no calendar '\(slug)'") }
+            guard let target = try await Calendars(store: store, clock: .system, random: .system).own(slug: slug, accountID: account.id) else { throw OperatorError("\(email) has no calendar '\(slug)'") }
             do {
-                let report = try await CalendarTransfer(store: store, clock: .system)
+                let report = try await CalendarTransfer(store: store, clock: .system, random: .system)
                     .importDocument(bytes, into: target, existing: existing, progress: progress.counting("importing"))
                 progress.finish()
                 return report

@@ -34,7 +34,7 @@ struct TrackerCommand: AsyncParsableCommand {
             let report = try await storage.withStore { store in
                 let account = try await Accounts(store: store, clock: .system, random: .system).account(email: email)
                 do {
-                    let report = try await HealthImport(store: store, clock: .system).importFile(at: url, account: account) { done, total in
+                    let report = try await HealthImport(store: store, clock: .system, random: .system).importFile(at: url, account: account) { done, total in
                         // Whole KiB rounded up, so a small file ends at 100%, not 0/1.
                         draw?(Int((done + 1023) >> 10), Int(max((total + 1023) >> 10, 1)))
                     }

@@ -439,7 +439,7 @@ struct ChatAPITests {
         #expect(FileManager.default.contents(atPath: configuration.chatKeyPath)?.count == 32)
         // An open conversation: text held under the file's key.
         let account = Account(id: UUID(), email: try EmailAddress("omar@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: Date())
-        try await first.store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Date()) }
+        try await first.store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Date(), random: .system) }
         _ = try await first.chatInbox.receive(
             [IncomingChatMessage(chatKey: "c", externalID: "m1", sender: "Sara", fromMe: false, sentAt: Date(), text: "Coffee next week?")],
             source: .connector, accountID: account.id)

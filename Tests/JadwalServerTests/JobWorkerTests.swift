@@ -71,7 +71,7 @@ struct JobWorkerTests {
             JobWorkers(store: store, handlers: handlers, clock: clock.clock, logger: TestEnvironment.logger, concurrency: 1,
                        pollInterval: .milliseconds(10), lease: .milliseconds(300))
         }
-        let job = Job.new("slow", payload: "{}", runAt: clock.now, now: clock.now)
+        let job = Job.new("slow", payload: "{}", runAt: clock.now, now: clock.now, id: UUID())
         try await store.transaction { tx in try await tx.enqueue(job) }
         let first = workers(), second = workers()
         let running = Task { try await first.runNextJob(worker: "first") }
@@ -97,8 +97,8 @@ struct JobWorkerTests {
                 handlers.register(kind) { job in await runs.record(job.id) }
             }
         }
-        let checks = (0..<3).map { _ in Job.new(ConflictCheck.jobKind, payload: "{}", runAt: clock.now, now: clock.now, subject: "someone") }
-        let email = Job.new(EmailDelivery.kind, payload: "{}", runAt: clock.now + 1, now: clock.now + 1)
+        let checks = (0..<3).map { _ in Job.new(ConflictCheck.jobKind, payload: "{}", runAt: clock.now, now: clock.now, id: UUID(), subject: "someone") }
+        let email = Job.new(EmailDelivery.kind, payload: "{}", runAt: clock.now + 1, now: clock.now + 1, id: UUID())
         try await store.transaction { tx in
             for job in checks + [email] { try await tx.enqueue(job) }
         }
@@ -121,7 +121,7 @@ struct JobWorkerTests {
                 throw Flaky()
             }
         }
-        let job = Job.new("flaky", payload: "{}", maxAttempts: 3, runAt: clock.now, now: clock.now)
+        let job = Job.new("flaky", payload: "{}", maxAttempts: 3, runAt: clock.now, now: clock.now, id: UUID())
         try await store.transaction { tx in try await tx.enqueue(job) }
 
         #expect(try await workers.runNextJob(worker: "t"))
@@ -156,8 +156,8 @@ struct JobWorkerTests {
         let workers = Self.workers(store: store, clock: clock, runs: runs) { handlers in
             handlers.register("broken") { _ in throw PermanentJobFailure(description: "mailbox does not exist") }
         }
-        let broken = Job.new("broken", payload: "{}", runAt: clock.now, now: clock.now)
-        let unknown = Job.new("from-a-newer-version", payload: "{}", runAt: clock.now + 1, now: clock.now)
+        let broken = Job.new("broken", payload: "{}", runAt: clock.now, now: clock.now, id: UUID())
+        let unknown = Job.new("from-a-newer-version", payload: "{}", runAt: clock.now + 1, now: clock.now, id: UUID())
         try await store.transaction { tx in
             try await tx.enqueue(broken)
             try await tx.enqueue(unknown)
@@ -181,7 +181,7 @@ struct JobWorkerTests {
         handlers.register("step") { job in await runs.record(job.id) }
         let workers = JobWorkers(store: store, handlers: handlers, clock: clock.clock, logger: TestEnvironment.logger, concurrency: 2,
                                  pollInterval: .milliseconds(10), lease: .milliseconds(400))
-        let burst = (0..<60).map { _ in Job.new("step", payload: "{}", runAt: clock.now, now: clock.now) }
+        let burst = (0..<60).map { _ in Job.new("step", payload: "{}", runAt: clock.now, now: clock.now, id: UUID()) }
         try await store.transaction { tx in for job in burst { try await tx.enqueue(job) } }
         let group = ServiceGroup(configuration: .init(services: [workers], logger: TestEnvironment.logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -189,7 +189,7 @@ struct JobWorkerTests {
             while await runs.ids.count < burst.count { try await Task.sleep(for: .milliseconds(10)) }
             // A worker of another process claims a job and dies: once its lease has run out (by
             // the jobs' clock), the pool, busy or idle, takes the job over.
-            let orphan = Job.new("step", payload: "{}", runAt: clock.now, now: clock.now)
+            let orphan = Job.new("step", payload: "{}", runAt: clock.now, now: clock.now, id: UUID())
             let claimed = try await store.transaction { tx in
                 try await tx.enqueue(orphan)
                 return try await tx.claimNextJob(worker: "died", now: clock.now, lease: .seconds(3600))
@@ -219,7 +219,7 @@ struct JobWorkerTests {
                 await runs.record(job.id)
             }
         }
-        let job = Job.new("slow", payload: "{}", runAt: clock.now, now: clock.now)
+        let job = Job.new("slow", payload: "{}", runAt: clock.now, now: clock.now, id: UUID())
         try await store.transaction { tx in try await tx.enqueue(job) }
         let group = ServiceGroup(configuration: .init(services: [workers], logger: TestEnvironment.logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -243,11 +243,11 @@ struct NotificationAPITests {
 
             let transport = SMTPClient(configuration: mailServer, logger: TestEnvironment.logger)
             let send = NotificationEmail.handler(
-                notifications: Notifications(store: harness.instance.store, clock: harness.clock.clock), transport: transport,
+                notifications: Notifications(store: harness.instance.store, clock: harness.clock.clock, random: .system), transport: transport,
                 from: MailAddress("jadwal@jadwal.test", name: "Jadwal"), publicURL: "https://jadwal.test")
             let request = NotificationDispatch.ChannelRequest(
                 notificationID: try #require(UUID(uuidString: notice.id)), accountID: try #require(UUID(uuidString: user.accountID.uuidString)))
-            let job = Job.new(NotificationDispatch.emailJob, payload: String(decoding: try JSONEncoder().encode(request), as: UTF8.self), runAt: Date(), now: Date())
+            let job = Job.new(NotificationDispatch.emailJob, payload: String(decoding: try JSONEncoder().encode(request), as: UTF8.self), runAt: Date(), now: Date(), id: UUID())
             try await send(job)
             try await send(job)  // a retried job sends nothing more
         }

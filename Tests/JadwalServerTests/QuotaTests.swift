@@ -94,7 +94,7 @@ struct QuotaTests {
 
             // The same server, with a quota the account is now at.
             let tight = AccountQuota(bytes: before.kept.bytes, objects: 100, calendars: before.kept.calendars)
-            let writes = CalendarWrites(store: QuotaStore(inner: harness.instance.store, accountQuota: tight), clock: .system)
+            let writes = CalendarWrites(store: QuotaStore(inner: harness.instance.store, accountQuota: tight), clock: .system, random: .system)
             let content = try CalendarObjectContent(text: ICS.event(uid: "b"))
             let personal = try #require(try await harness.instance.store.read { tx in try await tx.calendar(accountID: user.accountID, slug: "personal") })
             await #expect(throws: AccountQuota.Exceeded(limit: .bytes, allowed: before.kept.bytes, used: before.kept.bytes)) {
@@ -102,7 +102,7 @@ struct QuotaTests {
             }
             let smaller = try CalendarObjectContent(text: ICS.event(uid: "a", summary: "short"))
             #expect(try await writes.put(smaller, name: "a.ics", in: personal, source: .caldav).created == false, "shrinking is always allowed")
-            let calendars = JadwalCore.Calendars(store: QuotaStore(inner: harness.instance.store, accountQuota: tight), clock: .system)
+            let calendars = JadwalCore.Calendars(store: QuotaStore(inner: harness.instance.store, accountQuota: tight), clock: .system, random: .system)
             let account = try #require(try await harness.instance.store.read { tx in try await tx.account(id: user.accountID) })
             let draft = try calendars.validated(JadwalCore.Calendars.Draft(slug: "more", properties: CalendarPropertiesChange(displayName: "More")), account: account)
             await #expect(throws: AccountQuota.Exceeded.self) { _ = try await calendars.create(draft) }

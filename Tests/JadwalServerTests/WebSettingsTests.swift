@@ -170,7 +170,7 @@ struct WebSettingsTests {
                 userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1")
             let accountID = try #require(UUID(uuidString: phone.account.id))
             _ = try await harness.instance.store.transaction { tx in
-                try await tx.savePushDevice(PushDevice(accountID: accountID, token: String(repeating: "ab", count: 32), name: "Sara iPad", createdAt: harness.clock.clock.now))
+                try await tx.savePushDevice(PushDevice(id: UUID(), accountID: accountID, token: String(repeating: "ab", count: 32), name: "Sara iPad", createdAt: harness.clock.clock.now))
             }
             let page = try await browser.get(client, "/settings")
             let csrf = try #require(TestBrowser.csrf(in: page))

@@ -61,7 +61,7 @@ struct AccountDeletionTests {
         }
         let again = try await rig.person("sara@example.com", name: "Sara")
         #expect(again.id != sara.id)
-        #expect(try await CalendarShares(store: rig.store, clock: rig.clock.clock).incoming(for: again).isEmpty,
+        #expect(try await CalendarShares(store: rig.store, clock: rig.clock.clock, random: .system).incoming(for: again).isEmpty,
                 "an invitation sent to the old account does not pass to a new one with its address")
     }
 
@@ -139,7 +139,7 @@ struct AccountDeletionTests {
         let tasks = try await rig.calendar(sara, "tasks")
 
         // calendar_objects, calendar_changes; reminder and conflict jobs.
-        let writes = CalendarWrites(store: store, clock: rig.clock.clock)
+        let writes = CalendarWrites(store: store, clock: rig.clock.clock, random: .system)
         let dinner = try await writes.put(
             try CalendarObjectContent(text: AccountOwnershipServiceTests.event("dinner", "Dinner with Huda", alarm: true)), name: "dinner.ics",
             in: personal, source: .api).object
@@ -155,7 +155,7 @@ struct AccountDeletionTests {
             .newFeed(accountID: sara.id, alarmMinutesBefore: nil)
 
         // chat_conversations, chat_messages (one still holding its words).
-        let inbox = ChatInbox(store: store, clock: rig.clock.clock, cipher: AccountOwnershipServiceTests.cipher, extractor: RuleExtractor(), publicURL: "")
+        let inbox = ChatInbox(store: store, clock: rig.clock.clock, random: .system, cipher: AccountOwnershipServiceTests.cipher, extractor: RuleExtractor(), publicURL: "")
         _ = try await inbox.receive([
             IncomingChatMessage(chatKey: "huda", externalID: "1", sender: "Huda", fromMe: false, sentAt: now - 120, text: "Dinner tomorrow at 8pm?"),
             IncomingChatMessage(chatKey: "huda", externalID: "2", sender: nil, fromMe: true, sentAt: now - 60, text: "Deal"),
@@ -164,14 +164,14 @@ struct AccountDeletionTests {
         let conversation = try #require(try await store.read { tx in try await tx.chatConversations(accountID: sara.id) }.first)
 
         // Goals, the plan, the planner's answers and learning.
-        _ = try await Goals(store: store, clock: rig.clock.clock)
+        _ = try await Goals(store: store, clock: rig.clock.clock, random: .system)
             .create(GoalDraft(title: "Exercise", minutes: 45, perWeek: 3, window: .init(from: "06:00", to: "09:00")), account: sara)
-        let planning = TwoWeekPlanning(store: store, clock: rig.clock.clock)
+        let planning = TwoWeekPlanning(store: store, clock: rig.clock.clock, random: .system)
         _ = try await planning.propose(account: sara)
         _ = try await planning.saveAnswers(PlannerAnswers(wake: "06:00"), account: sara)
 
         // Shares both ways, one unanswered; busy time.
-        let shares = CalendarShares(store: store, clock: rig.clock.clock)
+        let shares = CalendarShares(store: store, clock: rig.clock.clock, random: .system)
         let toOmar = try await shares.share(calendarID: personal.id, owner: sara, with: omar.email, access: .read)
         _ = try await shares.accept(shareID: toOmar.id, account: omar)
         _ = try await shares.share(calendarID: personal.id, owner: sara, with: try EmailAddress("huda@example.com"), access: .read)
@@ -209,9 +209,9 @@ struct AccountDeletionTests {
                 digest: SecretToken(random: .system).digest, accountID: sara.id, deviceName: "iPhone", createdAt: now, expiresAt: now + 900))
             try await tx.insertChatConnectorToken(ChatConnectorToken(
                 id: UUID(), accountID: sara.id, name: "bridge", digest: SecretToken(random: .system).digest, createdAt: now))
-            _ = try await tx.savePushDevice(PushDevice(accountID: sara.id, token: String(repeating: "ab", count: 32), name: "iPhone", createdAt: now))
+            _ = try await tx.savePushDevice(PushDevice(id: UUID(), accountID: sara.id, token: String(repeating: "ab", count: 32), name: "iPhone", createdAt: now))
             _ = try await tx.saveWebPushSubscription(WebPushSubscription(
-                accountID: sara.id, endpoint: "https://push.example.com/send/sara", p256dh: "BPk", auth: "YXV0aA", name: "Firefox",
+                id: UUID(), accountID: sara.id, endpoint: "https://push.example.com/send/sara", p256dh: "BPk", auth: "YXV0aA", name: "Firefox",
                 serverKey: "BKey", createdAt: now))
             try await tx.recordSignInFailure(
                 keys: SignInThrottle.Keys(account: sara.email.value, clientAddress: "192.0.2.7").all, at: now, forgetBefore: now - 3600)
@@ -265,7 +265,7 @@ struct AccountDeletionTests {
             let notice = try #require(try await NotificationDispatch.post(
                 NotificationDraft(kind: .reminder, reasonKey: "reminder:dinner", title: "Dinner soon", body: "In 15 minutes",
                                   links: ["calendarId": personal.id.uuidString.lowercased(), "objectName": dinner.name], urgent: true),
-                account: sara, now: now, tx: tx))
+                account: sara, now: now, random: .system, tx: tx))
             _ = try await tx.recordDelivery(notificationID: notice.id, channel: "email", at: now)
         }
 

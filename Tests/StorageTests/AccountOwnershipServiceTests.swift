@@ -20,7 +20,7 @@ struct AccountOwnershipServiceTests {
     /// an unsealed email would; the real deletion notice is sealed, so it names nobody).
     static func mail(_ kind: String, to email: EmailAddress?, token: SecretToken? = nil, about account: Account? = nil, now: Date) -> Job {
         let payload = "{" + [email.map { #""to":"\#($0.value)""# }, token.map { #""token":"\#($0.value)""# }].compactMap { $0 }.joined(separator: ",") + "}"
-        return Job.new(JobKind(rawValue: "test.\(kind)"), payload: payload, runAt: now, now: now, subject: account.map(AccountLinkRecord.mailSubject))
+        return Job.new(JobKind(rawValue: "test.\(kind)"), payload: payload, runAt: now, now: now, id: UUID(), subject: account.map(AccountLinkRecord.mailSubject))
     }
 
     struct Rig {
@@ -41,7 +41,7 @@ struct AccountOwnershipServiceTests {
                         confirmation: { token, account, email, now in AccountOwnershipServiceTests.mail("email-confirm", to: email, token: token, about: account, now: now) },
                         addressTaken: { _, email, now in AccountOwnershipServiceTests.mail("email-taken", to: email, now: now) },
                         changed: { _, old, now in AccountOwnershipServiceTests.mail("email-changed", to: old, now: now) })),
-                export: AccountExport(store: store, clock: clock),
+                export: AccountExport(store: store, clock: clock, random: .system),
                 deletion: AccountDeletion(
                     store: store, clock: clock, random: .system,
                     notices: .init(
@@ -177,12 +177,12 @@ struct AccountOwnershipServiceTests {
     func export(engine: TestEngine) async throws {
         let rig = try await Rig(engine)
         let sara = try await rig.person("sara@example.com", name: "Sara")
-        let writes = CalendarWrites(store: rig.store, clock: rig.clock.clock)
+        let writes = CalendarWrites(store: rig.store, clock: rig.clock.clock, random: .system)
         _ = try await writes.put(try CalendarObjectContent(text: Self.event("dinner", "Dinner with Huda")), name: "dinner.ics",
                                  in: try await rig.calendar(sara, "personal"), source: .api)
         _ = try await writes.put(try CalendarObjectContent(text: Self.todo("milk", "Buy milk")), name: "milk.ics",
                                  in: try await rig.calendar(sara, "tasks"), source: .api)
-        let inbox = ChatInbox(store: rig.store, clock: rig.clock.clock, cipher: Self.cipher, extractor: RuleExtractor(), publicURL: "")
+        let inbox = ChatInbox(store: rig.store, clock: rig.clock.clock, random: .system, cipher: Self.cipher, extractor: RuleExtractor(), publicURL: "")
         _ = try await inbox.receive([
             IncomingChatMessage(chatKey: "huda", externalID: "1", sender: "Huda", fromMe: false, sentAt: Self.t0 - 60, text: "my secret words are here"),
         ], source: .connector, accountID: sara.id)

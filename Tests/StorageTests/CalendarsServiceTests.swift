@@ -25,8 +25,8 @@ struct CalendarsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let account = Account(id: UUID(), email: try EmailAddress("cal@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: Self.t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0) }
-        let calendars = Calendars(store: store, clock: clock.clock)
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0, random: .system) }
+        let calendars = Calendars(store: store, clock: clock.clock, random: .system)
 
         let work = try await calendars.create(try calendars.validated(
             Calendars.Draft(properties: CalendarPropertiesChange(displayName: "Work Stuff")), account: account))
@@ -55,12 +55,12 @@ struct CalendarsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let account = Account(id: UUID(), email: try EmailAddress("del@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: Self.t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0) }
-        let calendars = Calendars(store: store, clock: clock.clock)
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0, random: .system) }
+        let calendars = Calendars(store: store, clock: clock.clock, random: .system)
         let work = try await calendars.create(try calendars.validated(Calendars.Draft(slug: "work"), account: account))
         let personal = try #require(try await store.read { tx in try await tx.calendar(accountID: account.id, slug: "personal") })
-        let writes = CalendarWrites(store: store, clock: clock.clock)
-        let check = ConflictCheck(store: store, clock: clock.clock)
+        let writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
+        let check = ConflictCheck(store: store, clock: clock.clock, random: .system)
 
         // Wednesday: a dentist visit (personal), then a standup (work, with an alarm) on top of it.
         // Thursday: a review (work), then a call (personal) on top of it.
@@ -108,9 +108,9 @@ struct CalendarsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let account = Account(id: UUID(), email: try EmailAddress("screen@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: Self.t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0) }
-        let calendars = Calendars(store: store, clock: clock.clock)
-        let writes = CalendarWrites(store: store, clock: clock.clock)
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0, random: .system) }
+        let calendars = Calendars(store: store, clock: clock.clock, random: .system)
+        let writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
         let work = try await calendars.create(try calendars.validated(Calendars.Draft(slug: "work"), account: account))
         clock.advance(by: 60)
         let trips = try await calendars.create(try calendars.validated(Calendars.Draft(slug: "trips"), account: account))

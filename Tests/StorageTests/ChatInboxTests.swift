@@ -23,7 +23,7 @@ struct ChatInboxTests {
         let inbox: ChatInbox
 
         func inbox(cipher: MessageCipher) -> ChatInbox {
-            ChatInbox(store: store, clock: clock.clock, cipher: cipher, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
+            ChatInbox(store: store, clock: clock.clock, random: .system, cipher: cipher, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
         }
 
         func chatEvents() async throws -> [CalendarObject] {
@@ -46,8 +46,8 @@ struct ChatInboxTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(t0)
         let account = Account(id: UUID(), email: try EmailAddress("omar@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0) }
-        let inbox = ChatInbox(store: store, clock: clock.clock, cipher: key, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0, random: .system) }
+        let inbox = ChatInbox(store: store, clock: clock.clock, random: .system, cipher: key, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
         return Fixture(store: store, clock: clock, account: account, inbox: inbox)
     }
 
@@ -262,7 +262,7 @@ struct ChatInboxTests {
         _ = try await f.inbox.receive([Self.agreement[0]], source: .connector, accountID: f.account.id)
         let conversation = try #require(try await f.conversations().first)
         let slow = SlowExtractor(store: f.store, conversation: conversation)
-        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, cipher: Self.key, extractor: slow, publicURL: "https://jadwal.example")
+        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, random: .system, cipher: Self.key, extractor: slow, publicURL: "https://jadwal.example")
 
         let report = try await inbox.receive([Self.agreement[1]], source: .connector, accountID: f.account.id)
         #expect(!slow.blocked.withLock { $0 }, "the extractor was asked while the batch held the database")
@@ -296,7 +296,7 @@ struct ChatInboxTests {
     func cancelledWhileAnswering(engine: TestEngine) async throws {
         let f = try await Self.fixture(engine)
         let extractor = CancelledWhileAnswering()
-        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, cipher: Self.key, extractor: extractor, publicURL: "https://jadwal.example")
+        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, random: .system, cipher: Self.key, extractor: extractor, publicURL: "https://jadwal.example")
         // Two chats: the rehearsal notes two questions.
         let batch = Self.agreement + [
             Self.message("n1", "Lunch Thursday at 1pm?", fromMe: false, minutes: 20, chat: "966500000002@c.us"),

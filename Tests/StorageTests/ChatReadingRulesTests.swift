@@ -15,7 +15,7 @@ struct ChatReadingRulesTests {
     static let t0 = ChatInboxTests.t0
 
     static func quietInbox(_ f: Fixture, extractor: any ConversationExtractor = RuleExtractor()) -> ChatInbox {
-        ChatInbox(store: f.store, clock: f.clock.clock, cipher: ChatInboxTests.key, extractor: extractor, quietPeriod: .seconds(30))
+        ChatInbox(store: f.store, clock: f.clock.clock, random: .system, cipher: ChatInboxTests.key, extractor: extractor, quietPeriod: .seconds(30))
     }
 
     static func quietJobs(_ f: Fixture) async throws -> [Job] {
@@ -74,7 +74,7 @@ struct ChatReadingRulesTests {
           arguments: TestEnvironment.engines)
     func failures(engine: TestEngine) async throws {
         let f = try await ChatInboxTests.fixture(engine)
-        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, cipher: ChatInboxTests.key, extractor: FailingModel())
+        let inbox = ChatInbox(store: f.store, clock: f.clock.clock, random: .system, cipher: ChatInboxTests.key, extractor: FailingModel())
         let report = try await inbox.receive(ChatInboxTests.agreement, source: .connector, accountID: f.account.id)
         #expect(report.events.map(\.change) == [.created], "the rules' answer still stands")
         let log = ChatFailureLog(store: f.store)
@@ -104,7 +104,7 @@ struct ChatReadingRulesTests {
             ChatInboxTests.message("n2", "Sure", fromMe: true, minutes: 19, chat: "966500000002@c.us"),
         ]
         _ = try await f.inbox.receive(batch, source: .connector, accountID: f.account.id)
-        let writes = CalendarWrites(store: f.store, clock: f.clock.clock)
+        let writes = CalendarWrites(store: f.store, clock: f.clock.clock, random: .system)
         let calendar = try #require(try await f.store.read { tx in try await tx.calendar(accountID: f.account.id, slug: DefaultCalendars.chatEventsSlug) })
         // As an older Jadwal wrote them: no DTEND. The dinner just now (Jadwal's own write);
         // the call an hour later, as if the person had edited it on their phone.
@@ -121,7 +121,7 @@ struct ChatReadingRulesTests {
         #expect(events.allSatisfy { !$0.icalendar.contains("DTEND") })
         let checksBefore = try await f.store.read { tx in try await tx.queuedJobCount(kind: ConflictCheck.jobKind) }
 
-        let lengths = ChatEventLengths(store: f.store, clock: f.clock.clock)
+        let lengths = ChatEventLengths(store: f.store, clock: f.clock.clock, random: .system)
         #expect(try await lengths.run() == 1)
         let after = try await f.chatEvents().sorted { $0.icalendar.contains("Dinner") && !$1.icalendar.contains("Dinner") }
         #expect(after[0].icalendar.contains("DTEND;TZID=Asia/Riyadh:20260922T213000") && after[0].icalendar.contains("SEQUENCE:1"), "\(after[0].icalendar)")

@@ -14,7 +14,7 @@ struct ChatStorageTests {
 
     static func account(_ store: SQLStore, _ email: String) async throws -> Account {
         let account = Account(id: UUID(), email: try EmailAddress(email), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0) }
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0, random: .system) }
         return account
     }
 

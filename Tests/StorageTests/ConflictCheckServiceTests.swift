@@ -81,17 +81,17 @@ struct ConflictCheckServiceTests {
                 id: UUID(), email: try EmailAddress("bulk@example.com"), name: "Huda", timeZone: "Asia/Riyadh", language: .english, createdAt: clock.now)
             self.account = account
             try await store.transaction { tx in
-                try await tx.insertAccountWithDefaultCalendars(account, now: clock.now)
+                try await tx.insertAccountWithDefaultCalendars(account, now: clock.now, random: .system)
                 try await tx.savePrayerSettings(
                     PrayerSettings(latitude: 24.6877, longitude: 46.7219, timeZone: "Asia/Riyadh", method: .ummAlQura), accountID: account.id, at: clock.now)
                 try await tx.saveConflictSettings(ConflictSettings(notifySources: [.api]), accountID: account.id, at: clock.now)
             }
-            let work = try await Calendars(store: store, clock: clock.clock).create(
-                try Calendars(store: store, clock: clock.clock).validated(Calendars.Draft(slug: "work"), account: account))
+            let work = try await Calendars(store: store, clock: clock.clock, random: .system).create(
+                try Calendars(store: store, clock: clock.clock, random: .system).validated(Calendars.Draft(slug: "work"), account: account))
             let personal = try #require(try await store.read { tx in try await tx.calendar(accountID: account.id, slug: "personal") })
             calendars = ["work": work, "personal": personal]
-            writes = CalendarWrites(store: store, clock: clock.clock)
-            check = ConflictCheck(store: store, clock: clock.clock, busyTime: AccountBusyTime(index: indexed ? BusyTimeIndex() : nil))
+            writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
+            check = ConflictCheck(store: store, clock: clock.clock, random: .system, busyTime: AccountBusyTime(index: indexed ? BusyTimeIndex() : nil))
         }
 
         func put(_ write: Write) async throws {
@@ -260,7 +260,7 @@ struct ConflictCheckServiceTests {
     func unreadablePayload(engine: TestEngine) async throws {
         let person = try await Person(engine: engine, clock: TestClock(Self.t0))
         for write in Self.before { try await person.put(write) }
-        let broken = Job.new(ConflictCheck.jobKind, payload: "{not json", runAt: person.clock.now, now: person.clock.now,
+        let broken = Job.new(ConflictCheck.jobKind, payload: "{not json", runAt: person.clock.now, now: person.clock.now, id: UUID(),
                              subject: ConflictCheck.Request.subject(accountID: person.account.id))
         try await person.store.transaction { tx in try await tx.enqueue(broken) }
         let runs = try await person.drain(coalesced: true)

@@ -58,16 +58,16 @@ struct DayAgendaServiceTests {
         let omar = Account(id: UUID(), email: try EmailAddress("omar@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: monday8am)
         let bob = Account(id: UUID(), email: try EmailAddress("bob@example.com"), name: "Bob", timeZone: "Asia/Riyadh", language: .english, createdAt: monday8am)
         try await store.transaction { tx in
-            try await tx.insertAccountWithDefaultCalendars(omar, now: monday8am)
-            try await tx.insertAccountWithDefaultCalendars(bob, now: monday8am)
+            try await tx.insertAccountWithDefaultCalendars(omar, now: monday8am, random: .system)
+            try await tx.insertAccountWithDefaultCalendars(bob, now: monday8am, random: .system)
         }
         let parse: @Sendable (CalendarObject) -> Component? = { try? ICalendarParser().parseCalendar($0.icalendar) }
         let integrated = IntegratedCalendar(store: store, parse: parse)
-        let tasks = Tasks(store: store, clock: clock.clock, busyTime: AccountBusyTime(), parse: parse)
+        let tasks = Tasks(store: store, clock: clock.clock, random: .system, busyTime: AccountBusyTime(), parse: parse)
         return Setup(
-            store: store, clock: clock, omar: omar, bob: bob, writes: CalendarWrites(store: store, clock: clock.clock),
+            store: store, clock: clock, omar: omar, bob: bob, writes: CalendarWrites(store: store, clock: clock.clock, random: .system),
             agenda: DayAgenda(store: store, clock: clock.clock, integrated: integrated, tasks: tasks), tasks: tasks,
-            calendars: Calendars(store: store, clock: clock.clock))
+            calendars: Calendars(store: store, clock: clock.clock, random: .system))
     }
 
     @Test("events, routines, task time, prayers and to-dos in one ordered list; what is left out", arguments: TestEnvironment.engines)
@@ -106,14 +106,14 @@ struct DayAgendaServiceTests {
             Calendars.Draft(properties: CalendarPropertiesChange(displayName: "Family"), components: [.event, .todo]), account: s.bob))
         try await s.put(Self.event("visit", "Visit grandma", start: "20261123T150000", end: "20261123T160000"), "visit.ics", in: bobs)
         try await s.put(Self.todo("cake", "Buy cake", due: "20261123T140000"), "cake.ics", in: bobs)
-        let shares = CalendarShares(store: s.store, clock: s.clock.clock)
+        let shares = CalendarShares(store: s.store, clock: s.clock.clock, random: .system)
         let share = try await shares.share(calendarID: bobs.id, owner: s.bob, with: s.omar.email, access: .read)
         _ = try await shares.accept(shareID: share.id, account: s.omar)
         // Prayer times for Riyadh.
         _ = try await PrayerPreferences(store: s.store, clock: s.clock.clock, random: .system, publicURL: "http://localhost")
             .save(PrayerSettingsChange(city: "Riyadh"), accountID: s.omar.id)
         // The dentist runs into the standup: a conflict, found by the check every write queues.
-        _ = try await ConflictCheck(store: s.store, clock: s.clock.clock).run(
+        _ = try await ConflictCheck(store: s.store, clock: s.clock.clock, random: .system).run(
             ConflictCheck.Request(accountID: s.omar.id, calendarID: personal.id, objectName: "dentist.ics", source: .caldav))
 
         let day = try await s.agenda.day(account: s.omar)
@@ -175,7 +175,7 @@ struct DayAgendaServiceTests {
         // Shared to read: Omar sees Bob's to-do but may not mark it.
         let bobs = try await s.calendar(s.bob, "tasks")
         try await s.put(Self.todo("cake", "Buy cake", due: "20261123"), "cake.ics", in: bobs)
-        let shares = CalendarShares(store: s.store, clock: s.clock.clock)
+        let shares = CalendarShares(store: s.store, clock: s.clock.clock, random: .system)
         let share = try await shares.share(calendarID: bobs.id, owner: s.bob, with: s.omar.email, access: .read)
         _ = try await shares.accept(shareID: share.id, account: s.omar)
         await #expect(throws: CalendarWrites.Refusal.sharedReadOnly) {
@@ -220,7 +220,7 @@ struct DayAgendaServiceTests {
         // A calendar shared with Omar: a change to it reaches him through one read.
         let family = try await s.calendars.create(try s.calendars.validated(
             Calendars.Draft(properties: CalendarPropertiesChange(displayName: "Family"), components: [.event]), account: s.bob))
-        let shares = CalendarShares(store: s.store, clock: s.clock.clock)
+        let shares = CalendarShares(store: s.store, clock: s.clock.clock, random: .system)
         let share = try await shares.share(calendarID: family.id, owner: s.bob, with: s.omar.email, access: .read)
         _ = try await shares.accept(shareID: share.id, account: s.omar)
         try await s.put(Self.event("visit", "Visit", start: "20261123T150000", end: "20261123T160000"), "visit.ics", in: family)

@@ -38,10 +38,10 @@ struct EventSeriesChangesTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let account = Account(id: UUID(), email: try EmailAddress(email), name: "Omar", timeZone: "Europe/Berlin", language: .english, createdAt: Self.t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0) }
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0, random: .system) }
         let personal = try #require(try await store.read { tx in try await tx.calendar(accountID: account.id, slug: "personal") })
         return Setup(
-            store: store, clock: clock, account: account, personal: personal, writes: CalendarWrites(store: store, clock: clock.clock),
+            store: store, clock: clock, account: account, personal: personal, writes: CalendarWrites(store: store, clock: clock.clock, random: .system),
             series: EventSeriesChanges(store: store, clock: clock.clock, random: .system),
             integrated: IntegratedCalendar(store: store, parse: { try? CalendarObjectContent(text: $0.icalendar).calendar }))
     }
@@ -100,7 +100,7 @@ struct EventSeriesChangesTests {
         let jobs = try await s.store.read { tx in try await tx.jobs(state: .queued, limit: 200) }
         let checks = try jobs.filter { $0.kind == ConflictCheck.jobKind }.map { try JSONDecoder().decode(ConflictCheck.Request.self, from: Data($0.payload.utf8)) }
         let request = try #require(checks.first { $0.objectName == newSeries.name })
-        _ = try await ConflictCheck(store: s.store, clock: s.clock.clock).run(request)
+        _ = try await ConflictCheck(store: s.store, clock: s.clock.clock, random: .system).run(request)
         let open = try await s.store.read { tx in try await tx.conflicts(accountID: s.account.id, includeResolved: false) }
         #expect(open.count == 1 && Set([open.first?.event.objectName]).isSubset(of: [newSeries.name, "dentist.ics"]), "\(open)")
         let reminders = ReminderQueue.Target(accountID: s.account.id, calendarID: s.personal.id, objectName: newSeries.name).subject

@@ -29,14 +29,14 @@ struct GoalsServiceTests {
                 id: UUID(), email: try EmailAddress("goals@example.com"), name: "Huda", timeZone: "Asia/Riyadh", language: language, createdAt: GoalsServiceTests.t0)
             self.account = account
             try await store.transaction { [clock] tx in
-                try await tx.insertAccountWithDefaultCalendars(account, now: clock.now)
+                try await tx.insertAccountWithDefaultCalendars(account, now: clock.now, random: .system)
                 try await tx.savePrayerSettings(
                     PrayerSettings(latitude: 24.6877, longitude: 46.7219, timeZone: "Asia/Riyadh", method: .ummAlQura), accountID: account.id, at: clock.now)
             }
-            goals = Goals(store: store, clock: clock.clock)
-            planning = TwoWeekPlanning(store: store, clock: clock.clock)
-            tracker = Tracker(store: store, clock: clock.clock)
-            writes = CalendarWrites(store: store, clock: clock.clock)
+            goals = Goals(store: store, clock: clock.clock, random: .system)
+            planning = TwoWeekPlanning(store: store, clock: clock.clock, random: .system)
+            tracker = Tracker(store: store, clock: clock.clock, random: .system)
+            writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
         }
 
         func calendar(_ slug: String) async throws -> CalendarCollection {

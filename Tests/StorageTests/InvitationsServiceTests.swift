@@ -25,7 +25,7 @@ struct InvitationsServiceTests {
         let people = People(alice: try make("alice@example.com", "Alice"), bob: try make("bob@example.com", "Bob"),
                             carol: try make("carol@example.com", "Carol", .arabic), dan: try make("dan@example.com", "Dan"))
         try await store.transaction { tx in
-            for account in [people.alice, people.bob, people.carol, people.dan] { try await tx.insertAccountWithDefaultCalendars(account, now: t0) }
+            for account in [people.alice, people.bob, people.carol, people.dan] { try await tx.insertAccountWithDefaultCalendars(account, now: t0, random: .system) }
         }
         return people
     }
@@ -67,7 +67,7 @@ struct InvitationsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let p = try await Self.people(store)
-        let writes = CalendarWrites(store: store, clock: clock.clock)
+        let writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
         let invitations = Invitations(store: store, clock: clock.clock, random: .system)
         // Bob already has something at that time: the invitation says so before he answers.
         let gym = try CalendarObjectContent(text: [
@@ -121,7 +121,7 @@ struct InvitationsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let p = try await Self.people(store)
-        let writes = CalendarWrites(store: store, clock: clock.clock)
+        let writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
         let invitations = Invitations(store: store, clock: clock.clock, random: .system)
         _ = try await writes.put(
             try Self.meeting(uid: "plan-1", organizer: p.alice, attendees: ["bob@example.com", "carol@example.com"]), name: "plan.ics",
@@ -169,7 +169,7 @@ struct InvitationsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let p = try await Self.people(store)
-        let writes = CalendarWrites(store: store, clock: clock.clock)
+        let writes = CalendarWrites(store: store, clock: clock.clock, random: .system)
         let invitations = Invitations(store: store, clock: clock.clock, random: .system)
         _ = try await writes.put(
             try Self.meeting(uid: "lunch-1", organizer: p.alice, attendees: ["guest@example.net"]), name: "lunch.ics",

@@ -11,8 +11,8 @@ struct JobQueueTests {
     @Test("claim takes due jobs in order, once; retry and dead letter", arguments: TestEnvironment.engines)
     func lifecycle(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)
-        let early = Job.new("email.send", payload: "{\"n\":1}", maxAttempts: 2, runAt: Self.t0, now: Self.t0)
-        let later = Job.new("email.send", payload: "{\"n\":2}", runAt: Self.t0 + 60, now: Self.t0)
+        let early = Job.new("email.send", payload: "{\"n\":1}", maxAttempts: 2, runAt: Self.t0, now: Self.t0, id: UUID())
+        let later = Job.new("email.send", payload: "{\"n\":2}", runAt: Self.t0 + 60, now: Self.t0, id: UUID())
         try await store.transaction { tx in
             try await tx.enqueue(later)
             try await tx.enqueue(early)
@@ -50,9 +50,9 @@ struct JobQueueTests {
     func fairAcrossAccounts(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)
         let burst = (0..<100).map { n in
-            Job.new("conflict.check", payload: "{\"n\":\(n)}", runAt: Self.t0, now: Self.t0 + Double(n) / 1000, subject: "account-a")
+            Job.new("conflict.check", payload: "{\"n\":\(n)}", runAt: Self.t0, now: Self.t0 + Double(n) / 1000, id: UUID(), subject: "account-a")
         }
-        let other = Job.new("conflict.check", payload: "{}", runAt: Self.t0 + 0.99, now: Self.t0 + 0.99, subject: "account-b")
+        let other = Job.new("conflict.check", payload: "{}", runAt: Self.t0 + 0.99, now: Self.t0 + 0.99, id: UUID(), subject: "account-b")
         try await store.transaction { tx in
             for job in burst { try await tx.enqueue(job) }
             try await tx.enqueue(other)
@@ -73,8 +73,8 @@ struct JobQueueTests {
     @Test("claiming by kind takes only those kinds; a retried job waits its turn behind jobs due before it", arguments: TestEnvironment.engines)
     func claimByKindAndRetryPlace(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)
-        let checks = (0..<5).map { n in Job.new("conflict.check", payload: "{\"n\":\(n)}", runAt: Self.t0, now: Self.t0, subject: "a") }
-        let email = Job.new("email.send", payload: "{}", runAt: Self.t0 + 5, now: Self.t0 + 5)
+        let checks = (0..<5).map { n in Job.new("conflict.check", payload: "{\"n\":\(n)}", runAt: Self.t0, now: Self.t0, id: UUID(), subject: "a") }
+        let email = Job.new("email.send", payload: "{}", runAt: Self.t0 + 5, now: Self.t0 + 5, id: UUID())
         try await store.transaction { tx in
             for job in checks { try await tx.enqueue(job) }
             try await tx.enqueue(email)
@@ -99,7 +99,7 @@ struct JobQueueTests {
     @Test("a job whose worker died is claimed again when its lease runs out", arguments: TestEnvironment.engines)
     func lapsedLease(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)
-        let job = Job.new("email.send", payload: "{}", runAt: Self.t0, now: Self.t0)
+        let job = Job.new("email.send", payload: "{}", runAt: Self.t0, now: Self.t0, id: UUID())
         try await store.transaction { tx in try await tx.enqueue(job) }
         _ = try await store.transaction { tx in try await tx.claimNextJob(worker: "dead-process", now: Self.t0, lease: .seconds(60)) }
         #expect(try await store.transaction { tx in try await tx.claimNextJob(worker: "w2", now: Self.t0 + 59, lease: .seconds(60)) } == nil)
@@ -119,7 +119,7 @@ struct JobQueueTests {
         let jobCount = 120
         try await first.transaction { tx in
             for index in 0..<jobCount {
-                try await tx.enqueue(Job.new("email.send", payload: "{\"n\":\(index)}", runAt: Self.t0, now: Self.t0))
+                try await tx.enqueue(Job.new("email.send", payload: "{\"n\":\(index)}", runAt: Self.t0, now: Self.t0, id: UUID()))
             }
         }
         let claims = try await withThrowingTaskGroup(of: [UUID].self) { group in

@@ -15,13 +15,13 @@ struct NotificationsServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(Self.t0)
         let account = Account(id: UUID(), email: try EmailAddress("n@example.com"), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: Self.t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0) }
-        let notifications = Notifications(store: store, clock: clock.clock)
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0, random: .system) }
+        let notifications = Notifications(store: store, clock: clock.clock, random: .system)
         #expect(try await notifications.newestSequence(accountID: account.id) == 0)
 
         for index in 1...3 {
             let draft = NotificationDraft(kind: .conflict, reasonKey: "test:\(index)", title: "Conflict \(index)", body: "", links: [:], urgent: false)
-            _ = try await store.transaction { tx in try await NotificationDispatch.post(draft, account: account, now: Self.t0, tx: tx) }
+            _ = try await store.transaction { tx in try await NotificationDispatch.post(draft, account: account, now: Self.t0, random: .system, tx: tx) }
         }
         let (items, unread) = try await notifications.feed(accountID: account.id, beforeSequence: nil, unreadOnly: false, limit: 10)
         #expect(items.map(\.title) == ["Conflict 3", "Conflict 2", "Conflict 1"] && unread == 3)

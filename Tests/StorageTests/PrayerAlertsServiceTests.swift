@@ -59,11 +59,11 @@ struct PrayerAlertsServiceTests {
         let account = Account(id: UUID(), email: try EmailAddress("salma@example.com"), name: "Salma", timeZone: "Asia/Riyadh", language: .english, createdAt: Self.t0)
         let stranger = Account(id: UUID(), email: try EmailAddress("nadia@example.com"), name: "Nadia", timeZone: "UTC", language: .arabic, createdAt: Self.t0)
         try await store.transaction { tx in
-            try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0)
-            try await tx.insertAccountWithDefaultCalendars(stranger, now: Self.t0)
+            try await tx.insertAccountWithDefaultCalendars(account, now: Self.t0, random: .system)
+            try await tx.insertAccountWithDefaultCalendars(stranger, now: Self.t0, random: .system)
         }
         let preferences = PrayerPreferences(store: store, clock: clock.clock, random: .system, publicURL: "https://jadwal.test")
-        var alerts = PrayerAlerts(store: store, clock: clock.clock)
+        var alerts = PrayerAlerts(store: store, clock: clock.clock, random: .system)
 
         // Off until chosen; turning one on needs a place; bad values are refused by name.
         #expect(try await alerts.settings(accountID: account.id) == PrayerAlertSettings())
@@ -108,7 +108,7 @@ struct PrayerAlertsServiceTests {
         try await store.shutdown()
         store = try SQLStore(location: location, logger: TestEnvironment.logger)
         try await store.migrate()
-        alerts = PrayerAlerts(store: store, clock: clock.clock)
+        alerts = PrayerAlerts(store: store, clock: clock.clock, random: .system)
         let next = try #require(try await Self.queued(store).first { $0.fireAt >= clock.now })
         clock.advance(by: next.fireAt.timeIntervalSince(clock.now) + 30)
         let afterRestart = try await Self.drain(store, alerts, now: clock.now)

@@ -31,11 +31,11 @@ struct RecordRetentionTests {
         let current = RefreshTokenRecord(digest: TokenDigest(of: "current"), sessionID: liveSession.id, createdAt: now - 2 * day)
         let email = try EmailAddress("keep@example.com")
         let jobs = (
-            oldDone: Job.new("test.done", payload: "{}", maxAttempts: 1, runAt: now - 9 * day, now: now - 9 * day),
-            newDone: Job.new("test.done", payload: "{}", maxAttempts: 1, runAt: now - 2 * day, now: now - 2 * day),
-            oldDead: Job.new("test.dead", payload: "{}", maxAttempts: 1, runAt: now - 40 * day, now: now - 40 * day),
-            newDead: Job.new("test.dead", payload: "{}", maxAttempts: 1, runAt: now - 10 * day, now: now - 10 * day),
-            queued: Job.new("test.queued", payload: "{}", maxAttempts: 1, runAt: now + day, now: now - 40 * day)
+            oldDone: Job.new("test.done", payload: "{}", maxAttempts: 1, runAt: now - 9 * day, now: now - 9 * day, id: UUID()),
+            newDone: Job.new("test.done", payload: "{}", maxAttempts: 1, runAt: now - 2 * day, now: now - 2 * day, id: UUID()),
+            oldDead: Job.new("test.dead", payload: "{}", maxAttempts: 1, runAt: now - 40 * day, now: now - 40 * day, id: UUID()),
+            newDead: Job.new("test.dead", payload: "{}", maxAttempts: 1, runAt: now - 10 * day, now: now - 10 * day, id: UUID()),
+            queued: Job.new("test.queued", payload: "{}", maxAttempts: 1, runAt: now + day, now: now - 40 * day, id: UUID())
         )
         try await store.transaction { tx in
             try await tx.insertAccount(account)

@@ -23,9 +23,9 @@ struct SignInRulesTests {
                 notices: SignIn.Notices(
                     magicLink: { token, email, _, now in
                         sent.record(token)
-                        return Job.new("email.send", payload: "{\"to\":\"\(email)\"}", runAt: now, now: now)
+                        return Job.new("email.send", payload: "{\"to\":\"\(email)\"}", runAt: now, now: now, id: UUID())
                     },
-                    welcome: { account, now in Job.new("email.send", payload: "{\"welcome\":\"\(account.email)\"}", runAt: now, now: now) }
+                    welcome: { account, now in Job.new("email.send", payload: "{\"welcome\":\"\(account.email)\"}", runAt: now, now: now, id: UUID()) }
                 )
             )
         }

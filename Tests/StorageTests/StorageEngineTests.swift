@@ -95,7 +95,7 @@ struct StorageEngineTests {
         await #expect(throws: Boom.self) {
             try await store.transaction { tx in
                 try await tx.insertAccount(account)
-                try await tx.enqueue(Job.new("email.send", payload: "{}", runAt: Self.t0, now: Self.t0))
+                try await tx.enqueue(Job.new("email.send", payload: "{}", runAt: Self.t0, now: Self.t0, id: UUID()))
                 throw Boom()
             }
         }

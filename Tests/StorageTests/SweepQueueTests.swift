@@ -11,8 +11,8 @@ struct SweepQueueTests {
     @Test("twelve concurrent starts queue one reminder sweep and one prayer-alert sweep", arguments: TestEnvironment.engines)
     func oneSweepEach(engine: TestEngine) async throws {
         let store = try await TestEnvironment.freshStore(engine)
-        let reminders = ReminderQueue(store: store, clock: .system)
-        let alerts = PrayerAlerts(store: store, clock: .system)
+        let reminders = ReminderQueue(store: store, clock: .system, random: .system)
+        let alerts = PrayerAlerts(store: store, clock: .system, random: .system)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<12 {
                 group.addTask { try await reminders.ensureSweep() }

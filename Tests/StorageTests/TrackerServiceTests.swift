@@ -44,7 +44,7 @@ struct TrackerServiceTests {
         _ = try await planning.saveAnswers(PlannerAnswers(work: HoursDraft(start: "09:00", end: "17:00", days: .named("weekdays"))), account: account)
         // Given its time by Plan my tasks already: not proposed again.
         try await Self.putTask(person, uid: "planned", title: "Planned already", minutes: 60, due: Self.local(2026, 9, 30, 12))
-        let planner = TaskPlanner(store: person.store, clock: person.clock.clock)
+        let planner = TaskPlanner(store: person.store, clock: person.clock.clock, random: .system)
         let first = try await planner.plan(account: account)
         #expect(first.placed.filter { $0.task == "planned" }.count == 1)
         // Due Thursday 12:00, two and a half hours of work: two parts.
@@ -204,7 +204,7 @@ struct TrackerServiceTests {
     func healthImport(engine: TestEngine) async throws {
         let person = try await Person(engine: engine)
         let account = person.account
-        let importer = HealthImport(store: person.store, clock: person.clock.clock)
+        let importer = HealthImport(store: person.store, clock: person.clock.clock, random: .system)
         let nights = [("2026-09-18 23:30:00", "2026-09-19 06:30:00"), ("2026-09-19 23:00:00", "2026-09-20 06:00:00"),
                       ("2026-09-20 23:45:00", "2026-09-21 06:15:00")]
         let workouts = [("HKWorkoutActivityTypeRunning", "2026-09-19 06:45:00", "2026-09-19 07:15:00"),
@@ -280,7 +280,7 @@ struct TrackerServiceTests {
     func progress(engine: TestEngine) async throws {
         let person = try await Person(engine: engine)
         let account = person.account
-        let progress = TrackerProgress(store: person.store, clock: person.clock.clock)
+        let progress = TrackerProgress(store: person.store, clock: person.clock.clock, random: .system)
         _ = try await person.planning.saveAnswers(PlannerAnswers(wake: "06:00"), account: account)
         _ = try await person.goals.create(GoalDraft(title: "Sleep", minutes: 450, perDay: 1, window: .init(from: "21:30", to: "07:00"), category: "sleep"),
                                           account: account)

@@ -34,7 +34,7 @@ struct UpcomingRemindersServiceTests {
         /// The `reminder.fire` jobs queued for an object, by when they run.
         func queued(_ name: String) async throws -> [Date] {
             let subject = ReminderQueue.Target(accountID: omar.id, calendarID: personal.id, objectName: name).subject
-            let schedule = ReminderQueue(store: store, clock: clock.clock)
+            let schedule = ReminderQueue(store: store, clock: clock.clock, random: .system)
             // The write queued a schedule job; run it as the worker would.
             _ = try await schedule.schedule(ReminderQueue.Target(accountID: omar.id, calendarID: personal.id, objectName: name))
             return try await store.read { tx in try await tx.jobs(state: .queued, limit: 1000) }
@@ -70,7 +70,7 @@ struct UpcomingRemindersServiceTests {
         // Bob's reminders are his: not on Omar's list, even from a calendar shared with him.
         let bobs = try #require(try await s.store.read { tx in try await tx.calendar(accountID: s.bob.id, slug: "personal") })
         try await s.put(Self.event("bob", "Bob's meeting", start: "20261124T110000", minutes: 10), "bob.ics", in: bobs)
-        let shares = CalendarShares(store: s.store, clock: s.clock.clock)
+        let shares = CalendarShares(store: s.store, clock: s.clock.clock, random: .system)
         _ = try await shares.accept(shareID: try await shares.share(calendarID: bobs.id, owner: s.bob, with: s.omar.email, access: .readWrite).id, account: s.omar)
 
         let listed = try await s.reminders.list(account: s.omar)

@@ -28,8 +28,8 @@ struct WhatsAppLinksServiceTests {
         let store = try await TestEnvironment.freshStore(engine)
         let clock = TestClock(t0)
         let account = Account(id: UUID(), email: try EmailAddress(email), name: "Omar", timeZone: "Asia/Riyadh", language: .english, createdAt: t0)
-        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0) }
-        let inbox = ChatInbox(store: store, clock: clock.clock, cipher: key, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
+        try await store.transaction { tx in try await tx.insertAccountWithDefaultCalendars(account, now: t0, random: .system) }
+        let inbox = ChatInbox(store: store, clock: clock.clock, random: .system, cipher: key, extractor: RuleExtractor(), publicURL: "https://jadwal.example")
         let links = WhatsAppLinks(inbox: inbox, store: store, clock: clock.clock, random: .system, cipher: key)
         return Fixture(store: store, clock: clock, account: account, links: links)
     }

@@ -174,7 +174,7 @@ public struct AccountDeletion: Sendable {
         try await tx.forgetMentions(of: mentions.map { $0.uuidString })
         try await tx.forgetEmailAddress(account.email)
         try await tx.deleteAccount(id: account.id)
-        for request in recheck { try await tx.enqueue(request.job(now: now)) }
+        for request in recheck { try await tx.enqueue(request.job(now: now, random: random)) }
         try await tx.enqueue(notices.deleted(account, now))
     }
 }

@@ -17,10 +17,13 @@ import ICalendar
 public struct AccountExport: Sendable {
     let store: any Store
     let clock: Clock
+    /// Only for the calendar transfer it reads through; an export makes no ids.
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     /// One file of the export, at its path inside the archive.
@@ -42,7 +45,7 @@ public struct AccountExport: Sendable {
 
     public func files(accountID: UUID) async throws -> [File] {
         let now = clock.now
-        let calendarFiles = try await CalendarTransfer(store: store, clock: clock).exportAll(accountID: accountID)
+        let calendarFiles = try await CalendarTransfer(store: store, clock: clock, random: random).exportAll(accountID: accountID)
         let documents = try await store.read { tx in try await Self.documents(accountID: accountID, now: now, tx: tx) }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

@@ -40,7 +40,7 @@ public struct Accounts: Sendable {
         }
         try await store.transaction { tx in
             guard try await tx.account(email: email) == nil else { throw Problem.exists(email) }
-            try await tx.insertAccountWithDefaultCalendars(account, now: now)
+            try await tx.insertAccountWithDefaultCalendars(account, now: now, random: random)
         }
         return account
     }

@@ -145,14 +145,14 @@ public struct SignIn: Sendable {
         } else {
             let cleanName = name.map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(ProfileChange.nameLimit)) } ?? ""
             account = Account(
-                id: UUID(), email: email, name: cleanName, timeZone: defaultTimeZone, language: .english, createdAt: now
+                id: random.uuid(), email: email, name: cleanName, timeZone: defaultTimeZone, language: .english, createdAt: now
             )
-            try await tx.insertAccountWithDefaultCalendars(account, now: now)
+            try await tx.insertAccountWithDefaultCalendars(account, now: now, random: random)
             try await tx.enqueue(notices.welcome(account, now))
             isNew = true
         }
         let session = SignInSession(
-            id: UUID(), accountID: account.id, method: method, createdAt: now, lastUsedAt: now,
+            id: random.uuid(), accountID: account.id, method: method, createdAt: now, lastUsedAt: now,
             expiresAt: now + policy.sessionLifetime.timeInterval,
             userAgent: client.userAgent.map { String($0.prefix(300)) }, clientAddress: client.address
         )

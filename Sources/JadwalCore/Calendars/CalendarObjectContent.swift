@@ -76,10 +76,12 @@ public struct CalendarObjectContent: Sendable {
 public struct CalendarWrites: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     public enum Refusal: Error, Sendable, Equatable {
@@ -188,7 +190,7 @@ public struct CalendarWrites: Sendable {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
         }
         if calendar.isMirrored, source != .remote {
-            try await CalDAVAccounts.queueWriteBack(calendarID: calendar.id, name: name, now: clock.now, tx: tx)
+            try await CalDAVAccounts.queueWriteBack(calendarID: calendar.id, name: name, now: clock.now, random: random, tx: tx)
         }
         if ReminderQueue.mayHoldAlarms(content.text) || ReminderQueue.mayHoldAlarms(existing?.icalendar) {
             try await scheduleReminders(calendar: calendar, name: name, tx: tx)
@@ -203,14 +205,14 @@ public struct CalendarWrites: Sendable {
     func scheduleReminders(calendar: CalendarCollection, name: String, tx: any StoreTransaction) async throws {
         let target = ReminderQueue.Target(accountID: calendar.accountID, calendarID: calendar.id, objectName: name)
         try await tx.cancelQueuedJobs(kind: ReminderQueue.scheduleJob, subject: target.subject)
-        try await tx.enqueue(target.scheduleJob(now: clock.now))
+        try await tx.enqueue(target.scheduleJob(now: clock.now, random: random))
     }
 
     /// Queues the conflict check of a written or removed event in the write's transaction: it
     /// runs whatever happens to this process, and the writer does not wait for it.
     func checkConflicts(calendar: CalendarCollection, name: String, source: WriteSource, tx: any StoreTransaction) async throws {
         let request = ConflictCheck.Request(accountID: calendar.accountID, calendarID: calendar.id, objectName: name, source: source)
-        try await tx.enqueue(request.job(now: clock.now))
+        try await tx.enqueue(request.job(now: clock.now, random: random))
     }
 
     /// Moves an object to another name, in the same calendar or another of the account's (WebDAV
@@ -242,8 +244,8 @@ public struct CalendarWrites: Sendable {
             moved.updatedAt = now
             let stored = try await tx.putCalendarObject(moved)
             // A mirrored side writes back: the old name's removal, the new name's object.
-            if source.isMirrored { try await CalDAVAccounts.queueWriteBack(calendarID: source.id, name: name, now: now, tx: tx) }
-            if destination.isMirrored { try await CalDAVAccounts.queueWriteBack(calendarID: destination.id, name: newName, now: now, tx: tx) }
+            if source.isMirrored { try await CalDAVAccounts.queueWriteBack(calendarID: source.id, name: name, now: now, random: random, tx: tx) }
+            if destination.isMirrored { try await CalDAVAccounts.queueWriteBack(calendarID: destination.id, name: newName, now: now, random: random, tx: tx) }
             if moving.component == .event {
                 // The old place's conflicts retire; the new place may be busy in another way.
                 try await checkConflicts(calendar: source, name: name, source: .caldav, tx: tx)
@@ -292,7 +294,7 @@ public struct CalendarWrites: Sendable {
             try await checkConflicts(calendar: calendar, name: name, source: source, tx: tx)
         }
         if calendar.isMirrored, source != .remote {
-            try await CalDAVAccounts.queueWriteBack(calendarID: calendar.id, name: name, now: clock.now, tx: tx)
+            try await CalDAVAccounts.queueWriteBack(calendarID: calendar.id, name: name, now: clock.now, random: random, tx: tx)
         }
         if ReminderQueue.mayHoldAlarms(existing.icalendar) {
             // Gone now: its firings are cancelled here, not by a later job.
@@ -306,6 +308,6 @@ public struct CalendarWrites: Sendable {
     /// done, moving or deleting it) is read by the plan's job, after this commits.
     func readSessionsIfNeeded(calendar: CalendarCollection, source: WriteSource, tx: any StoreTransaction) async throws {
         guard calendar.slug == DefaultCalendars.goalsSlug, source != .goalPlan else { return }
-        try await TwoWeekPlanning.queueSessionRead(accountID: calendar.accountID, now: clock.now, tx: tx)
+        try await TwoWeekPlanning.queueSessionRead(accountID: calendar.accountID, now: clock.now, random: random, tx: tx)
     }
 }

@@ -96,7 +96,7 @@ public enum CalendarSlug {
 
     /// A slug from a display name ("Family Trips" → "family-trips"); names with no ASCII letters
     /// (Arabic ones) get a random one, since the slug is only seen in URLs.
-    public static func make(from name: String) -> String {
+    public static func make(from name: String, random: RandomSource) -> String {
         var slug = ""
         for character in name.lowercased() {
             if character.isASCII && (character.isLetter || character.isNumber) {
@@ -106,6 +106,6 @@ public enum CalendarSlug {
             }
         }
         while slug.hasSuffix("-") { slug.removeLast() }
-        return slug.isEmpty ? UUID().uuidString.lowercased() : String(slug.prefix(64))
+        return slug.isEmpty ? random.uuid().uuidString.lowercased() : String(slug.prefix(64))
     }
 }

@@ -11,10 +11,10 @@ public struct CalendarTransfer: Sendable {
     let clock: Clock
     let writes: CalendarWrites
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
     }
 
     /// What to do with an item whose UID the calendar already holds.

@@ -5,10 +5,12 @@ import Foundation
 public struct Calendars: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -99,12 +101,12 @@ public struct Calendars: Sendable {
     /// The calendar a draft describes, checked but not stored: its zone is the account's unless
     /// the draft names one, its name the slug unless given.
     public func validated(_ draft: Draft, account: Account) throws(Problem) -> CalendarCollection {
-        let slug = draft.slug ?? CalendarSlug.make(from: draft.properties.displayName ?? "")
+        let slug = draft.slug ?? CalendarSlug.make(from: draft.properties.displayName ?? "", random: random)
         guard CalendarSlug.isValid(slug) else { throw .invalidSlug }
         let components = draft.components ?? Self.defaultComponents
         guard !components.isEmpty else { throw .noComponents }
         let blank = CalendarCollection(
-            id: UUID(), accountID: account.id, slug: slug, displayName: slug, timeZone: account.timeZone, components: components, createdAt: clock.now)
+            id: random.uuid(), accountID: account.id, slug: slug, displayName: slug, timeZone: account.timeZone, components: components, createdAt: clock.now)
         do {
             return try draft.properties.applied(to: blank)
         } catch {
@@ -147,7 +149,7 @@ public struct Calendars: Sendable {
                     if !recheck.contains(request) { recheck.append(request) }
                 }
             }
-            let scheduling = ImplicitScheduling.applies(to: calendar, source: .api) ? ImplicitScheduling(writes: CalendarWrites(store: store, clock: clock)) : nil
+            let scheduling = ImplicitScheduling.applies(to: calendar, source: .api) ? ImplicitScheduling(writes: CalendarWrites(store: store, clock: clock, random: random)) : nil
             for object in try await tx.calendarObjects(calendarID: calendar.id) {
                 // Its meetings go as if each were deleted: attendees are told they are cancelled,
                 // organizers that the person will not come.
@@ -159,7 +161,7 @@ public struct Calendars: Sendable {
             }
             try await tx.deleteCalendar(id: calendar.id)
             // Checked once the calendar is gone, so its events no longer count as busy.
-            for request in recheck { try await tx.enqueue(request.job(now: now)) }
+            for request in recheck { try await tx.enqueue(request.job(now: now, random: random)) }
         }
     }
 }

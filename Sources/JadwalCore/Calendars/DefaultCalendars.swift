@@ -29,20 +29,20 @@ public enum DefaultCalendars {
     /// to its to-do with RELATED-TO.
     public static let plannedTasksSlug = "planned-tasks"
 
-    public static func make(for account: Account, now: Date) -> [CalendarCollection] {
+    public static func make(for account: Account, now: Date, random: RandomSource) -> [CalendarCollection] {
         let arabic = account.language == .arabic
         return [
             CalendarCollection(
-                id: UUID(), accountID: account.id, slug: personalSlug, displayName: arabic ? "شخصي" : "Personal",
+                id: random.uuid(), accountID: account.id, slug: personalSlug, displayName: arabic ? "شخصي" : "Personal",
                 color: CalendarPalette.personal, order: 0, timeZone: account.timeZone, components: [.event], createdAt: now
             ),
             CalendarCollection(
-                id: UUID(), accountID: account.id, slug: chatEventsSlug, displayName: arabic ? "فعاليات واتساب" : "WhatsApp Events",
+                id: random.uuid(), accountID: account.id, slug: chatEventsSlug, displayName: arabic ? "فعاليات واتساب" : "WhatsApp Events",
                 description: arabic ? "مواعيد اتُّفق عليها في المحادثات" : "Events agreed in chats, added by Jadwal",
                 color: CalendarPalette.chatEvents, order: 1, timeZone: account.timeZone, components: [.event], createdAt: now
             ),
             CalendarCollection(
-                id: UUID(), accountID: account.id, slug: tasksSlug, displayName: arabic ? "المهام" : "Tasks",
+                id: random.uuid(), accountID: account.id, slug: tasksSlug, displayName: arabic ? "المهام" : "Tasks",
                 color: CalendarPalette.tasks, order: 2, timeZone: account.timeZone, components: [.todo], createdAt: now
             ),
         ]
@@ -57,19 +57,19 @@ public enum DefaultCalendars {
     }
 
     /// The calendar that holds the account's daily routines.
-    public static func routines(for account: Account, now: Date) -> CalendarCollection {
+    public static func routines(for account: Account, now: Date, random: RandomSource) -> CalendarCollection {
         let arabic = account.language == .arabic
         return CalendarCollection(
-            id: UUID(), accountID: account.id, slug: routinesSlug, displayName: arabic ? "الروتين" : "Routine",
+            id: random.uuid(), accountID: account.id, slug: routinesSlug, displayName: arabic ? "الروتين" : "Routine",
             description: arabic ? "الروتين اليومي، يديره جدول" : "Daily routines, kept by Jadwal",
             color: CalendarPalette.routines, order: 3, timeZone: account.timeZone, components: [.event], createdAt: now)
     }
 
     /// The calendar that holds the time planned for to-dos.
-    public static func plannedTasks(for account: Account, now: Date) -> CalendarCollection {
+    public static func plannedTasks(for account: Account, now: Date, random: RandomSource) -> CalendarCollection {
         let arabic = account.language == .arabic
         return CalendarCollection(
-            id: UUID(), accountID: account.id, slug: plannedTasksSlug, displayName: arabic ? "وقت المهام" : "Task Time",
+            id: random.uuid(), accountID: account.id, slug: plannedTasksSlug, displayName: arabic ? "وقت المهام" : "Task Time",
             description: arabic ? "أوقات خطّطها جدول لإنجاز المهام" : "Time Jadwal planned for your to-dos",
             color: CalendarPalette.plannedTasks, order: 4, timeZone: account.timeZone, components: [.event], createdAt: now)
     }
@@ -100,9 +100,9 @@ extension CalendarStore {
 
 extension AccountStore where Self: CalendarStore {
     /// Creates the account with its default calendars, in the caller's transaction.
-    public func insertAccountWithDefaultCalendars(_ account: Account, now: Date) async throws {
+    public func insertAccountWithDefaultCalendars(_ account: Account, now: Date, random: RandomSource) async throws {
         try await insertAccount(account)
-        for calendar in DefaultCalendars.make(for: account, now: now) {
+        for calendar in DefaultCalendars.make(for: account, now: now, random: random) {
             try await insertCalendar(calendar)
         }
     }

@@ -14,7 +14,7 @@ public struct EventCopies: Sendable {
         self.store = store
         self.clock = clock
         self.random = random
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
     }
 
     /// Copies `name` from `calendar` into `destination` (the same calendar when nil).

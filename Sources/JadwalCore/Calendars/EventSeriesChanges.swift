@@ -15,7 +15,7 @@ public struct EventSeriesChanges: Sendable {
         self.store = store
         self.clock = clock
         self.random = random
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {

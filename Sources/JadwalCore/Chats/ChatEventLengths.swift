@@ -17,10 +17,10 @@ public struct ChatEventLengths: Sendable {
     let clock: Clock
     let writes: CalendarWrites
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
     }
 
     /// Lengthens every such event, one account per transaction; returns how many changed.

@@ -12,6 +12,7 @@ import ICalendar
 public struct ChatInbox: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
     let cipher: MessageCipher
     let extractor: any ConversationExtractor
     let writes: CalendarWrites
@@ -34,16 +35,17 @@ public struct ChatInbox: Sendable {
     static let insertChunk = 500
 
     public init(
-        store: any Store, clock: Clock, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "",
+        store: any Store, clock: Clock, random: RandomSource, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "",
         quietPeriod: Swift.Duration = .zero, notified: @escaping @Sendable (UUID) -> Void = { _ in }
     ) {
         self.store = store
         self.quietPeriod = quietPeriod
         self.notified = notified
         self.clock = clock
+        self.random = random
         self.cipher = cipher
         self.extractor = extractor
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
     }
 
@@ -215,7 +217,7 @@ public struct ChatInbox: Sendable {
 
             let partner = Self.partnerName(of: chat, key: key)
             var conversation = try await tx.lockChatConversation(ChatConversation(
-                id: UUID(), accountID: accountID, source: source, chatKey: key, partnerName: partner, isGroup: isGroup,
+                id: random.uuid(), accountID: accountID, source: source, chatKey: key, partnerName: partner, isGroup: isGroup,
                 lastActivityAt: newest, createdAt: now, updatedAt: now))
 
             var seen: Set<String> = []
@@ -320,7 +322,7 @@ public struct ChatInbox: Sendable {
         let subject = conversation.id.uuidString.lowercased()
         try await tx.cancelQueuedJobs(kind: Self.readJob, subject: subject)
         let payload = QuietRead(accountID: conversation.accountID, conversationID: conversation.id)
-        try await tx.enqueue(.new(Self.readJob, payload: try payload.json(), runAt: readAfter, now: now, subject: subject))
+        try await tx.enqueue(.new(Self.readJob, payload: try payload.json(), runAt: readAfter, now: now, id: random.uuid(), subject: subject))
     }
 
     /// What the quiet-chat job reads.
@@ -372,7 +374,7 @@ public struct ChatInbox: Sendable {
             guard let conversation = try await tx.chatConversation(id: request.conversationID, accountID: request.accountID) else { return }
             // The error's words can carry no message text: they come from storage and the cipher.
             let problem = ExtractionProblem(code: "read_failed", summary: "reading the conversation failed: \(error)")
-            try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: UUID(), at: now))
+            try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: random.uuid(), at: now))
         }
     }
 
@@ -441,7 +443,7 @@ public struct ChatInbox: Sendable {
             outcome = await extractor.outcome(of: messages, context: context)
         }
         if let problem = outcome.problem {
-            try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: UUID(), at: now))
+            try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: random.uuid(), at: now))
         }
         let decision = reconciler.decide(
             previousState: conversation.state, previousProposal: conversation.proposal?.event, links: conversation.events, retold: retold,
@@ -668,7 +670,7 @@ public struct ChatInbox: Sendable {
                 else {
                     let problem = ExtractionProblem(
                         code: "unplaceable_plan", summary: "an agreed plan could not be put on the calendar (no valid start, or the calendar refused it)")
-                    try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: UUID(), at: now))
+                    try await tx.insertChatExtractionFailure(ChatExtractionFailure(problem, conversation: conversation, id: random.uuid(), at: now))
                     continue
                 }
                 var created = ChatEventLink(uid: uid, objectName: name, calendarID: calendar.id, plan: ChatPlan(plan), createdAt: now, updatedAt: now)
@@ -737,7 +739,7 @@ public struct ChatInbox: Sendable {
                 "objectName": link.objectName,
             ],
             urgent: false)
-        try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+        try await NotificationDispatch.post(draft, account: account, now: now, random: random, tx: tx)
     }
 
     /// A plan's `2026-11-26T20:00` (or `2026-11-26`) in the person's zone.
@@ -764,7 +766,7 @@ public struct ChatInbox: Sendable {
     /// The account's "WhatsApp Events" calendar, made again if the person deleted it.
     private func chatCalendar(for account: Account, now: Date, tx: any StoreTransaction) async throws -> CalendarCollection? {
         if let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.chatEventsSlug) { return calendar }
-        guard let calendar = DefaultCalendars.make(for: account, now: now).first(where: { $0.slug == DefaultCalendars.chatEventsSlug }) else {
+        guard let calendar = DefaultCalendars.make(for: account, now: now, random: random).first(where: { $0.slug == DefaultCalendars.chatEventsSlug }) else {
             return nil
         }
         try await tx.insertCalendar(calendar)

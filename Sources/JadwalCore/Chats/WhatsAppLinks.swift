@@ -295,7 +295,7 @@ public struct WhatsAppLinks: Sendable {
                     let draft = NotificationDraft(
                         kind: .whatsAppUnlinked, reasonKey: "whatsapp-unlinked:\(link.attempt.uuidString.lowercased())", title: text.title,
                         body: text.body, links: ["url": "/settings/whatsapp"], urgent: false)
-                    try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+                    try await NotificationDispatch.post(draft, account: account, now: now, random: random, tx: tx)
                 }
             }
             link.updatedAt = now

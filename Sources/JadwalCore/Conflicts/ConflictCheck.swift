@@ -26,9 +26,9 @@ public struct ConflictCheck: Sendable {
 
         /// The job that checks this write, to enqueue in the write's transaction. Its subject is
         /// the account, so one pass can take every check of the account queued behind it.
-        public func job(now: Date) -> Job {
+        public func job(now: Date, random: RandomSource) -> Job {
             let payload = (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return Job.new(ConflictCheck.jobKind, payload: payload, maxAttempts: 5, runAt: now, now: now, subject: Self.subject(accountID: accountID))
+            return Job.new(ConflictCheck.jobKind, payload: payload, maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: Self.subject(accountID: accountID))
         }
 
         /// The subject of an account's check jobs.
@@ -41,13 +41,15 @@ public struct ConflictCheck: Sendable {
 
     let store: any Store
     let clock: Clock
+    let random: RandomSource
     let busyTime: AccountBusyTime
 
     /// `busyTime` should keep an index (`BusyTimeIndex`): a check reads busy time before it
     /// writes anything, so it may, and a bulk write's checks then read only what changed.
-    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime = AccountBusyTime(index: BusyTimeIndex())) {
+    public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime(index: BusyTimeIndex())) {
         self.store = store
         self.clock = clock
+        self.random = random
         self.busyTime = busyTime
     }
 
@@ -110,7 +112,7 @@ public struct ConflictCheck: Sendable {
                 guard let shareeID = share.shareeID else { continue }
                 for request in written where request.calendarID == calendarID && request.accountID == share.ownerID {
                     let theirs = Request(accountID: shareeID, calendarID: calendarID, objectName: request.objectName, source: request.source)
-                    try await tx.enqueue(theirs.job(now: now))
+                    try await tx.enqueue(theirs.job(now: now, random: random))
                 }
             }
         }
@@ -150,7 +152,7 @@ public struct ConflictCheck: Sendable {
             let again = Request(accountID: accountID, calendarID: calendarID, objectName: name, source: .feed, recheckOthers: false)
             guard !outcome.recheck.contains(again) else { continue }
             outcome.recheck.append(again)
-            try await tx.enqueue(again.job(now: now))
+            try await tx.enqueue(again.job(now: now, random: random))
         }
     }
 
@@ -202,7 +204,7 @@ public struct ConflictCheck: Sendable {
             let again = Request(accountID: accountID, calendarID: other.calendarID, objectName: other.objectName, source: other.source, recheckOthers: false)
             guard !outcome.recheck.contains(again) else { continue }
             outcome.recheck.append(again)
-            try await tx.enqueue(again.job(now: now))
+            try await tx.enqueue(again.job(now: now, random: random))
         }
     }
 
@@ -238,7 +240,7 @@ public struct ConflictCheck: Sendable {
                 "objectName": conflict.event.objectName,
             ],
             urgent: false)
-        try await NotificationDispatch.post(draft, to: recipient, tx: tx)
+        try await NotificationDispatch.post(draft, to: recipient, random: random, tx: tx)
     }
 
     /// The conflicts the object has now (none when it is gone or takes no time).
@@ -320,7 +322,7 @@ public struct ConflictCheck: Sendable {
             }
             guard !overlaps.isEmpty else { continue }
             conflicts.append(EventConflict(
-                id: UUID(), accountID: account.id,
+                id: random.uuid(), accountID: account.id,
                 event: .init(
                     calendarID: calendar.id, objectName: object.name, uid: occurrence.uid, title: occurrence.title, start: occurrence.range.start,
                     end: occurrence.range.end, recurrenceID: occurrence.recurrenceID, etag: object.etag),

@@ -207,7 +207,7 @@ public struct Goals: Sendable {
     let clock: Clock
     let random: RandomSource
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
         self.random = random

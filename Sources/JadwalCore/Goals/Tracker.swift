@@ -204,7 +204,7 @@ public struct Tracker: Sendable {
     let random: RandomSource
     let parse: AccountBusyTime.Parse
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system,
+    public init(store: any Store, clock: Clock, random: RandomSource,
                 parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
         self.store = store
         self.clock = clock
@@ -217,7 +217,7 @@ public struct Tracker: Sendable {
         let entry = try draft.entry(id: random.uuid(), zone: account.timeZone, now: now)
         return try await store.transaction { tx in
             try await tx.insertTrackerEntry(entry, accountID: account.id)
-            try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx)
+            try await TrackerProgress.queueCheck(accountID: account.id, now: now, random: random, tx: tx)
             return entry
         }
     }
@@ -233,7 +233,7 @@ public struct Tracker: Sendable {
             (entry.source, entry.externalID, entry.goalID, entry.planItemID, entry.outcome) =
                 (existing.source, existing.externalID, existing.goalID, existing.planItemID, existing.outcome)
             try await tx.updateTrackerEntry(entry, accountID: account.id)
-            try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx)
+            try await TrackerProgress.queueCheck(accountID: account.id, now: now, random: random, tx: tx)
             return entry
         }
     }
@@ -315,7 +315,7 @@ public struct Tracker: Sendable {
         // Every entry of the metric: the longest streak may lie before the periods shown.
         let parse = self.parse
         let entries = try await store.read { tx in
-            if name == Self.tasksMetric { return try await Self.completedTasks(account: account, tx: tx, parse: parse, now: now) }
+            if name == Self.tasksMetric { return try await Self.completedTasks(account: account, tx: tx, parse: parse, now: now, random: random) }
             return try await tx.trackerEntries(accountID: account.id, metric: name, from: Date(timeIntervalSince1970: 0),
                                                to: now.addingTimeInterval(2 * 86_400), limit: 100_000).filter(\.counts)
         }
@@ -342,15 +342,15 @@ public struct Tracker: Sendable {
 
     /// Each to-do of the task list that is done, as an entry of one at the time it was
     /// completed (COMPLETED, else when it was last changed), for summaries and charts.
-    static func completedTasks(account: Account, tx: any StoreTransaction, parse: @escaping AccountBusyTime.Parse, now: Date) async throws
+    static func completedTasks(account: Account, tx: any StoreTransaction, parse: @escaping AccountBusyTime.Parse, now: Date, random: RandomSource) async throws
         -> [TrackerEntry] {
-        guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
+        guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return [] }
         let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
         return try await TaskList.tasks(in: list, account: account, tx: tx, parse: parse).compactMap { task in
             guard task.todo.effectiveStatus == .completed else { return nil }
             let completed = task.todo.completed.flatMap { TaskDue.seconds($0, resolver: TimeZoneResolver(), floating: zone) }
                 .map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? task.object.updatedAt
-            return TrackerEntry(id: UUID(), metric: tasksMetric, start: completed, end: nil, value: 1, unit: tasksUnit, kind: nil,
+            return TrackerEntry(id: random.uuid(), metric: tasksMetric, start: completed, end: nil, value: 1, unit: tasksUnit, kind: nil,
                                 note: task.todo.title, createdAt: completed, updatedAt: completed)
         }.sorted { $0.start < $1.start }
     }

@@ -70,12 +70,12 @@ public struct TwoWeekPlanning: Sendable {
     let busyTime: AccountBusyTime
     let writes: CalendarWrites
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system, busyTime: AccountBusyTime = AccountBusyTime()) {
+    public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime()) {
         self.store = store
         self.clock = clock
         self.random = random
         self.busyTime = busyTime
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
     }
 
     // MARK: Planning
@@ -133,7 +133,7 @@ public struct TwoWeekPlanning: Sendable {
 
     /// The open to-dos with an estimate, and the time their Task Time blocks already give them.
     func plannableTasks(account: Account, now: Date, tx: any StoreTransaction) async throws -> (tasks: [PlannableTask], given: [ItemPlacement]) {
-        guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return ([], []) }
+        guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return ([], []) }
         let stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse)
         let tasks = TaskPlanner.plannable(stored).tasks
         let ids = Set(tasks.map(\.id))
@@ -346,7 +346,7 @@ public struct TwoWeekPlanning: Sendable {
             if let existing = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.plannedTasksSlug), existing.components.contains(.event) {
                 calendar = existing
             } else {
-                calendar = try await tx.eventCalendar(DefaultCalendars.plannedTasks(for: account, now: now))
+                calendar = try await tx.eventCalendar(DefaultCalendars.plannedTasks(for: account, now: now, random: random))
             }
             text = PlacedEvent.text(
                 title: item.title.isEmpty ? "To-do" : item.title, range: item.range, uid: identity.uid, timeZone: account.timeZone, now: now,
@@ -455,7 +455,7 @@ public struct TwoWeekPlanning: Sendable {
                 tracked = true
             }
         }
-        if tracked { try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx) }
+        if tracked { try await TrackerProgress.queueCheck(accountID: account.id, now: now, random: random, tx: tx) }
         return learned
     }
 
@@ -474,11 +474,11 @@ public struct TwoWeekPlanning: Sendable {
     struct SessionsRequest: Codable { var accountID: UUID }
 
     /// Queues ``sessionsJob`` for the account in the caller's transaction (one waiting at a time).
-    static func queueSessionRead(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
+    static func queueSessionRead(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
         let subject = "sessions:" + accountID.uuidString.lowercased()
         _ = try await tx.cancelQueuedJobs(kind: sessionsJob, subject: subject)
         let payload = String(decoding: try JSONEncoder().encode(SessionsRequest(accountID: accountID)), as: UTF8.self)
-        try await tx.enqueue(Job.new(sessionsJob, payload: payload, maxAttempts: 5, runAt: now, now: now, subject: subject))
+        try await tx.enqueue(Job.new(sessionsJob, payload: payload, maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: subject))
     }
 
     /// The account a ``sessionsJob`` is for.
@@ -508,7 +508,7 @@ public struct TwoWeekPlanning: Sendable {
                     _ = try await writes.put(content, name: event.name, in: calendar, ifMatch: object.etag, source: .goalPlan, transaction: tx)
                 }
             }
-            try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx)
+            try await TrackerProgress.queueCheck(accountID: account.id, now: now, random: random, tx: tx)
             guard let entry = try await tx.trackerEntry(planItemID: item.id, accountID: account.id) else { throw Refusal.notFound(id: id) }
             return Marked(item: item, entry: entry)
         }

@@ -19,6 +19,7 @@ struct ImplicitScheduling {
     /// The write path deliveries go through (as `.invitation`, which schedules nothing).
     let writes: CalendarWrites
     var clock: Clock { writes.clock }
+    var random: RandomSource { writes.random }
 
     /// The most attendees one meeting may have: each costs a delivery in the organizer's write.
     static let maxAttendees = 100
@@ -138,7 +139,7 @@ struct ImplicitScheduling {
                 current.append(invitation.id)
             } else {
                 var invitation = Invitation(
-                    id: RandomSource.system.uuid(), organizerID: organizer.id, uid: uid, attendeeEmail: email, attendeeID: account?.id,
+                    id: random.uuid(), organizerID: organizer.id, uid: uid, attendeeEmail: email, attendeeID: account?.id,
                     attendeeName: attendee.parameter("CN"), partstat: partstat, scheduleStatus: ScheduleStatus.pending,
                     state: ITIP.isCancelled(copy) ? .cancelled : .active, summary: summary.title, start: summary.start, end: summary.end,
                     createdAt: now, updatedAt: now)
@@ -168,7 +169,7 @@ struct ImplicitScheduling {
                 try await tx.enqueue(InvitationMail(
                     method: message.method, to: email.value, toName: message.recipient.parameter("CN"), fromAccountID: organizer.id,
                     invitationID: found.id, language: Self.language(of: message.recipient, otherwise: organizer.language), icalendar: message.text
-                ).job(now: now))
+                ).job(now: now, random: random))
                 status = ScheduleStatus.pending
             } else {
                 status = ScheduleStatus.invalidUser
@@ -212,8 +213,8 @@ struct ImplicitScheduling {
             if let found {
                 _ = try await writes.write(content, name: found.object.name, in: found.calendar, source: .invitation, transaction: tx)
             } else {
-                let calendar = try await Self.invitationCalendar(of: attendee, tx: tx)
-                let name = try await Self.freeName(for: message.uid, in: calendar, tx: tx)
+                let calendar = try await Self.invitationCalendar(of: attendee, now: clock.now, random: random, tx: tx)
+                let name = try await Self.freeName(for: message.uid, in: calendar, random: random, tx: tx)
                 _ = try await writes.write(content, name: name, in: calendar, source: .invitation, transaction: tx)
             }
         case .cancel:
@@ -226,7 +227,7 @@ struct ImplicitScheduling {
         case .reply, .counter, .declineCounter:
             break
         }
-        try await Self.putInInbox(message, for: attendee, now: clock.now, tx: tx)
+        try await Self.putInInbox(message, for: attendee, now: clock.now, random: random, tx: tx)
         let summary = MeetingSummary(calendar: message.calendar, zone: attendee.timeZone)
         let text = NotificationText(account: attendee)
         let words: (title: String, body: String) = switch message.method {
@@ -239,7 +240,7 @@ struct ImplicitScheduling {
         let draft = NotificationDraft(
             kind: .invitation, reasonKey: "invitation:\(message.method.rawValue.lowercased()):\(message.uid):\(Int(clock.now.timeIntervalSince1970))",
             title: words.title, body: words.body, links: ["uid": message.uid, "url": "/invitations"], urgent: false)
-        _ = try await NotificationDispatch.post(draft, account: attendee, now: clock.now, tx: tx)
+        _ = try await NotificationDispatch.post(draft, account: attendee, now: clock.now, random: random, tx: tx)
         return ScheduleStatus.delivered
     }
 
@@ -272,21 +273,21 @@ struct ImplicitScheduling {
                 invitation.updatedAt = now
                 try await tx.updateInvitation(invitation)
             }
-            try await Self.putInInbox(reply, for: organizer, now: now, tx: tx)
+            try await Self.putInInbox(reply, for: organizer, now: now, random: random, tx: tx)
             let summary = MeetingSummary(calendar: parsed, zone: organizer.timeZone)
             let words = NotificationText(account: organizer).invitationAnswered(attendee: attendee.displayName, title: summary.title, status: status)
             let draft = NotificationDraft(
                 kind: .invitation, reasonKey: "invitation-answer:\(reply.uid):\(attendee.id.uuidString.lowercased()):\(Int(now.timeIntervalSince1970))",
                 title: words.title, body: words.body, links: ["uid": reply.uid, "calendarId": found.calendar.id.uuidString.lowercased(),
                                                               "objectName": found.object.name], urgent: false)
-            _ = try await NotificationDispatch.post(draft, account: organizer, now: now, tx: tx)
+            _ = try await NotificationDispatch.post(draft, account: organizer, now: now, random: random, tx: tx)
             return ScheduleStatus.delivered
         }
         guard let email = CalendarUsers.email(of: reply.recipientAddress) else { return ScheduleStatus.invalidUser }
         try await tx.enqueue(InvitationMail(
             method: reply.method, to: email.value, toName: reply.recipient.parameter("CN"), fromAccountID: attendee.id, invitationID: nil,
             language: attendee.language, icalendar: reply.text
-        ).job(now: now))
+        ).job(now: now, random: random))
         return ScheduleStatus.pending
     }
 
@@ -303,9 +304,9 @@ struct ImplicitScheduling {
     /// The calendar invitations land in (RFC 6638 §9.2's schedule-default-calendar-URL): the
     /// Personal calendar, else the first of the person's own that holds events; a Personal
     /// calendar is made again when they have none.
-    static func invitationCalendar(of account: Account, tx: any StoreTransaction) async throws -> CalendarCollection {
+    static func invitationCalendar(of account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws -> CalendarCollection {
         if let found = DefaultCalendars.invitationCalendar(among: try await tx.calendars(accountID: account.id)) { return found }
-        guard let personal = DefaultCalendars.make(for: account, now: Date()).first(where: { $0.slug == DefaultCalendars.personalSlug }) else {
+        guard let personal = DefaultCalendars.make(for: account, now: now, random: random).first(where: { $0.slug == DefaultCalendars.personalSlug }) else {
             throw CalendarWrites.Refusal.notFound
         }
         return try await tx.eventCalendar(personal)
@@ -313,14 +314,14 @@ struct ImplicitScheduling {
 
     /// A name for a delivered meeting: made from its UID as for other items, unless that is not
     /// a valid name or is taken.
-    static func freeName(for uid: String, in calendar: CalendarCollection, tx: any StoreTransaction) async throws -> String {
+    static func freeName(for uid: String, in calendar: CalendarCollection, random: RandomSource, tx: any StoreTransaction) async throws -> String {
         let name = ObjectIdentity.name(forUID: uid)
         if CalendarWrites.isValidName(name), name.count > 4, try await tx.calendarObject(calendarID: calendar.id, name: name) == nil { return name }
-        return RandomSource.system.uuid().uuidString.lowercased() + ".ics"
+        return random.uuid().uuidString.lowercased() + ".ics"
     }
 
-    static func putInInbox(_ message: ITIPMessage, for account: Account, now: Date, tx: any StoreTransaction) async throws {
-        let id = RandomSource.system.uuid()
+    static func putInInbox(_ message: ITIPMessage, for account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+        let id = random.uuid()
         let text = message.text
         try await tx.insertSchedulingMessage(SchedulingMessage(
             id: id, accountID: account.id, name: id.uuidString.lowercased() + ".ics", uid: message.uid, method: message.method,

@@ -29,9 +29,9 @@ public struct InvitationMail: Sendable, Hashable, Codable {
         self.icalendar = icalendar
     }
 
-    public func job(now: Date) -> Job {
+    public func job(now: Date, random: RandomSource) -> Job {
         let payload = (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Job.new(Self.kind, payload: payload, maxAttempts: 8, runAt: now, now: now)
+        return Job.new(Self.kind, payload: payload, maxAttempts: 8, runAt: now, now: now, id: random.uuid())
     }
 
     /// The request a job carries; nil when its payload cannot be read.

@@ -18,7 +18,7 @@ public struct Invitations: Sendable {
         self.store = store
         self.clock = clock
         self.random = random
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
         self.busyTime = busyTime
     }
 
@@ -194,7 +194,7 @@ public struct Invitations: Sendable {
         else { throw Problem.meetingGone }
         let message = ITIPProposal.counter(
             meeting: item, attendee: attendee, organizer: organizerProperty, start: start, end: end, comment: note, now: now)
-        try await ImplicitScheduling.putInInbox(message, for: organizer, now: now, tx: tx)
+        try await ImplicitScheduling.putInInbox(message, for: organizer, now: now, random: random, tx: tx)
         invitation.proposal = CounterProposal(start: start, end: end, comment: note, proposedAt: now)
         invitation.updatedAt = now
         try await tx.updateInvitation(invitation)
@@ -203,7 +203,7 @@ public struct Invitations: Sendable {
             kind: .invitation, reasonKey: "invitation-counter:\(invitation.id.uuidString.lowercased()):\(Int(now.timeIntervalSince1970))",
             title: words.title, body: words.body, links: ["invitationId": invitation.id.uuidString.lowercased(), "url": "/invitations"],
             urgent: false)
-        _ = try await NotificationDispatch.post(draft, account: organizer, now: now, tx: tx)
+        _ = try await NotificationDispatch.post(draft, account: organizer, now: now, random: random, tx: tx)
         return invitation
     }
 
@@ -229,8 +229,8 @@ public struct Invitations: Sendable {
         let request = OrganizerScheduling(organizer: CalendarUsers.addresses(of: organizer), now: clock.now)
             .request(for: attendee, from: meeting.calendar, sender: organizerProperty)
         let copy = ITIPDelivery.attendeeCopy(request: request.calendar, existing: nil, attendee: addresses)
-        let calendar = try await ImplicitScheduling.invitationCalendar(of: account, tx: tx)
-        return (calendar, try await ImplicitScheduling.freeName(for: invitation.uid, in: calendar, tx: tx), copy)
+        let calendar = try await ImplicitScheduling.invitationCalendar(of: account, now: clock.now, random: random, tx: tx)
+        return (calendar, try await ImplicitScheduling.freeName(for: invitation.uid, in: calendar, random: random, tx: tx), copy)
     }
 
     /// The organizer's copy of an invitation's meeting, parsed, with where it is.
@@ -333,19 +333,19 @@ public struct Invitations: Sendable {
             let message = ITIPProposal.declineCounter(
                 meeting: item, attendee: attendeeProperty, organizer: organizerProperty, comment: String(comment.prefix(1000)), now: now)
             if let attendee = try await invitation.attendeeID.asyncFlatMap({ try await tx.account(id: $0) }), !attendee.isDisabled {
-                try await ImplicitScheduling.putInInbox(message, for: attendee, now: now, tx: tx)
+                try await ImplicitScheduling.putInInbox(message, for: attendee, now: now, random: random, tx: tx)
                 let words = NotificationText(account: attendee).proposalDeclined(organizer: organizer.displayName, title: invitation.summary)
                 let draft = NotificationDraft(
                     kind: .invitation, reasonKey: "invitation-declinecounter:\(invitation.id.uuidString.lowercased()):\(Int(now.timeIntervalSince1970))",
                     title: words.title, body: words.body, links: ["invitationId": invitation.id.uuidString.lowercased(), "url": "/invitations"],
                     urgent: false)
-                _ = try await NotificationDispatch.post(draft, account: attendee, now: now, tx: tx)
+                _ = try await NotificationDispatch.post(draft, account: attendee, now: now, random: random, tx: tx)
             } else {
                 try await tx.enqueue(InvitationMail(
                     method: .declineCounter, to: invitation.attendeeEmail.value, toName: invitation.attendeeName, fromAccountID: organizer.id,
                     invitationID: invitation.id, language: ImplicitScheduling.language(of: attendeeProperty, otherwise: organizer.language),
                     icalendar: message.text
-                ).job(now: now))
+                ).job(now: now, random: random))
             }
             invitation.proposal = nil
             invitation.updatedAt = now
@@ -413,7 +413,7 @@ public struct Invitations: Sendable {
             }
             // The organizer's Inbox gets the answer as a REPLY, as from any attendee.
             if let reply = AttendeeScheduling(attendee: [address], now: now).reply(old: meeting.calendar, new: answered) {
-                try await ImplicitScheduling.putInInbox(reply, for: organizer, now: now, tx: tx)
+                try await ImplicitScheduling.putInInbox(reply, for: organizer, now: now, random: random, tx: tx)
             }
             invitation.partstat = status
             invitation.updatedAt = now
@@ -425,7 +425,7 @@ public struct Invitations: Sendable {
                 title: words.title, body: words.body,
                 links: ["uid": invitation.uid, "calendarId": meeting.collection.id.uuidString.lowercased(), "objectName": meeting.object.name],
                 urgent: false)
-            _ = try await NotificationDispatch.post(draft, account: organizer, now: now, tx: tx)
+            _ = try await NotificationDispatch.post(draft, account: organizer, now: now, random: random, tx: tx)
             return invitation
         }
     }

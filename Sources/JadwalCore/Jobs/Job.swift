@@ -43,7 +43,7 @@ public struct Job: Sendable, Hashable, Codable {
 
     /// A new job, to be enqueued in the transaction of the change that causes it.
     public static func new(
-        _ kind: JobKind, payload: String, maxAttempts: Int = 8, runAt: Date, now: Date, id: UUID = UUID(), subject: String? = nil
+        _ kind: JobKind, payload: String, maxAttempts: Int = 8, runAt: Date, now: Date, id: UUID, subject: String? = nil
     ) -> Job {
         Job(id: id, kind: kind, payload: payload, state: .queued, attempts: 0, maxAttempts: maxAttempts, runAt: runAt, createdAt: now, subject: subject)
     }

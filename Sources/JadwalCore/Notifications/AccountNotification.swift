@@ -51,7 +51,7 @@ public struct AccountNotification: Sendable, Hashable {
     public var readAt: Date?
 
     public init(
-        id: UUID = UUID(), accountID: UUID, sequence: Int64 = 0, kind: NotificationKind, reasonKey: String, title: String, body: String,
+        id: UUID, accountID: UUID, sequence: Int64 = 0, kind: NotificationKind, reasonKey: String, title: String, body: String,
         links: [String: String] = [:], urgent: Bool, createdAt: Date, deliverAfter: Date, readAt: Date? = nil
     ) {
         self.id = id
@@ -102,7 +102,7 @@ public struct PushDevice: Sendable, Hashable {
 
     public static let nameLimit = 100
 
-    public init(id: UUID = UUID(), accountID: UUID, token: String, name: String, createdAt: Date, lastUsedAt: Date? = nil) {
+    public init(id: UUID, accountID: UUID, token: String, name: String, createdAt: Date, lastUsedAt: Date? = nil) {
         self.id = id
         self.accountID = accountID
         self.token = token

@@ -69,30 +69,30 @@ public enum NotificationDispatch {
 
     /// The stored notification, or nil when one with the same reason exists already.
     @discardableResult
-    public static func post(_ draft: NotificationDraft, account: Account, now: Date, tx: any StoreTransaction) async throws -> AccountNotification? {
-        try await post(draft, to: try await recipient(account, now: now, tx: tx), tx: tx)
+    public static func post(_ draft: NotificationDraft, account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws -> AccountNotification? {
+        try await post(draft, to: try await recipient(account, now: now, tx: tx), random: random, tx: tx)
     }
 
     /// The same, for a recipient read already.
     @discardableResult
-    public static func post(_ draft: NotificationDraft, to recipient: Recipient, tx: any StoreTransaction) async throws -> AccountNotification? {
+    public static func post(_ draft: NotificationDraft, to recipient: Recipient, random: RandomSource, tx: any StoreTransaction) async throws -> AccountNotification? {
         let (account, now, settings) = (recipient.account, recipient.now, recipient.settings)
         let deliverAfter = draft.urgent ? now : recipient.deliverAfter
         let candidate = AccountNotification(
-            accountID: account.id, kind: draft.kind, reasonKey: draft.reasonKey, title: draft.title, body: draft.body, links: draft.links,
+            id: random.uuid(), accountID: account.id, kind: draft.kind, reasonKey: draft.reasonKey, title: draft.title, body: draft.body, links: draft.links,
             urgent: draft.urgent, createdAt: now, deliverAfter: deliverAfter)
         guard let stored = try await tx.insertNotification(candidate) else { return nil }
         let request = ChannelRequest(notificationID: stored.id, accountID: account.id)
         let payload = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
         if settings.emailKinds.contains(draft.kind) {
-            try await tx.enqueue(Job.new(emailJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
+            try await tx.enqueue(Job.new(emailJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now, id: random.uuid()))
         }
         if settings.pushKinds.contains(draft.kind), recipient.hasPushDevices {
-            try await tx.enqueue(Job.new(pushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
+            try await tx.enqueue(Job.new(pushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now, id: random.uuid()))
         }
         // "Push" is one choice for both: the phone's app (APNs) and its browser (Web Push).
         if settings.pushKinds.contains(draft.kind), recipient.hasWebPush {
-            try await tx.enqueue(Job.new(webPushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now))
+            try await tx.enqueue(Job.new(webPushJob, payload: payload, maxAttempts: 8, runAt: deliverAfter, now: now, id: random.uuid()))
         }
         return stored
     }

@@ -6,10 +6,12 @@ import Foundation
 public struct Notifications: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -100,7 +102,7 @@ public struct Notifications: Sendable {
         guard name.count <= PushDevice.nameLimit, !name.containsControlCharacters else { throw Problem.invalidDeviceName }
         let now = clock.now
         return try await store.transaction { tx in
-            try await tx.savePushDevice(PushDevice(accountID: accountID, token: token, name: name.isEmpty ? "Apple device" : name, createdAt: now))
+            try await tx.savePushDevice(PushDevice(id: random.uuid(), accountID: accountID, token: token, name: name.isEmpty ? "Apple device" : name, createdAt: now))
         }
     }
 

@@ -26,7 +26,7 @@ public struct WebPushSubscription: Sendable, Hashable {
     public static let perAccountLimit = 20
 
     public init(
-        id: UUID = UUID(), accountID: UUID, endpoint: String, p256dh: String, auth: String, name: String, serverKey: String, createdAt: Date,
+        id: UUID, accountID: UUID, endpoint: String, p256dh: String, auth: String, name: String, serverKey: String, createdAt: Date,
         lastUsedAt: Date? = nil
     ) {
         self.id = id
@@ -93,7 +93,7 @@ public struct WebPushSubscriptionDraft: Sendable, Hashable, Decodable {
     }
 
     /// Checks the shape of every field (not yet where the endpoint's host points: that needs DNS).
-    public func validated(accountID: UUID, serverKey: String, now: Date) throws(Problem) -> WebPushSubscription {
+    public func validated(accountID: UUID, serverKey: String, now: Date, id: UUID) throws(Problem) -> WebPushSubscription {
         let endpoint = (self.endpoint ?? "").trimmingCharacters(in: .whitespaces)
         guard !endpoint.isEmpty else { throw .invalidEndpoint("is required: the push service's address from the browser's subscription") }
         guard endpoint.count <= WebPushSubscription.endpointLimit else {
@@ -119,7 +119,7 @@ public struct WebPushSubscriptionDraft: Sendable, Hashable, Decodable {
             throw .otherServerKey
         }
         return WebPushSubscription(
-            accountID: accountID, endpoint: endpoint, p256dh: key.base64URLEncodedString(), auth: secret.base64URLEncodedString(),
+            id: id, accountID: accountID, endpoint: endpoint, p256dh: key.base64URLEncodedString(), auth: secret.base64URLEncodedString(),
             name: name.isEmpty ? "Browser" : name, serverKey: serverKey, createdAt: now)
     }
 }

@@ -6,15 +6,17 @@ import Foundation
 public struct WebPushSubscriptions: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
     /// Checks where an endpoint's host points, by the same rules as every other address the
     /// server fetches (JadwalFetch): no private or loopback addresses unless the operator allows them.
     let addresses: any FeedFetching
     /// This server's VAPID public key (base64url), which browsers subscribe with.
     public let serverKey: String
 
-    public init(store: any Store, clock: Clock, addresses: any FeedFetching, serverKey: String) {
+    public init(store: any Store, clock: Clock, random: RandomSource, addresses: any FeedFetching, serverKey: String) {
         self.store = store
         self.clock = clock
+        self.random = random
         self.addresses = addresses
         self.serverKey = serverKey
     }
@@ -42,7 +44,7 @@ public struct WebPushSubscriptions: Sendable {
         let now = clock.now
         let subscription: WebPushSubscription
         do throws(WebPushSubscriptionDraft.Problem) {
-            subscription = try draft.validated(accountID: accountID, serverKey: serverKey, now: now)
+            subscription = try draft.validated(accountID: accountID, serverKey: serverKey, now: now, id: random.uuid())
         } catch {
             throw Problem.invalid(error)
         }

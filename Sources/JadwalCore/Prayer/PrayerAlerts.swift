@@ -19,10 +19,12 @@ public struct PrayerAlerts: Sendable {
 
     let store: any Store
     let clock: Clock
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     /// The payload of `prayer.alerts.schedule`.
@@ -46,7 +48,7 @@ public struct PrayerAlerts: Sendable {
             let next = try change.applied(to: try await tx.prayerAlertSettings(accountID: accountID) ?? PrayerAlertSettings())
             if next.isOn, try await tx.prayerSettings(accountID: accountID) == nil { throw PrayerPreferences.Problem.notSet }
             try await tx.savePrayerAlertSettings(next, accountID: accountID, at: now)
-            try await Self.reschedule(accountID: accountID, now: now, tx: tx)
+            try await Self.reschedule(accountID: accountID, now: now, random: random, tx: tx)
             return next
         }
     }
@@ -66,10 +68,10 @@ public struct PrayerAlerts: Sendable {
 
     /// Queues a schedule job for the account in the caller's transaction (prayer settings or
     /// alerts changed), replacing one already queued.
-    public static func reschedule(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
+    public static func reschedule(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
         let subject = subject(accountID)
         try await tx.cancelQueuedJobs(kind: scheduleJob, subject: subject)
-        try await tx.enqueue(Job.new(scheduleJob, payload: json(Target(accountID: accountID)), maxAttempts: 5, runAt: now, now: now, subject: subject))
+        try await tx.enqueue(Job.new(scheduleJob, payload: json(Target(accountID: accountID)), maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: subject))
     }
 
     /// Replaces the account's queued alerts with those of its current settings; how many were queued.
@@ -85,7 +87,7 @@ public struct PrayerAlerts: Sendable {
             else { return 0 }
             let planned = try Self.window(accountID: account.id, prayer: prayer, alerts: alerts, now: now)
             for alert in planned {
-                try await tx.enqueue(Job.new(Self.alertJob, payload: Self.json(alert), maxAttempts: 5, runAt: alert.fireAt, now: now, subject: subject))
+                try await tx.enqueue(Job.new(Self.alertJob, payload: Self.json(alert), maxAttempts: 5, runAt: alert.fireAt, now: now, id: random.uuid(), subject: subject))
             }
             return planned.count
         }
@@ -113,7 +115,7 @@ public struct PrayerAlerts: Sendable {
                 kind: .prayer, reasonKey: current.reasonKey, title: text.title, body: text.body,
                 links: ["url": "/calendar?view=day&date=\(current.day)", "prayer": current.isJumuah ? "jumuah" : current.prayer.rawValue],
                 urgent: true)
-            return try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+            return try await NotificationDispatch.post(draft, account: account, now: now, random: random, tx: tx)
         }
     }
 
@@ -122,8 +124,8 @@ public struct PrayerAlerts: Sendable {
         let now = clock.now
         return try await store.transaction { tx in
             let accounts = try await tx.accountsWithPrayerAlerts()
-            for accountID in accounts { try await Self.reschedule(accountID: accountID, now: now, tx: tx) }
-            try await Self.queueSweep(at: now.addingTimeInterval(Self.sweepInterval), now: now, tx: tx)
+            for accountID in accounts { try await Self.reschedule(accountID: accountID, now: now, random: random, tx: tx) }
+            try await Self.queueSweep(at: now.addingTimeInterval(Self.sweepInterval), now: now, random: random, tx: tx)
             return accounts.count
         }
     }
@@ -135,13 +137,13 @@ public struct PrayerAlerts: Sendable {
             // Instances starting together on one database queue one sweep, not one each.
             try await tx.serializeJobs(kind: Self.sweepJob)
             guard try await tx.queuedJobCount(kind: Self.sweepJob) == 0 else { return }
-            try await Self.queueSweep(at: now, now: now, tx: tx)
+            try await Self.queueSweep(at: now, now: now, random: random, tx: tx)
         }
     }
 
-    static func queueSweep(at time: Date, now: Date, tx: any StoreTransaction) async throws {
+    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
         try await tx.cancelQueuedJobs(kind: sweepJob, subject: "sweep")
-        try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, subject: "sweep"))
+        try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
     }
 
     /// The alerts firing after `now` and within the horizon. The place's days from yesterday to

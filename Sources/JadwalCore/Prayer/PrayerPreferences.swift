@@ -62,7 +62,7 @@ public struct PrayerPreferences: Sendable {
             try await tx.savePrayerSettings(next, accountID: accountID, at: now)
             // Alerts follow the new place, method or zone: the queued ones are replaced.
             if try await tx.prayerAlertSettings(accountID: accountID)?.isOn == true {
-                try await PrayerAlerts.reschedule(accountID: accountID, now: now, tx: tx)
+                try await PrayerAlerts.reschedule(accountID: accountID, now: now, random: random, tx: tx)
             }
             return next
         }

@@ -35,8 +35,8 @@ public struct ReminderQueue: Sendable {
         /// Jobs about this object carry it, so they can be found and cancelled.
         public var subject: String { calendarID.uuidString.lowercased() + "/" + objectName }
 
-        public func scheduleJob(now: Date) -> Job {
-            Job.new(ReminderQueue.scheduleJob, payload: ReminderQueue.json(self), maxAttempts: 5, runAt: now, now: now, subject: subject)
+        public func scheduleJob(now: Date, random: RandomSource) -> Job {
+            Job.new(ReminderQueue.scheduleJob, payload: ReminderQueue.json(self), maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: subject)
         }
     }
 
@@ -53,11 +53,13 @@ public struct ReminderQueue: Sendable {
 
     let store: any Store
     let clock: Clock
+    let random: RandomSource
     let parse: AccountBusyTime.Parse
 
-    public init(store: any Store, clock: Clock, parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
+    public init(store: any Store, clock: Clock, random: RandomSource, parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
         self.store = store
         self.clock = clock
+        self.random = random
         self.parse = parse
     }
 
@@ -86,7 +88,7 @@ public struct ReminderQueue: Sendable {
             let firing = Firing(
                 target: target, key: reminder.key, fireAt: reminder.fireAt, title: reminder.title, start: reminder.instanceStart,
                 allDay: reminder.isAllDay, isTodo: reminder.isTodo)
-            try await tx.enqueue(Job.new(Self.fireJob, payload: Self.json(firing), maxAttempts: 5, runAt: reminder.fireAt, now: now, subject: target.subject))
+            try await tx.enqueue(Job.new(Self.fireJob, payload: Self.json(firing), maxAttempts: 5, runAt: reminder.fireAt, now: now, id: random.uuid(), subject: target.subject))
         }
         return window.reminders.count
     }
@@ -108,7 +110,7 @@ public struct ReminderQueue: Sendable {
                 title: text.title, body: text.body,
                 links: ["calendarId": firing.target.calendarID.uuidString.lowercased(), "objectName": firing.target.objectName],
                 urgent: true)
-            return try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+            return try await NotificationDispatch.post(draft, account: account, now: now, random: random, tx: tx)
         }
     }
 
@@ -121,9 +123,9 @@ public struct ReminderQueue: Sendable {
             let targets = try await tx.calendarObjectsWithAlarms(endingAfter: now)
             for target in targets {
                 try await tx.cancelQueuedJobs(kind: Self.scheduleJob, subject: target.subject)
-                try await tx.enqueue(target.scheduleJob(now: now))
+                try await tx.enqueue(target.scheduleJob(now: now, random: random))
             }
-            try await Self.queueSweep(at: now.addingTimeInterval(Self.sweepInterval), now: now, tx: tx)
+            try await Self.queueSweep(at: now.addingTimeInterval(Self.sweepInterval), now: now, random: random, tx: tx)
             return targets.count
         }
     }
@@ -135,13 +137,13 @@ public struct ReminderQueue: Sendable {
             // Instances starting together on one database queue one sweep, not one each.
             try await tx.serializeJobs(kind: Self.sweepJob)
             guard try await tx.queuedJobCount(kind: Self.sweepJob) == 0 else { return }
-            try await Self.queueSweep(at: now, now: now, tx: tx)
+            try await Self.queueSweep(at: now, now: now, random: random, tx: tx)
         }
     }
 
-    static func queueSweep(at time: Date, now: Date, tx: any StoreTransaction) async throws {
+    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
         try await tx.cancelQueuedJobs(kind: sweepJob, subject: "sweep")
-        try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, subject: "sweep"))
+        try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
     }
 
     static func json(_ value: some Encodable) -> String {

@@ -266,7 +266,7 @@ public struct UpcomingReminders: Sendable {
         } catch {
             throw Problem.notFound
         }
-        return try await CalendarWrites(store: store, clock: clock).put(content, name: object.name, in: calendar, ifMatch: object.etag, source: .api).object
+        return try await CalendarWrites(store: store, clock: clock, random: random).put(content, name: object.name, in: calendar, ifMatch: object.etag, source: .api).object
     }
 
     /// RFC 9074 §5: the firing is acknowledged and a snooze alarm fires at `until`. An instance

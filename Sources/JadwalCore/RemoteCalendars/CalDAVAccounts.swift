@@ -33,7 +33,7 @@ public struct CalDAVAccounts: Sendable {
         self.random = random
         self.servers = servers
         self.cipher = cipher
-        calendars = Calendars(store: store, clock: clock)
+        calendars = Calendars(store: store, clock: clock, random: random)
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -206,7 +206,7 @@ public struct CalDAVAccounts: Sendable {
     /// One queued sync per account: the next replaces any queued before.
     func schedule(_ id: UUID, at date: Date, tx: any StoreTransaction) async throws {
         try await tx.cancelQueuedJobs(kind: Self.syncJob, subject: Self.subject(id))
-        try await tx.enqueue(Job.new(Self.syncJob, payload: id.uuidString.lowercased(), maxAttempts: 3, runAt: date, now: clock.now, subject: Self.subject(id)))
+        try await tx.enqueue(Job.new(Self.syncJob, payload: id.uuidString.lowercased(), maxAttempts: 3, runAt: date, now: clock.now, id: random.uuid(), subject: Self.subject(id)))
     }
 
     func credentials(_ account: CalDAVAccount) throws -> RemoteCredentials {
@@ -290,7 +290,7 @@ public struct CalDAVAccounts: Sendable {
                         NotificationDraft(
                             kind: .feedFailed, reasonKey: "caldav-failed:\(id.uuidString.lowercased()):\(account.lastSuccessAt?.timeIntervalSince1970 ?? 0)",
                             title: text.title, body: text.body, links: ["externalCalendarId": id.uuidString.lowercased()], urgent: false),
-                        account: owner, now: now, tx: tx)
+                        account: owner, now: now, random: random, tx: tx)
                 }
             } else {
                 account.failures = 0
@@ -354,7 +354,7 @@ public struct CalDAVAccounts: Sendable {
         let wanted = changed.filter { url, etag in etag.isEmpty || known[url]?.remoteETag != etag }.keys.sorted()
         let objects = try await connection.objects(calendar: mirror.remoteURL, urls: wanted)
         var counts = Counts()
-        let writes = CalendarWrites(store: store, clock: clock)
+        let writes = CalendarWrites(store: store, clock: clock, random: random)
         let listedETags = changed
         let gone = removed
         var start = 0
@@ -424,17 +424,17 @@ public struct CalDAVAccounts: Sendable {
                 NotificationDraft(
                     kind: .remoteChangeRejected, reasonKey: "remote-change-rejected:\(calendar.id.uuidString.lowercased()):\(local.name):\(local.etag)",
                     title: text.title, body: text.body, links: ["calendarId": calendar.id.uuidString.lowercased(), "objectName": local.name], urgent: false),
-                account: owner, now: now, tx: tx)
+                account: owner, now: now, random: random, tx: tx)
         }
     }
 
     // MARK: Jadwal → remote
 
     /// Queued by every write to a mirrored calendar except the sync's own, in its transaction.
-    static func queueWriteBack(calendarID: UUID, name: String, now: Date, tx: any StoreTransaction) async throws {
+    static func queueWriteBack(calendarID: UUID, name: String, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
         let subject = "caldav-write:\(calendarID.uuidString.lowercased()):\(name)"
         try await tx.cancelQueuedJobs(kind: writeBackJob, subject: subject)
-        try await tx.enqueue(Job.new(writeBackJob, payload: "\(calendarID.uuidString.lowercased()) \(name)", maxAttempts: 8, runAt: now, now: now, subject: subject))
+        try await tx.enqueue(Job.new(writeBackJob, payload: "\(calendarID.uuidString.lowercased()) \(name)", maxAttempts: 8, runAt: now, now: now, id: random.uuid(), subject: subject))
     }
 
     /// What a write-back did.
@@ -471,7 +471,7 @@ public struct CalDAVAccounts: Sendable {
                 NotificationDraft(
                     kind: .remoteChangeRejected, reasonKey: "remote-write-failed:\(calendarID.uuidString.lowercased()):\(name):\(now.timeIntervalSince1970)",
                     title: text.title, body: text.body, links: ["calendarId": calendarID.uuidString.lowercased(), "objectName": name], urgent: false),
-                account: owner, now: now, tx: tx)
+                account: owner, now: now, random: random, tx: tx)
         }
     }
 
@@ -524,7 +524,7 @@ public struct CalDAVAccounts: Sendable {
         connection: any RemoteCalDAVConnection
     ) async throws {
         let remote = try await connection.objects(calendar: mirror.remoteURL, urls: [url]).first
-        let writes = CalendarWrites(store: store, clock: clock)
+        let writes = CalendarWrites(store: store, clock: clock, random: random)
         let now = clock.now
         let title = Self.summary(rejected) ?? Self.summary(remote?.icalendar) ?? name
         try await store.transaction { tx in
@@ -542,7 +542,7 @@ public struct CalDAVAccounts: Sendable {
                 NotificationDraft(
                     kind: .remoteChangeRejected, reasonKey: "remote-change-rejected:\(calendar.id.uuidString.lowercased()):\(name):\(now.timeIntervalSince1970)",
                     title: text.title, body: text.body, links: ["calendarId": calendar.id.uuidString.lowercased(), "objectName": name], urgent: false),
-                account: owner, now: now, tx: tx)
+                account: owner, now: now, random: random, tx: tx)
         }
     }
 

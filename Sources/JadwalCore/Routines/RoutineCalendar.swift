@@ -35,11 +35,11 @@ public struct RoutineCalendar: Sendable {
     let writes: CalendarWrites
     let random: RandomSource
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
         self.random = random
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
     }
 
     /// The routines, by start time, and the calendar's events that are not routines.
@@ -94,7 +94,7 @@ public struct RoutineCalendar: Sendable {
         let fields = try Self.checked(draft, id: stem, zone: account.timeZone)
         let text = RoutineEvent.icalendar(fields, uid: identity.uid, existing: nil, now: now)
         return try await store.transaction { tx in
-            let calendar = try await tx.eventCalendar(DefaultCalendars.routines(for: account, now: now))
+            let calendar = try await tx.eventCalendar(DefaultCalendars.routines(for: account, now: now, random: random))
             let saved = try await writes.put(
                 try CalendarObjectContent(text: text), name: identity.name, in: calendar, ifNoneMatch: true, source: .routine, transaction: tx).object
             return StoredRoutine(fields: fields, id: stem, objectName: saved.name, uid: saved.uid, etag: saved.etag)

@@ -42,21 +42,22 @@ public struct ConfigurationProfile: Sendable {
     public var identifierPrefix: String
     /// Nil for a profile that only subscribes.
     public var account: CalDAVAccount?
-    public var subscriptions: [Subscription]
+    public let subscriptions: [Subscription]
     /// Fresh UUIDs each time: a profile installed twice is two profiles, each removable.
-    public var profileUUID: UUID
-    public var payloadUUIDs: [UUID]
+    public let profileUUID: UUID
+    /// The CalDAV account's, then one for each subscription.
+    public let payloadUUIDs: [UUID]
 
     public init(
         displayName: String, identifierPrefix: String, account: CalDAVAccount?, subscriptions: [Subscription] = [],
-        profileUUID: UUID = UUID(), payloadUUIDs: [UUID]? = nil
+        random: RandomSource
     ) {
         self.displayName = displayName
         self.identifierPrefix = identifierPrefix
         self.account = account
         self.subscriptions = subscriptions
-        self.profileUUID = profileUUID
-        self.payloadUUIDs = payloadUUIDs ?? (0...subscriptions.count).map { _ in UUID() }
+        self.profileUUID = random.uuid()
+        self.payloadUUIDs = (0...subscriptions.count).map { _ in random.uuid() }
     }
 
     public static let contentType = "application/x-apple-aspen-config"
@@ -64,7 +65,7 @@ public struct ConfigurationProfile: Sendable {
     /// The property list, as a dictionary PropertyListSerialization can write.
     public var propertyList: [String: Any] {
         var payloads: [[String: Any]] = []
-        let caldavUUID = payloadUUIDs.first ?? UUID()
+        let caldavUUID = payloadUUIDs[0]
         if let account {
             payloads.append([
                 "PayloadType": "com.apple.caldav.account",
@@ -83,7 +84,7 @@ public struct ConfigurationProfile: Sendable {
             ])
         }
         for (index, subscription) in subscriptions.enumerated() {
-            let uuid = index + 1 < payloadUUIDs.count ? payloadUUIDs[index + 1] : UUID()
+            let uuid = payloadUUIDs[index + 1]
             payloads.append([
                 "PayloadType": "com.apple.subscribedcalendar.account",
                 "PayloadVersion": 1,

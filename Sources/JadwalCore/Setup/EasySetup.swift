@@ -85,7 +85,7 @@ public struct EasySetup: Sendable {
             let text = NotificationText(account: account).setupDone(device: setup.deviceName)
             try await NotificationDispatch.post(
                 NotificationDraft(kind: .setupDone, reasonKey: "setup:\(token.digest.hex)", title: text.title, body: text.body, urgent: true),
-                account: account, now: now, tx: tx)
+                account: account, now: now, random: random, tx: tx)
             return (setup, account, try await tx.prayerSettings(accountID: account.id) != nil)
         }
         switch setup.kind {

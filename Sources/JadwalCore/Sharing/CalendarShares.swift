@@ -7,10 +7,12 @@ import Foundation
 public struct CalendarShares: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
 
-    public init(store: any Store, clock: Clock) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     /// Every shared calendar's segment in a sharee's home starts so.
@@ -70,7 +72,7 @@ public struct CalendarShares: Sendable {
             } else {
                 guard existing.count < Self.sharesPerCalendar else { throw Problem.tooMany }
                 share = CalendarShare(
-                    id: UUID(), calendarID: calendarID, ownerID: owner.id, shareeEmail: email, access: access, note: String(note.prefix(500)),
+                    id: random.uuid(), calendarID: calendarID, ownerID: owner.id, shareeEmail: email, access: access, note: String(note.prefix(500)),
                     createdAt: now, updatedAt: now)
                 try await tx.insertCalendarShare(share)
             }
@@ -79,7 +81,7 @@ public struct CalendarShares: Sendable {
                 let draft = NotificationDraft(
                     kind: .share, reasonKey: "share-invited:\(share.id.uuidString.lowercased()):\(access.rawValue):\(Int(now.timeIntervalSince1970))",
                     title: text.title, body: text.body, links: ["shareId": share.id.uuidString.lowercased()], urgent: false)
-                _ = try await NotificationDispatch.post(draft, account: sharee, now: now, tx: tx)
+                _ = try await NotificationDispatch.post(draft, account: sharee, now: now, random: random, tx: tx)
             }
             return share
         }
@@ -213,7 +215,7 @@ public struct CalendarShares: Sendable {
             kind: .share, reasonKey: "share-answered:\(entry.share.id.uuidString.lowercased()):\(accepted):\(Int(now.timeIntervalSince1970))",
             title: text.title, body: text.body,
             links: ["shareId": entry.share.id.uuidString.lowercased(), "calendarId": entry.calendar.id.uuidString.lowercased()], urgent: false)
-        _ = try await NotificationDispatch.post(draft, account: owner, now: now, tx: tx)
+        _ = try await NotificationDispatch.post(draft, account: owner, now: now, random: random, tx: tx)
     }
 
     // MARK: People

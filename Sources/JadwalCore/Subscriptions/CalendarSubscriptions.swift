@@ -30,7 +30,7 @@ public struct CalendarSubscriptions: Sendable {
         self.clock = clock
         self.random = random
         self.fetcher = fetcher
-        calendars = Calendars(store: store, clock: clock)
+        calendars = Calendars(store: store, clock: clock, random: random)
     }
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -254,7 +254,7 @@ public struct CalendarSubscriptions: Sendable {
         try await tx.saveConflictSettings(settings, accountID: calendar.accountID, at: now)
         for object in try await tx.calendarObjects(calendarID: calendar.id) where object.component == .event {
             let request = ConflictCheck.Request(accountID: calendar.accountID, calendarID: calendar.id, objectName: object.name, source: .feed)
-            try await tx.enqueue(request.job(now: now))
+            try await tx.enqueue(request.job(now: now, random: random))
         }
     }
 
@@ -303,7 +303,7 @@ public struct CalendarSubscriptions: Sendable {
     func schedule(_ subscription: CalendarSubscription, at date: Date, tx: any StoreTransaction) async throws {
         try await tx.cancelQueuedJobs(kind: Self.refreshJob, subject: Self.subject(subscription.id))
         try await tx.enqueue(Job.new(
-            Self.refreshJob, payload: subscription.id.uuidString.lowercased(), maxAttempts: 3, runAt: date, now: clock.now,
+            Self.refreshJob, payload: subscription.id.uuidString.lowercased(), maxAttempts: 3, runAt: date, now: clock.now, id: random.uuid(),
             subject: Self.subject(subscription.id)))
     }
 
@@ -376,7 +376,7 @@ public struct CalendarSubscriptions: Sendable {
         let problems = feed.problems + objects.unreadable
         var contents: [String: CalendarObjectContent] = [:]
         for (uid, content) in objects.contents { contents[Self.objectName(forUID: uid)] = content }
-        let writes = CalendarWrites(store: store, clock: clock)
+        let writes = CalendarWrites(store: store, clock: clock, random: random)
         let now = clock.now
         let ready = contents
         let counted = problems
@@ -481,7 +481,7 @@ public struct CalendarSubscriptions: Sendable {
                     title: text.title, body: text.body,
                     links: ["subscriptionId": current.id.uuidString.lowercased(), "calendarId": current.calendarID.uuidString.lowercased()],
                     urgent: false)
-                try await NotificationDispatch.post(draft, account: account, now: now, tx: tx)
+                try await NotificationDispatch.post(draft, account: account, now: now, random: random, tx: tx)
             }
             try await tx.updateCalendarSubscription(current)
             if current.pausedAt == nil { try await schedule(current, at: current.nextRefreshAt, tx: tx) }

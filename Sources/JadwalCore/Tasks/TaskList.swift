@@ -91,7 +91,7 @@ public enum TaskList {
 
     /// The account's task list: the "Tasks" calendar, else the first calendar that holds to-dos.
     /// With `creating`, one is made when there is none (a person may have deleted it).
-    public static func calendar(for account: Account, creating: Bool, now: Date, tx: any StoreTransaction) async throws -> CalendarCollection? {
+    public static func calendar(for account: Account, creating: Bool, now: Date, random: RandomSource, tx: any StoreTransaction) async throws -> CalendarCollection? {
         if let tasks = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.tasksSlug), tasks.components.contains(.todo) {
             return tasks
         }
@@ -99,7 +99,7 @@ public enum TaskList {
         if let other = calendars.filter({ $0.components.contains(.todo) }).min(by: { ($0.order ?? .max) < ($1.order ?? .max) }) { return other }
         guard creating else { return nil }
         guard !calendars.contains(where: { $0.slug == DefaultCalendars.tasksSlug }),
-              let made = DefaultCalendars.make(for: account, now: now).first(where: { $0.slug == DefaultCalendars.tasksSlug })
+              let made = DefaultCalendars.make(for: account, now: now, random: random).first(where: { $0.slug == DefaultCalendars.tasksSlug })
         else { throw Missing() }
         try await tx.insertCalendar(made)
         return made
@@ -158,12 +158,14 @@ public struct PlannedTaskBlock: Sendable, Hashable {
 public struct Tasks: Sendable {
     let store: any Store
     let clock: Clock
+    let random: RandomSource
     let busyTime: AccountBusyTime
     let parse: @Sendable (CalendarObject) -> Component?
 
-    public init(store: any Store, clock: Clock, busyTime: AccountBusyTime, parse: @escaping @Sendable (CalendarObject) -> Component?) {
+    public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime, parse: @escaping @Sendable (CalendarObject) -> Component?) {
         self.store = store
         self.clock = clock
+        self.random = random
         self.busyTime = busyTime
         self.parse = parse
     }
@@ -173,7 +175,7 @@ public struct Tasks: Sendable {
     public func list(account: Account) async throws -> CalendarCollection {
         let now = clock.now
         return try await store.transaction { tx in
-            guard let list = try await TaskList.calendar(for: account, creating: true, now: now, tx: tx) else { throw TaskList.Missing() }
+            guard let list = try await TaskList.calendar(for: account, creating: true, now: now, random: random, tx: tx) else { throw TaskList.Missing() }
             return list
         }
     }
@@ -181,14 +183,14 @@ public struct Tasks: Sendable {
     /// The account's task list if it has one (nothing is made).
     public func existingList(account: Account) async throws -> CalendarCollection? {
         let now = clock.now
-        return try await store.read { tx in try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) }
+        return try await store.read { tx in try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) }
     }
 
     /// A stored to-do of the account's task list, with the list.
     public func task(named name: String, account: Account) async throws -> (CalendarCollection, CalendarObject)? {
         let now = clock.now
         return try await store.read { tx in
-            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx),
+            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx),
                   let object = try await tx.calendarObject(calendarID: list.id, name: name)
             else { return nil }
             return (list, object)
@@ -203,7 +205,7 @@ public struct Tasks: Sendable {
         let parse = self.parse
         let busyTime = self.busyTime
         return try await store.read { tx in
-            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx) else { return [] }
+            guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return [] }
             let tasks = try await TaskList.tasks(in: list, account: account, tx: tx, parse: parse)
             let planned = Dictionary(grouping: try await PlannedTaskBlock.all(account: account, tx: tx, busyTime: busyTime).blocks, by: \.taskUID)
             let chosen = tasks.filter { task in

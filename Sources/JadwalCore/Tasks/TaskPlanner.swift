@@ -49,13 +49,13 @@ public struct TaskPlanner: Sendable {
     let random: RandomSource
 
     public init(
-        store: any Store, clock: Clock, random: RandomSource = .system, busyTime: AccountBusyTime = AccountBusyTime(),
+        store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime(),
         options: TaskPlan.Options = .standard
     ) {
         self.store = store
         self.clock = clock
         self.random = random
-        writes = CalendarWrites(store: store, clock: clock)
+        writes = CalendarWrites(store: store, clock: clock, random: random)
         self.busyTime = busyTime
         self.options = options
     }
@@ -65,7 +65,7 @@ public struct TaskPlanner: Sendable {
     public func plan(account: Account) async throws -> Outcome {
         let now = clock.now
         return try await store.transaction { tx in
-            let list = try await TaskList.calendar(for: account, creating: false, now: now, tx: tx)
+            let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx)
             var stored: [StoredTask] = []
             if let list { stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse) }
 
@@ -139,7 +139,7 @@ public struct TaskPlanner: Sendable {
                 if let taskTime {
                     calendar = taskTime
                 } else {
-                    calendar = try await tx.eventCalendar(DefaultCalendars.plannedTasks(for: account, now: now))
+                    calendar = try await tx.eventCalendar(DefaultCalendars.plannedTasks(for: account, now: now, random: random))
                 }
                 for block in placing {
                     let identity = ObjectIdentity.new(random: random)

@@ -123,7 +123,7 @@ public struct HealthImport: Sendable {
     let clock: Clock
     let random: RandomSource
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system) {
+    public init(store: any Store, clock: Clock, random: RandomSource) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -263,7 +263,7 @@ public struct HealthImport: Sendable {
             added += try await store.transaction { tx in
                 if !removing.isEmpty { try await tx.deleteTrackerEntries(ids: removing, accountID: account.id) }
                 let inserted = try await tx.insertTrackerEntries(slice, accountID: account.id)
-                if !inserted.isEmpty { try await TrackerProgress.queueCheck(accountID: account.id, now: now, tx: tx) }
+                if !inserted.isEmpty { try await TrackerProgress.queueCheck(accountID: account.id, now: now, random: random, tx: tx) }
                 return inserted.count
             }
         }

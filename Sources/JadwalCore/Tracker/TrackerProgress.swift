@@ -92,11 +92,11 @@ public struct TrackerProgress: Sendable {
 
     /// Queues a check of the account's progress in the caller's transaction, in place of one
     /// still waiting (an import writes in batches; one check is enough).
-    public static func queueCheck(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
+    public static func queueCheck(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
         let subject = "progress:" + accountID.uuidString.lowercased()
         _ = try await tx.cancelQueuedJobs(kind: checkJob, subject: subject)
         let payload = String(decoding: try JSONEncoder().encode(Request(accountID: accountID)), as: UTF8.self)
-        try await tx.enqueue(Job.new(checkJob, payload: payload, maxAttempts: 5, runAt: now, now: now, subject: subject))
+        try await tx.enqueue(Job.new(checkJob, payload: payload, maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: subject))
     }
 
     /// The account a check job is for.
@@ -109,7 +109,7 @@ public struct TrackerProgress: Sendable {
     let random: RandomSource
     let busyTime: AccountBusyTime
 
-    public init(store: any Store, clock: Clock, random: RandomSource = .system, busyTime: AccountBusyTime = AccountBusyTime()) {
+    public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime()) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -134,7 +134,7 @@ public struct TrackerProgress: Sendable {
                                                       limit: 200_000).filter(\.counts)
             var posted: [AccountNotification] = []
             func post(_ draft: NotificationDraft) async throws {
-                if let stored = try await NotificationDispatch.post(draft, account: account, now: now, tx: tx) { posted.append(stored) }
+                if let stored = try await NotificationDispatch.post(draft, account: account, now: now, random: random, tx: tx) { posted.append(stored) }
             }
 
             for week in GoalWeek.weeks(goals: goals, entries: entries, now: now, zone: zone) where week.met {

@@ -80,7 +80,7 @@ struct CalDAVQueryTests {
             // Writes made beside this service: a few (caught up from the change log), then many
             // (read afresh), then a deletion.
             let store = harness.instance.store
-            let writes = CalendarWrites(store: store, clock: harness.clock.clock)
+            let writes = CalendarWrites(store: store, clock: harness.clock.clock, random: .system)
             let calendar = try #require(try await store.read { tx in try await tx.calendar(accountID: user.accountID, slug: "personal") })
             _ = try await writes.put(try CalendarObjectContent(text: ICS.event(uid: "d", start: "20261126T080000")), name: "d.ics", in: calendar, source: .api)
             #expect(try await matches(personal, weekOne) == [personal + "d.ics"])

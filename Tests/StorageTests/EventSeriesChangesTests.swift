@@ -141,6 +141,43 @@ struct EventSeriesChangesTests {
         try await s.store.shutdown()
     }
 
+    @Test("all events moved to another time: overrides and removed instances follow the series; an instance the person moved stays where they put it",
+          arguments: TestEnvironment.engines)
+    func allEventsMovedKeepsInstancesNamed(engine: TestEngine) async throws {
+        let s = try await Self.setUp(engine, "follow@example.com")
+        _ = try await s.writes.put(try Self.calendar(Self.standup), name: "standup.ics", in: s.personal, source: .caldav)
+        func edit(_ draft: EventDraft, _ scope: SeriesScope, _ occurrence: String?) async throws {
+            _ = try await s.series.edit(
+                draft, name: "standup.ics", in: s.personal, scope: scope, occurrence: occurrence, ifMatch: nil, defaultTimeZone: "Europe/Berlin", source: .api)
+        }
+        // 19 October renamed only, 26 October moved to 14:00, 2 November removed.
+        try await edit(EventDraft(title: "Standup (notes)", start: "2026-10-19T09:00", end: "2026-10-19T09:30", timeZone: "Europe/Berlin"), .this, "2026-10-19T07:00:00Z")
+        try await edit(EventDraft(title: "Standup", start: "2026-10-26T14:00", end: "2026-10-26T14:30", timeZone: "Europe/Berlin"), .this, "2026-10-26T09:00")
+        _ = try await s.series.delete(name: "standup.ics", in: s.personal, scope: .this, occurrence: "2026-11-02T09:00", ifMatch: nil, source: .api)
+
+        // Every standup from 09:00 to 10:00, 45 minutes long.
+        try await edit(
+            EventDraft(title: "Standup", start: "2026-10-12T10:00", end: "2026-10-12T10:45", timeZone: "Europe/Berlin", rrule: "FREQ=WEEKLY;COUNT=5"), .all, nil)
+        let text = try await s.text("standup.ics")
+        #expect(text.contains("RECURRENCE-ID;TZID=Europe/Berlin:20261019T100000") && text.contains("RECURRENCE-ID;TZID=Europe/Berlin:20261026T100000"), "\(text)")
+        #expect(text.contains("EXDATE;TZID=Europe/Berlin:20261102T100000") && !text.contains("T090000"), "\(text)")
+        #expect(text.contains("DTEND;TZID=Europe/Berlin:20261019T104500"), "the renamed instance takes the series' new length: \(text)")
+        // 10:00 in Berlin is 08:00Z before the clocks go back on 25 October and 09:00Z after.
+        let instances = try await s.instances()
+        #expect(instances.map(\.start) == ["2026-10-12T08:00:00Z", "2026-10-19T08:00:00Z", "2026-10-26T13:00:00Z", "2026-11-09T09:00:00Z"])
+        #expect(instances.map(\.summary) == ["Standup", "Standup (notes)", "Standup", "Standup"])
+
+        // To all day and back: still four instances, the renamed one among them.
+        try await edit(EventDraft(title: "Standup", start: "2026-10-12", allDay: true, rrule: "FREQ=WEEKLY;COUNT=5"), .all, nil)
+        #expect(try await s.text("standup.ics").contains("EXDATE;VALUE=DATE:20261102"))
+        try await edit(
+            EventDraft(title: "Standup", start: "2026-10-12T09:00", end: "2026-10-12T09:30", timeZone: "Europe/Berlin", rrule: "FREQ=WEEKLY;COUNT=5"), .all, nil)
+        let back = try await s.instances()
+        #expect(back.map(\.summary) == ["Standup", "Standup (notes)", "Standup", "Standup"], "\(back)")
+        #expect(back.map(\.start).first == "2026-10-12T07:00:00Z" && back.map(\.start).last == "2026-11-09T08:00:00Z")
+        try await s.store.shutdown()
+    }
+
     @Test("an all-day series: the override and EXDATE are dates, the split's UNTIL is the day before; editing all from an instance keeps the first day",
           arguments: TestEnvironment.engines)
     func allDaySeries(engine: TestEngine) async throws {

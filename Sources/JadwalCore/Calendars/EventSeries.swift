@@ -177,6 +177,57 @@ struct EventSeries {
         return (later, remaining)
     }
 
+    /// Keeps what names an instance pointing at one after an "all events" edit moved the series'
+    /// start from `old.start` to this one's (another time of day, another day, to or from all
+    /// day): every override's RECURRENCE-ID and every EXDATE moves on the wall clock as the start
+    /// did, else they would name instances the series no longer has (a removed one would come
+    /// back, an override would become an extra event). An override the person had not moved
+    /// (it starts at its RECURRENCE-ID) moves with the series, taking the new length if it had
+    /// the old one; one they had moved keeps the time they gave it.
+    mutating func followMaster(from old: EventSeries, now: Date) {
+        let oldLength = old.master.eventLength(reader: old)
+        guard old.instant(old.start) != instant(start) || old.start.isDate != start.isDate || old.start.reference != start.reference else { return }
+        let newLength = master.eventLength(reader: self)
+        let new = self
+        let moved = { (value: DateOrDateTime) in Self.moved(value, in: old, to: new) }
+        for index in calendar.components.indices where calendar.components[index].name == "VEVENT" && !calendar.components[index].isMaster {
+            var override = calendar.components[index]
+            guard let rid = try? override.first("RECURRENCE-ID")?.dateValue() else { continue }
+            let newRID = moved(rid)
+            if var event = try? Event(component: override), old.instant(event.start) == old.instant(rid) {
+                let length = event.component.eventLength(reader: old)
+                event.start = newRID
+                let kept = length == oldLength ? newLength : length
+                event.end = kept.map { seconds in
+                    .end(newRID.isDate ? .date(newRID.local.date.adding(days: Int(seconds / 86_400))) : .dateTime(newRID.local.adding(seconds: seconds), newRID.reference))
+                } ?? event.end
+                override = event.component
+            }
+            override.set("RECURRENCE-ID", newRID.property("RECURRENCE-ID"))
+            calendar.components[index] = override
+            EventDraft.defineZone(of: override, in: &calendar)
+        }
+        editMaster(now: now) { event in event.exceptionDates = event.exceptionDates.map(moved) }
+    }
+
+    /// `value`, an instance of `old`, where the same instance of `new` is: as many days and as
+    /// much time of day later as `new`'s start is after `old`'s, on each one's wall clock, in
+    /// `new`'s start's form.
+    private static func moved(_ value: DateOrDateTime, in old: EventSeries, to new: EventSeries) -> DateOrDateTime {
+        // The value on old's wall clock (a RECURRENCE-ID may be written in UTC for a zoned series).
+        let wall = value.isDate ? value.local : old.inStartForm(instant: old.instant(value), date: value.local.date).local
+        let days = new.start.local.date.daysSinceEpoch - old.start.local.date.daysSinceEpoch
+        switch new.start {
+        case .date:
+            return .date(wall.date.adding(days: days))
+        case .dateTime(let newStart, let reference):
+            let local: LocalDateTime = old.start.isDate
+                ? LocalDateTime(date: wall.date.adding(days: days), hour: newStart.hour, minute: newStart.minute, second: newStart.second)
+                : wall.adding(seconds: newStart.secondsSinceEpoch - old.start.local.secondsSinceEpoch)
+            return .dateTime(local, reference)
+        }
+    }
+
     /// The instances left, from the start: none means the object can go.
     var hasInstances: Bool {
         let components = calendar.components.filter { $0.name == "VEVENT" }
@@ -199,6 +250,18 @@ struct EventSeries {
         switch value {
         case .date(let day): .date(day.adding(days: days))
         case .dateTime(let local, let reference): .dateTime(local.adding(seconds: Int64(days) * 86_400 + seconds), reference)
+        }
+    }
+}
+
+extension Component {
+    /// Seconds from DTSTART to DTEND (or DURATION) read in `reader`'s zones; nil when neither is set.
+    fileprivate func eventLength(reader: EventSeries) -> Int64? {
+        guard let event = try? Event(component: self) else { return nil }
+        switch event.end {
+        case .end(let end)?: return reader.instant(end) - reader.instant(event.start)
+        case .duration(let duration)?: return Int64(duration.totalSeconds)
+        case nil: return nil
         }
     }
 }

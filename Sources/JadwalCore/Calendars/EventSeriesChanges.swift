@@ -165,7 +165,11 @@ public struct EventSeriesChanges: Sendable {
             let text = try checked { () throws(EventDraft.Problem) in
                 try whole.icalendar(uid: series.uid, existing: series.calendar, defaultTimeZone: defaultTimeZone, now: now, organizer: organizer)
             }
-            return (text, nil)
+            guard series.isRepeating, let parsed = try? ICalendarParser().parseCalendar(text), var edited = try? EventSeries(calendar: parsed) else {
+                return (text, nil)
+            }
+            edited.followMaster(from: series, now: now)
+            return (edited.calendar.serialized, nil)
         case .instance(let instance, .this):
             var single = draft
             single.rrule = nil

@@ -4,6 +4,7 @@ import ICalendar
 import JadwalCore
 import JadwalHTTP
 import NIOCore
+import PrayerTimes
 
 /// Calendar objects through the JSON API — `…/calendars/{id}/objects/{name}` as iCalendar text,
 /// written through `CalendarWrites` like CalDAV PUT will be — and the integrated view of every
@@ -13,14 +14,14 @@ package struct CalendarObjectRoutes: Sendable {
     package let clock: Clock
     package let writes: CalendarWrites
     package let calendars: Calendars
-    package let integrated: IntegratedCalendar
+    package let windows: CalendarWindows
 
-    package init(store: any Store, clock: Clock, writes: CalendarWrites, calendars: Calendars, integrated: IntegratedCalendar) {
+    package init(store: any Store, clock: Clock, writes: CalendarWrites, calendars: Calendars, windows: CalendarWindows) {
         self.store = store
         self.clock = clock
         self.writes = writes
         self.calendars = calendars
-        self.integrated = integrated
+        self.windows = windows
     }
 
     package struct EventInstance: Encodable, Sendable {
@@ -42,12 +43,50 @@ package struct CalendarObjectRoutes: Sendable {
         package let categories: [String]
         /// A deadline: it ends when it starts (a moment, shown as a marker).
         package let deadline: Bool
+        /// Ids of this instance's open conflicts (`/api/v1/conflicts/{id}`).
+        package let conflicts: [String]
+    }
+
+    /// A to-do due in the window (`include=todos`), as the calendar views show it.
+    package struct DueTodoView: Encodable, Sendable {
+        package let calendarId: String
+        package let calendarName: String
+        package let color: String?
+        package let object: String
+        package let uid: String
+        package let etag: String
+        package let title: String?
+        /// The instant it is due; absent when it is due on a day.
+        package let due: Date?
+        /// The day it is due in the person's zone.
+        package let dueDate: String
+        package let done: Bool
+        package let categories: [String]
+        /// False in a calendar shared with the person to read only.
+        package let canComplete: Bool
+
+        init(_ todo: DueTodo) {
+            calendarId = todo.calendar.id.uuidString.lowercased()
+            calendarName = todo.calendar.displayName
+            color = todo.calendar.color
+            object = todo.task.object.name
+            uid = todo.task.object.uid
+            etag = todo.task.object.etag
+            title = todo.task.todo.title
+            due = todo.dueIsDate ? nil : todo.due
+            dueDate = todo.dueDay.description
+            done = todo.isDone
+            categories = ItemCategories.of(todo.task.todo.source)
+            canComplete = todo.canComplete
+        }
     }
 
     package struct EventList: Encodable, Sendable {
         package let start: Date
         package let end: Date
         package let events: [EventInstance]
+        /// With `include=todos` only.
+        package let todos: [DueTodoView]?
         /// True when more than `maxInstances` instances fall in the window; ask for a shorter one.
         package let truncated: Bool
     }
@@ -138,7 +177,18 @@ package struct CalendarObjectRoutes: Sendable {
         guard end.timeIntervalSince(start) <= Double(IntegratedCalendar.maxWindowDays) * 86_400 else {
             throw APIError.badRequest("invalid_query", "Ask for at most \(IntegratedCalendar.maxWindowDays) days at a time.")
         }
-        let (instances, truncated) = try await integrated.instances(account: account, from: start, to: end, category: try Self.category(query))
+        let shownOnly = try Self.flag(query, "shown")
+        var todoDays: ClosedRange<LocalDate>?
+        if let include = query.get("include") {
+            guard include == "todos" else { throw APIError.badRequest("invalid_query", "'include' takes 'todos' (to-dos due in the window).") }
+            // The days the window touches in the person's zone, its end excluded.
+            let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
+            let day = { (date: Date) in LocalDate(daysSinceEpoch: zone.local(forUTC: Int64(date.timeIntervalSince1970.rounded(.down))).date.daysSinceEpoch) }
+            todoDays = day(start)...max(day(start), day(end.addingTimeInterval(-1)))
+        }
+        let window = try await windows.window(
+            account: account, from: start, to: end, shownOnly: shownOnly, category: try Self.category(query), todosDue: todoDays)
+        let (instances, truncated, marks) = (window.instances, window.truncated, window.marks)
         let events = instances.map { instance in
             let occurrence = instance.occurrence
             return EventInstance(
@@ -147,9 +197,19 @@ package struct CalendarObjectRoutes: Sendable {
                 end: occurrence.end.iso8601, allDay: occurrence.isAllDay, summary: occurrence.summary,
                 location: occurrence.component.first("LOCATION")?.text, status: occurrence.component.first("STATUS")?.value, busy: instance.isBusy,
                 eventColor: EventColor.of(occurrence.component), categories: ItemCategories.of(occurrence.component),
-                deadline: !occurrence.isAllDay && occurrence.start == occurrence.end)
+                deadline: !occurrence.isAllDay && occurrence.start == occurrence.end,
+                conflicts: marks.conflicts(of: instance).map { $0.uuidString.lowercased() })
         }
-        return EventList(start: start, end: end, events: events, truncated: truncated)
+        return EventList(start: start, end: end, events: events, todos: todoDays.map { _ in window.todos.map(DueTodoView.init) }, truncated: truncated)
+    }
+
+    /// A yes-or-no query parameter: `true` or `false`, false when absent.
+    static func flag(_ query: Parameters, _ name: String) throws -> Bool {
+        switch query.get(name) {
+        case nil, "false": return false
+        case "true": return true
+        case let other?: throw APIError.badRequest("invalid_query", "'\(name)' must be true or false, not '\(other)'.")
+        }
     }
 
     /// `?category=`, the one tag a list is narrowed to; nil when absent or empty.

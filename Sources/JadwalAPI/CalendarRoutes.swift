@@ -29,6 +29,8 @@ package struct CalendarRoutes: Sendable {
         package let color: String?
         package let order: Int?
         package let timeZone: String?
+        /// Kept out of the person's calendar views (the web's, and `/api/v1/events?shown=true`).
+        package let hidden: Bool?
     }
 
     package struct CalendarView: Encodable, Sendable {
@@ -46,8 +48,14 @@ package struct CalendarRoutes: Sendable {
         /// The external calendar that fills it (`/api/v1/external-calendars/{id}`); its events are read-only.
         package let subscriptionId: String?
         package let readOnly: Bool
+        /// Kept out of the person's calendar views; still busy time, still on phones and in the API.
+        package let hidden: Bool
+        /// What deleting it removes.
+        package let eventCount: Int
+        package let todoCount: Int
 
-        package init(_ calendar: CalendarCollection) {
+        package init(_ listed: Calendars.Listed) {
+            let calendar = listed.calendar
             id = calendar.id.uuidString
             slug = calendar.slug
             displayName = calendar.displayName
@@ -60,6 +68,14 @@ package struct CalendarRoutes: Sendable {
             createdAt = calendar.createdAt
             subscriptionId = calendar.subscriptionID?.uuidString.lowercased()
             readOnly = calendar.isComputed || calendar.isSubscribed
+            hidden = listed.hidden
+            eventCount = listed.events
+            todoCount = listed.todos
+        }
+
+        /// A calendar just made: shown, and empty.
+        package init(_ calendar: CalendarCollection) {
+            self.init(Calendars.Listed(calendar: calendar, counts: [:], hidden: false))
         }
     }
 
@@ -68,10 +84,10 @@ package struct CalendarRoutes: Sendable {
     package func addRoutes(to group: RouterGroup<JadwalRequestContext>) {
         group.get("calendars") { _, context in
             let accountID = try context.requireIdentity().account.id
-            return JSONResponse(CalendarList(calendars: try await calendars.all(accountID: accountID).map(CalendarView.init)))
+            return JSONResponse(CalendarList(calendars: try await calendars.listed(accountID: accountID).map(CalendarView.init)))
         }
         group.get("calendars/{id}") { _, context in
-            JSONResponse(CalendarView(try await Self.ownCalendar(context, calendars: calendars)))
+            JSONResponse(try await listed(try await Self.ownCalendar(context, calendars: calendars)))
         }
         group.post("calendars") { request, context in
             let account = try context.requireIdentity().account
@@ -89,13 +105,16 @@ package struct CalendarRoutes: Sendable {
             let body = try await request.decodeJSON(as: UpdateRequest.self)
             let change = CalendarPropertiesChange(
                 displayName: body.displayName, description: body.description, color: body.color, order: body.order, timeZone: body.timeZone)
-            let saved: CalendarCollection
+            var saved = current
+            // Hiding alone changes only the person's views: the calendar, and so its phones' sync, stays as it is.
+            let onlyHidden = [body.displayName, body.description, body.color, body.timeZone].allSatisfy { $0 == nil } && body.order == nil && body.hidden != nil
             do {
-                saved = try await calendars.update(current, with: change)
+                if !onlyHidden { saved = try await calendars.update(current, with: change) }
             } catch let problem as Calendars.Problem {
                 throw APIError(problem)
             }
-            return JSONResponse(CalendarView(saved))
+            if let hidden = body.hidden { try await calendars.setHidden(hidden, calendar: saved) }
+            return JSONResponse(try await listed(saved))
         }
         group.delete("calendars/{id}") { _, context -> Response in
             let calendar = try await Self.ownCalendar(context, calendars: calendars)
@@ -106,6 +125,12 @@ package struct CalendarRoutes: Sendable {
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// The calendar as the list shows it, with its counts and whether it is hidden.
+    private func listed(_ calendar: CalendarCollection) async throws -> CalendarView {
+        let found = try await calendars.listed(accountID: calendar.accountID).first { $0.calendar.id == calendar.id }
+        return found.map(CalendarView.init) ?? CalendarView(calendar)
     }
 
     /// The calendar named by `{id}` in the path if it is the signed-in person's; anyone else's is "not found".

@@ -340,12 +340,15 @@ private func assemble(
     let transfer = CalendarTransfer(store: store, clock: dependencies.clock, random: dependencies.random)
     CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: parse)
-    CalendarObjectRoutes(store: store, clock: dependencies.clock, writes: writes, calendars: calendars, integrated: integrated)
-        .addRoutes(to: signedIn)
+    let tasks = Tasks(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime, parse: parse)
+    let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
+    CalendarObjectRoutes(
+        store: store, clock: dependencies.clock, writes: writes, calendars: calendars,
+        windows: CalendarWindows(integrated: integrated, conflicts: conflicts, tasks: tasks)
+    ).addRoutes(to: signedIn)
     let seriesChanges = EventSeriesChanges(store: store, clock: dependencies.clock, random: dependencies.random)
     EventRoutes(clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, series: seriesChanges,
                 copies: EventCopies(store: store, clock: dependencies.clock, random: dependencies.random)).addRoutes(to: signedIn)
-    let tasks = Tasks(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime, parse: parse)
     let planner = TaskPlanner(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     TaskRoutes(store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars, planner: planner, tasks: tasks)
         .addRoutes(to: signedIn)
@@ -366,7 +369,6 @@ private func assemble(
     ChatRoutes(chats: chats, importLimit: configuration.chatImportLimit).addRoutes(to: signedIn)
     ChatConnectorRoutes(chats: chats).addRoutes(to: api)
     let whatsAppLinks = WhatsAppLinks(inbox: chatInbox, store: store, clock: dependencies.clock, random: dependencies.random, cipher: chatCipher)
-    let conflicts = Conflicts(store: store, clock: dependencies.clock, busyTime: indexedBusyTime)
     let conflictResolution = ConflictResolution(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: indexedBusyTime)
     ConflictRoutes(conflicts: conflicts, resolution: conflictResolution).addRoutes(to: signedIn)
     let routines = RoutineCalendar(store: store, clock: dependencies.clock, random: dependencies.random)

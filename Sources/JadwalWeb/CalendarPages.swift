@@ -30,18 +30,17 @@ extension WebRoutes {
         }
         let layout = CalendarLayout(view: view, anchor: anchor, today: today, zone: zone, weekStart: account.language == .arabic ? 0 : 1)
         let window = layout.window
-        let (everything, truncated) = try await integrated.instances(account: account, from: window.start, to: window.end, shownOnly: true)
         // `?category=` narrows the view to one tag; the menu offers the tags in the window.
         let category = query.get("category").map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        var seen = Set<String>()
-        let windowCategories = everything.flatMap { ItemCategories.of($0.occurrence.component) }
-            .filter { seen.insert($0.lowercased()).inserted }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-        let instances = category.map { wanted in everything.filter { ItemCategories.matches($0.occurrence.component, wanted) } } ?? everything
+        // To-dos with a due date, on the day, week and agenda views (a month has no room for them).
+        let todoDays = view == .month ? nil : LocalDate(daysSinceEpoch: layout.days.lowerBound)...LocalDate(daysSinceEpoch: layout.days.upperBound)
+        let shown = try await windows.window(
+            account: account, from: window.start, to: window.end, shownOnly: true, category: category, todosDue: todoDays)
+        let (instances, truncated, windowCategories, marks) = (shown.instances, shown.truncated, shown.categories, shown.marks)
         // Prayers are drawn on the week and day grids only.
         let prayerSettings = view == .week || view == .day ? try await prayer.settings(accountID: account.id) : nil
 
         var colors = CalendarColors()
-        let marks = try await conflicts.marks(accountID: account.id)
         var items = instances.map { instance -> CalendarLayout.Item in
             let kind: CalendarLayout.Item.Kind = switch instance.calendar.slug {
             case DefaultCalendars.routinesSlug: .routine
@@ -58,18 +57,13 @@ extension WebRoutes {
                 calendar: instance.calendar.displayName,
                 invitation: CalendarUsers.invitationAnswer(of: account, in: instance.occurrence.component))
         }
-        // To-dos with a due date, on the day, week and agenda views (a month has no room for them).
-        if view != .month {
-            let first = LocalDate(daysSinceEpoch: layout.days.lowerBound), last = LocalDate(daysSinceEpoch: layout.days.upperBound)
-            for todo in try await tasks.dueTodos(account: account, from: first, through: last) where !todo.isCancelled {
-                if let category, !ItemCategories.matches(todo.task.todo.source, category) { continue }
-                let at = todo.dueIsDate ? layout.midnight(todo.dueDay) : todo.due ?? layout.midnight(todo.dueDay)
-                let title = todo.task.todo.title.flatMap { $0.isEmpty ? nil : $0 } ?? texts.text("untitled")
-                let inTaskList = todo.calendar.slug == DefaultCalendars.tasksSlug && todo.calendar.sharing == nil
-                items.append(CalendarLayout.Item(
-                    title: title, start: at, end: at, isAllDay: true, kind: .todo, colorClass: colors.cssClass(for: todo.calendar),
-                    href: inTaskList ? TaskPages.path(todo.task.object.name) : nil, isDone: todo.isDone, hasDueTime: !todo.dueIsDate))
-            }
+        for todo in shown.todos {
+            let at = todo.dueIsDate ? layout.midnight(todo.dueDay) : todo.due ?? layout.midnight(todo.dueDay)
+            let title = todo.task.todo.title.flatMap { $0.isEmpty ? nil : $0 } ?? texts.text("untitled")
+            let inTaskList = todo.calendar.slug == DefaultCalendars.tasksSlug && todo.calendar.sharing == nil
+            items.append(CalendarLayout.Item(
+                title: title, start: at, end: at, isAllDay: true, kind: .todo, colorClass: colors.cssClass(for: todo.calendar),
+                href: inTaskList ? TaskPages.path(todo.task.object.name) : nil, isDone: todo.isDone, hasDueTime: !todo.dueIsDate))
         }
         if let prayerSettings {
             let prayers = PrayerCalendar(settings: prayerSettings, language: account.language)
@@ -334,4 +328,9 @@ package struct CalendarPageModel {
         }
         return ["days": days, "empty": days.isEmpty]
     }
+}
+
+extension WebRoutes {
+    /// The calendar views' reads, over the services the web was given.
+    var windows: CalendarWindows { CalendarWindows(integrated: integrated, conflicts: conflicts, tasks: tasks) }
 }

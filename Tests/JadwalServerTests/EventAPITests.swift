@@ -237,6 +237,60 @@ struct EventAPITests {
         }
     }
 
+    @Test("the events list as the calendar views read it: each instance's open conflicts, to-dos due with include=todos, hidden calendars left out with shown=true; calendars say whether they are hidden and what they hold",
+          arguments: TestEnvironment.engines)
+    func asTheViewsSeeIt(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine, configure: { $0.workers = 0 }) { harness, client in
+            let (user, token) = try await ChatAPITests.omar(harness, client)
+            struct Listed: Decodable { let id: String; let slug: String; let hidden: Bool; let eventCount: Int; let todoCount: Int; let revision: Int64 }
+            struct Listing: Decodable { let calendars: [Listed] }
+            func listed(_ slug: String) async throws -> Listed {
+                try #require(try await client.send(.get, "/api/v1/calendars", token: token).json(Listing.self).calendars.first { $0.slug == slug })
+            }
+            #expect(try await client.putICS(user.calendar("personal") + "dinner.ics", as: user, ICS.event(uid: "dinner", summary: "Dinner", start: "20261123T180000")).status == .created)
+            #expect(try await client.putICS(user.calendar("personal") + "call.ics", as: user, ICS.event(uid: "call", summary: "Call", start: "20261123T183000")).status == .created)
+            #expect(try await client.putICS(user.calendar("tasks") + "dates.ics", as: user, ICS.todo(uid: "dates", summary: "Buy dates", due: "20261123T170000Z")).status == .created)
+            #expect(try await client.putICS(user.calendar("tasks") + "later.ics", as: user, ICS.todo(uid: "later", summary: "Later", due: "20261130T170000Z")).status == .created)
+            try await ConflictAPITests.runJobs(harness)
+            let conflict = try #require(try await ConflictAPITests.conflicts(client, token: token).first)
+
+            struct Events: Decodable {
+                struct Item: Decodable { let object: String; let summary: String?; let conflicts: [String] }
+                struct Todo: Decodable { let object: String; let title: String?; let dueDate: String; let due: String?; let done: Bool; let canComplete: Bool }
+                let events: [Item]
+                let todos: [Todo]?
+            }
+            let day = "/api/v1/events?start=2026-11-23&end=2026-11-24"
+            let plain = try await client.send(.get, day, token: token).json(Events.self)
+            #expect(plain.events.map(\.object) == ["dinner.ics", "call.ics"] && plain.todos == nil)
+            #expect(plain.events.first { $0.object == conflict.event.name }?.conflicts == [conflict.id], "the badge lands on the instance the conflict names")
+            let others = plain.events.filter { $0.object != conflict.event.name }
+            #expect(others.count == 1 && others.allSatisfy { $0.conflicts.isEmpty })
+            let withTodos = try await client.send(.get, day + "&include=todos", token: token).json(Events.self)
+            #expect(withTodos.todos?.map(\.object) == ["dates.ics"] && withTodos.todos?.first?.dueDate == "2026-11-23", "only the day's to-do: \(String(describing: withTodos.todos))")
+            #expect(withTodos.todos?.first?.due == "2026-11-23T17:00:00Z" && withTodos.todos?.first?.done == false && withTodos.todos?.first?.canComplete == true)
+
+            // Hidden from the views: the calendar and its sync stay as they are.
+            let before = try await listed("personal")
+            #expect(!before.hidden && before.eventCount == 2 && before.todoCount == 0)
+            #expect(try await listed("tasks").todoCount == 2)
+            let hidden = try await client.send(.patch, "/api/v1/calendars/\(before.id)", json: #"{"hidden": true}"#, token: token)
+            #expect(hidden.status == .ok, "\(hidden.text)")
+            let after = try await listed("personal")
+            #expect(after.hidden && after.revision == before.revision, "hiding changes no calendar property, so phones have nothing to sync")
+            #expect(try await client.send(.get, day + "&shown=true", token: token).json(Events.self).events.isEmpty)
+            #expect(try await client.send(.get, day, token: token).json(Events.self).events.count == 2, "the API still lists every calendar unless asked")
+            #expect(try await client.send(.patch, "/api/v1/calendars/\(before.id)", json: ##"{"hidden": false, "color": "#FF0000"}"##, token: token).status == .ok)
+            let shown = try await listed("personal")
+            #expect(!shown.hidden && shown.revision > before.revision)
+
+            for (query, fragment) in [("&shown=yes", "'shown' must be true or false"), ("&include=notes", "'include' takes 'todos'")] {
+                let refused = try await client.send(.get, day + query, token: token)
+                #expect(refused.status == .badRequest && refused.text.contains("invalid_query") && refused.text.contains(fragment), "\(refused.text)")
+            }
+        }
+    }
+
     @Test("duplicating an event: a new UID and name, everything else kept (repeats, overrides, alarm, colour), into this or another calendar; it syncs",
           arguments: TestEnvironment.engines)
     func duplicate(engine: TestEngine) async throws {

@@ -11,6 +11,12 @@ extension Calendars {
         /// Kept out of the person's calendar views (still in the API, phones, conflicts).
         public var hidden: Bool
 
+        public init(calendar: CalendarCollection, counts: [ComponentKind: Int], hidden: Bool) {
+            self.calendar = calendar
+            self.counts = counts
+            self.hidden = hidden
+        }
+
         public var events: Int { counts[.event] ?? 0 }
         public var todos: Int { counts[.todo] ?? 0 }
         /// Everything deleting it removes.

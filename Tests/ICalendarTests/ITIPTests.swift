@@ -132,6 +132,32 @@ struct ITIPTests {
                 "an answer from someone not invited changes nothing")
     }
 
+    @Test("an answer for one instance of a series the organizer's copy has no override for makes that override, in the series' zone; an instance the series lacks changes nothing")
+    func answerForOneInstance() throws {
+        let series = try ICalendarParser().parseCalendar([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tests//EN", "BEGIN:VEVENT", "UID:standup-1", "DTSTAMP:20261101T000000Z",
+            "DTSTART;TZID=Europe/Berlin:20261123T100000", "DTEND;TZID=Europe/Berlin:20261123T103000", "RRULE:FREQ=WEEKLY;COUNT=4",
+            "SUMMARY:Standup", "ORGANIZER:\(Self.alice)", "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:\(Self.bob)", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n")
+        func reply(_ recurrenceID: String) throws -> Component {
+            try ICalendarParser().parseCalendar([
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tests//EN", "METHOD:REPLY", "BEGIN:VEVENT", "UID:standup-1", "DTSTAMP:20261120T000000Z",
+                "RECURRENCE-ID:\(recurrenceID)", "ORGANIZER:\(Self.alice)", "ATTENDEE;PARTSTAT=DECLINED:\(Self.bob)", "END:VEVENT", "END:VCALENDAR",
+            ].joined(separator: "\r\n") + "\r\n")
+        }
+        // 30 November 10:00 in Berlin, named in UTC as a client may.
+        let copy = try #require(ITIPDelivery.organizerCopy(series, applying: try reply("20261130T090000Z"), from: CalendarUserAddress(Self.bob)))
+        let events = copy.components.filter { $0.name == "VEVENT" }
+        #expect(events.count == 2)
+        let override = try #require(events.first { $0.first("RECURRENCE-ID") != nil })
+        let text = override.serialized
+        #expect(text.contains("RECURRENCE-ID;TZID=Europe/Berlin:20261130T100000") && text.contains("DTSTART;TZID=Europe/Berlin:20261130T100000"), "\(text)")
+        #expect(text.contains("DTEND;TZID=Europe/Berlin:20261130T103000") && !text.contains("RRULE") && text.contains("PARTSTAT=DECLINED:\(Self.bob)"))
+        #expect(try #require(events.first { $0.first("RECURRENCE-ID") == nil }).serialized.contains("PARTSTAT=NEEDS-ACTION"), "the rest of the series is unanswered")
+        #expect(ITIPDelivery.organizerCopy(series, applying: try reply("20261201T090000Z"), from: CalendarUserAddress(Self.bob)) == nil,
+                "a Tuesday is no instance of a Monday series")
+    }
+
     @Test("an organizer's stale copy keeps the answers on record while the meeting keeps its time")
     func keepingAnswers() {
         let recorded = Self.meeting(attendees: ["ATTENDEE;CN=Bob;PARTSTAT=ACCEPTED:\(Self.bob)", "ATTENDEE;CN=Carol;PARTSTAT=DECLINED:\(Self.carol)"])

@@ -440,9 +440,7 @@ public enum ITIPDelivery {
         }
         guard !answers.isEmpty else { return nil }
         var changed = false
-        for index in result.components.indices where SchedulingObject.schedulableComponents.contains(result.components[index].name) {
-            let key = ITIP.instanceKey(result.components[index])
-            guard let status = answers[key] ?? answers[""] else { continue }
+        func answer(_ index: Int, _ status: String) {
             result.components[index].properties = result.components[index].properties.map { property in
                 guard property.name == "ATTENDEE", CalendarUserAddress(property.value) == sender else { return property }
                 var updated = property
@@ -452,7 +450,62 @@ public enum ITIPDelivery {
                 return updated
             }
         }
+        for index in result.components.indices where SchedulingObject.schedulableComponents.contains(result.components[index].name) {
+            guard let status = answers[ITIP.instanceKey(result.components[index])] ?? answers[""] else { continue }
+            answer(index, status)
+        }
+        // An answer for one instance of a series the copy has no override for (the attendee's
+        // client made the exception): that instance gets an override made from the master, so
+        // the answer is kept for it alone, as RFC 5546 §3.2.3 answers by RECURRENCE-ID.
+        let overridden = Set(result.components.filter { SchedulingObject.schedulableComponents.contains($0.name) }.map(ITIP.instanceKey))
+        for item in ITIP.items(of: reply) {
+            let key = ITIP.instanceKey(item)
+            guard !key.isEmpty, !overridden.contains(key), let status = answers[key], let recurrenceID = item.first("RECURRENCE-ID"),
+                  let override = instanceOverride(of: result, name: item.name, at: recurrenceID)
+            else { continue }
+            result.components.append(override)
+            answer(result.components.count - 1, status)
+            changed = true
+        }
         return changed ? result : nil
+    }
+
+    /// An override of the master's instance at `recurrenceID`, as the master describes it; nil
+    /// when the series has no such instance (an answer for it must not add an event).
+    static func instanceOverride(of calendar: Component, name: String, at recurrenceID: Property) -> Component? {
+        guard let master = calendar.master(name), let instance = try? recurrenceID.dateValue(),
+              let start = master.first("DTSTART"), let masterStart = try? start.dateValue(), masterStart.isDate == instance.isDate
+        else { return nil }
+        let resolver = TimeZoneResolver(calendar: calendar)
+        func instant(_ value: DateOrDateTime) -> Int64 {
+            switch value {
+            case .date(let day): Int64(day.daysSinceEpoch) * 86_400
+            case .dateTime(let local, .utc), .dateTime(let local, .floating): local.secondsSinceEpoch
+            case .dateTime(let local, .zone(let tzid)): (resolver.rules(for: tzid) ?? .utc).utcSeconds(for: local)
+            }
+        }
+        let at = instant(instance)
+        let found = try? RecurrenceSet(uid: master.first("UID")?.value ?? "", components: calendar.components.filter { $0.name == name })
+            .occurrences(from: at - 86_400, to: at + 2 * 86_400, resolver: resolver, options: ExpansionOptions(includeCancelled: true))
+        guard let found, found.occurrences.contains(where: { $0.recurrenceId?.sortSeconds == at }) else { return nil }
+        // The instance written as the master's DTSTART is (a reply may name it in UTC).
+        let first: DateOrDateTime = switch masterStart {
+        case .date: .date(instance.local.date)
+        case .dateTime(_, .zone(let tzid)): .dateTime((resolver.rules(for: tzid) ?? .utc).local(forUTC: at), .zone(tzid))
+        case .dateTime(_, let reference): .dateTime(LocalDateTime(secondsSinceEpoch: at), reference)
+        }
+        var override = master
+        for property in ["RRULE", "RDATE", "EXDATE", "EXRULE"] { override.remove(property) }
+        override.set("RECURRENCE-ID", first.property("RECURRENCE-ID"))
+        override.set("DTSTART", first.property("DTSTART"))
+        // DURATION carries over as it is; a DTEND keeps the master's length from the new start.
+        if let end = master.first("DTEND"), let masterEnd = try? end.dateValue() {
+            let length = instant(masterEnd) - instant(masterStart)
+            let moved: DateOrDateTime = first.isDate
+                ? .date(first.local.date.adding(days: Int(length / 86_400))) : .dateTime(first.local.adding(seconds: length), first.reference)
+            override.set("DTEND", moved.property("DTEND"))
+        }
+        return override
     }
 }
 

@@ -285,10 +285,14 @@ public struct FetchPolicy: Sendable {
     /// For the whole exchange, body included.
     public var timeout: Duration
     public var concurrentFetches: Int
+    /// The server's own public address (its public URL's host and port): never fetched, even
+    /// where private fetches are allowed, so a feed or an account cannot point Jadwal at itself.
+    public var ownHost: String?
+    public var ownPort: Int?
 
     public init(
         allowPrivate: Bool = false, allowed: [IPRange] = [], maxBytes: Int = 20 << 20, maxRedirects: Int = 5, connectTimeout: TimeAmount = .seconds(10),
-        timeout: Duration = .seconds(60), concurrentFetches: Int = 4
+        timeout: Duration = .seconds(60), concurrentFetches: Int = 4, ownURL: String? = nil
     ) {
         self.allowPrivate = allowPrivate
         self.allowed = allowed
@@ -297,6 +301,10 @@ public struct FetchPolicy: Sendable {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.concurrentFetches = max(1, concurrentFetches)
+        if let ownURL, let own = try? FetchTarget(ownURL) {
+            ownHost = own.host.lowercased()
+            ownPort = own.port
+        }
     }
 
     public func permits(_ address: IPAddress) -> Bool {
@@ -317,6 +325,14 @@ public struct FetchPolicy: Sendable {
             throw FeedFetchFailure(
                 .refused,
                 "\(target.host) is a private or local address (\(candidates[0])); this server does not fetch from its own network unless the operator allows it (--allow-private-fetch)")
+        }
+        // By name, or by address for another name of the same host (a DNS alias).
+        if let ownHost, ownPort == target.port {
+            var ownAddresses = IPAddress(ownHost).map { [$0] } ?? []
+            if ownAddresses.isEmpty { ownAddresses = (try? await Self.resolve(ownHost)) ?? [] }
+            if target.host.lowercased() == ownHost || ownAddresses.contains(chosen) {
+                throw FeedFetchFailure(.refused, "\(target.host) is this server's own address; Jadwal does not fetch from itself")
+            }
         }
         do {
             return try SocketAddress(ipAddress: chosen.description, port: target.port)

@@ -239,7 +239,7 @@ private func assemble(
         fetchRanges.append(range)
     }
     // One fetcher for feeds and CalDAV accounts: the same address rules and fetch slots.
-    let fetcher = FeedFetcher(policy: FetchPolicy(allowPrivate: configuration.allowPrivateFetch, allowed: fetchRanges))
+    let fetcher = FeedFetcher(policy: FetchPolicy(allowPrivate: configuration.allowPrivateFetch, allowed: fetchRanges, ownURL: configuration.effectivePublicURL))
     let subscriptions = CalendarSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, fetcher: fetcher)
     let caldavAccounts = CalDAVAccounts(
         store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher), cipher: chatCipher)

@@ -332,4 +332,21 @@ struct FeedSubscriptionTests {
             }
         }
     }
+
+    @Test("the server's own public address is never fetched, by its name or by another name for the same address, even where private fetches are allowed")
+    func ownAddressRefused() async throws {
+        try await FeedServer.run { feeds in
+            // The feed host stands in for the server's public address.
+            try await ServerHarness.run(configure: { $0.workers = 0; $0.allowPrivateFetch = true; $0.publicURL = "http://localhost:\(feeds.port)" }) { harness, client in
+                let (_, token) = try await ChatAPITests.omar(harness, client)
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                for url in ["http://localhost:\(feeds.port)/feeds/timetable.ics", "http://127.0.0.1:\(feeds.port)/feeds/timetable.ics"] {
+                    let refused = try await Self.subscribe(client, #"{"url": "\#(url)"}"#, token: token)
+                    #expect(refused.status == .unprocessableContent && refused.errorCode == "address_not_allowed", "\(url): \(refused.text)")
+                    #expect(refused.text.contains("own address"), "\(refused.text)")
+                }
+                #expect(await feeds.host.requests.isEmpty, "nothing was fetched")
+            }
+        }
+    }
 }

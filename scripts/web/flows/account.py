@@ -14,28 +14,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-TAB, SHIFT_TAB = Keys.TAB, Keys.SHIFT + Keys.TAB
-
-
-def press(run, css: str, key: str = Keys.ENTER, limit: int = 80) -> bool:
-    """Tabs from the top of the page to the element `css` and presses `key` there: reachable and
-    usable by keyboard alone, in the page's own order."""
-    run.driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
-    body = run.find("body")
-    body.send_keys(TAB)
-    for _ in range(limit):
-        active = run.driver.switch_to.active_element
-        if run.driver.execute_script("return arguments[0].matches(arguments[1])", active, css):
-            active.send_keys(key)
-            return run.check(True, f"{css} is reached by Tab and works with the keyboard")
-        active.send_keys(TAB)
-    return run.check(False, f"{css} is reached by Tab within {limit} presses (page {run.driver.current_url})")
-
-
-def type_into(run, css: str, text: str) -> None:
-    """Focuses a field by Tab and types into it."""
-    if press(run, css, key=Keys.CONTROL + "a"):
-        run.driver.switch_to.active_element.send_keys(Keys.DELETE + text)
+from flows.keyboard import keys, press, type_into
 
 
 def link_in_log(run, path: str, after: int) -> str | None:
@@ -225,7 +204,7 @@ def delete_account(run) -> None:
     run.wait_for(lambda: "Type leaving@example.com" in run.find("#confirm-email-error").text, "another address is refused beside the field")
     run.screen("account-delete-mismatch")
     type_into(run, "#confirm-email", "leaving@example.com")
-    run.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    keys(run, Keys.ENTER)
     run.wait_for(lambda: run.driver.find_elements(By.ID, "link-done"), "typing the address deletes the account")
     run.screen("account-deleted")
     run.open("/settings")

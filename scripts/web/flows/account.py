@@ -53,6 +53,23 @@ def first_run_arabic(run) -> None:
     run.wait_for(lambda: "الرياض" in run.find("#place-proposal").text or "UTC" in run.find("#place-proposal").text,
                  "the place step speaks Arabic")
     run.screen("welcome-place-arabic")
+    # The other steps, right to left too: the phone's setup link drawn as a QR code, chats, notifications.
+    run.open("/welcome?step=phone")
+    run.check(run.find("#step-count").text == "الخطوة 4 من 6" and run.find("#step-title").text == "هاتفك", "the phone step speaks Arabic")
+    run.screen("welcome-phone-arabic")
+    press(run, "#make-setup-link")
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".qr svg"), "in Arabic, the setup link is shown as a QR code")
+    run.check(run.find("html").get_attribute("dir") == "rtl" and run.find("#setup-url").get_attribute("dir") == "ltr",
+              "the page stays right to left, the link itself left to right")
+    run.screen("welcome-phone-link-arabic")
+    press(run, "#next-step")
+    run.wait_for(lambda: "step=chats" in run.driver.current_url, "in Arabic, the phone step goes on to chats")
+    run.check(run.find("#step-title").text == "المحادثات" and run.find("#open-chats").text == "اربط واتساب", "the chats step speaks Arabic")
+    run.screen("welcome-chats-arabic")
+    press(run, "#next-step")
+    run.wait_for(lambda: "step=notifications" in run.driver.current_url, "in Arabic, the chats step goes on to notifications")
+    run.check(run.find("#step-title").text == "الإشعارات" and run.find("#save-step").text == "احفظ وأنهِ", "the notifications step speaks Arabic")
+    run.screen("welcome-notifications-arabic")
     press(run, "#skip-guide")
     run.wait_for(lambda: "/calendar" in run.driver.current_url, "Skip the guide opens the calendar")
     answer = run.api("GET", "/api/v1/first-run")

@@ -4,7 +4,7 @@ changes what the views show, a deletion asks the same question, asked in Arabic 
 The same choices by keyboard alone, editing in English and deleting in Arabic (where the arrow
 keys run the other way). Labels: an event's own colour and categories from the form, shown on
 the chip; a deadline (the end is the start) drawn as a marker; the category filter on the calendar
-and on the task list."""
+and on the task list; the week with them, and a duplicated event, in Arabic."""
 from __future__ import annotations
 
 import datetime
@@ -332,4 +332,35 @@ def duplicate(run) -> None:
                  f"the week has the lesson and its copy a day later ({_chip_texts(run, 'Piano lesson')})")
 
 
-FLOWS = [repeating, repeating_arabic, repeating_keyboard, repeating_keyboard_arabic, labels, duplicate, opening_hour]
+def labels_arabic(run) -> None:
+    """The labelled week and a duplicated event, right to left."""
+    day = _monday_in_two_weeks() + datetime.timedelta(days=2)
+    run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    try:
+        run.open(f"/calendar?view=week&date={day.isoformat()}")
+        run.check(run.find("html").get_attribute("dir") == "rtl", "the week is right to left in Arabic")
+        chip = _chip(run, "Report due")
+        run.check(chip is not None and "موعد نهائي" in chip.get_attribute("textContent"), "the deadline marker is named in Arabic to screen readers")
+        chip = _chip(run, "Swimming")
+        run.check(chip is not None and "evc-seagreen" in chip.get_attribute("class"), "the chip keeps the event's own colour")
+        run.check(run.find("label[for='category-filter']").text == "التصنيف", "the category filter speaks Arabic")
+        run.screen("week-colour-deadline-arabic")
+        run.open(f"/calendar?view=week&date={day.isoformat()}&category=Sport")
+        text = run.find(".timegrid").text
+        run.check("Swimming" in text and "Report due" not in text, "filtered by a category in Arabic, only its events are shown")
+        run.screen("week-category-filter-arabic")
+
+        _add(run, day + datetime.timedelta(days=2), "Oud lesson", "17:00", "18:00", color="slateblue", categories="Music")
+        run.driver.execute_script(
+            "[...document.querySelectorAll('.timegrid a.item')].find(a => a.innerText.includes(arguments[0])).click()", "Oud lesson")
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "duplicate"), "the event's page offers to duplicate it")
+        press(run, "#duplicate")
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "event-notice"), "duplicating by keyboard opens the copy")
+        run.check(run.find("#event-notice").text.startswith("هذه نسخة من الحدث") and run.find("html").get_attribute("dir") == "rtl",
+                  "the copy says what it is in Arabic, right to left")
+        run.screen("event-duplicated-arabic")
+    finally:
+        run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+FLOWS = [repeating, repeating_arabic, repeating_keyboard, repeating_keyboard_arabic, labels, duplicate, labels_arabic, opening_hour]

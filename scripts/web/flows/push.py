@@ -2,8 +2,8 @@
 errors, installable), the service worker installed and controlling the app, the last day view
 readable offline, the push settings page (subscribing as far as Chromium goes here, the page's
 registration code with real keys, the worker's push handler), prayer alerts in English and
-Arabic, and that one session's kept pages are never shown to the next. The push settings and
-what is pushed are walked by keyboard alone.
+Arabic, and that one session's kept pages are never shown to the next. The push settings, what
+is pushed and the prayer alerts are also walked by keyboard alone.
 
 Chromium's PushManager needs Google's push service to hand out an endpoint; this machine has no
 network, so `pushManager.subscribe` cannot succeed here: the flow checks that the page asks with
@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from flows.keyboard import focused, keys, press, tab_to
+from flows.keyboard import from_top, focused, keys, press, retype, tab_to
 
 DAY = "/calendar?view=day&date=2026-09-22"
 
@@ -351,6 +351,30 @@ def push_choices_keyboard(run) -> None:
               f"Space changed only the conflict push choice ({before} → {after})")
 
 
+def prayer_alerts_keyboard(run) -> None:
+    """Prayer alerts by keyboard alone: Space ticks and unticks, Shift+Tab goes back, Enter saves."""
+    run.open("/settings/prayer")
+    press(run, "#prayer-alerts-link")
+    run.wait_for(lambda: run.driver.current_url.endswith("/settings/prayer/alerts"), "Enter on the link opens prayer alerts")
+    before = json.loads(run.api("GET", "/api/v1/prayer-alerts")["body"])
+    from_top(run)
+    if tab_to(run, "#alert-isha"):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#alert-fajr", backwards=True, limit=5):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#minutesBefore", limit=5):
+        retype(run, "15")
+    if tab_to(run, "#jumuah", limit=2):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#save-alerts", limit=5):
+        keys(run, Keys.ENTER)
+    run.wait_for(lambda: "prayer alerts are saved" in run.find("main").text, "Enter on Save saves the prayer alerts")
+    saved = json.loads(run.api("GET", "/api/v1/prayer-alerts")["body"])
+    expected = set(before["prayers"]) ^ {"isha", "fajr"}  # each Space flipped one box
+    run.check(set(saved["prayers"]) == expected and saved["minutesBefore"] == 15 and saved["jumuah"] is (not before["jumuah"]),
+              f"the keys changed what they were pressed on ({before['prayers']} → {saved['prayers']}, {saved['minutesBefore']}, jumuah {saved['jumuah']})")
+
+
 def arabic(run) -> None:
     run.api("PATCH", "/api/v1/me", {"language": "ar"})
     try:
@@ -369,4 +393,4 @@ def arabic(run) -> None:
         run.api("PATCH", "/api/v1/me", {"language": "en"})
 
 
-FLOWS = [install, offline_and_sessions, push_settings, push_choices_keyboard, prayer_alerts, arabic]
+FLOWS = [install, offline_and_sessions, push_settings, push_choices_keyboard, prayer_alerts, prayer_alerts_keyboard, arabic]

@@ -14,28 +14,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-TAB, SHIFT_TAB = Keys.TAB, Keys.SHIFT + Keys.TAB
-
-
-def press(run, css: str, key: str = Keys.ENTER, limit: int = 80) -> bool:
-    """Tabs from the top of the page to the element `css` and presses `key` there: reachable and
-    usable by keyboard alone, in the page's own order."""
-    run.driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
-    body = run.find("body")
-    body.send_keys(TAB)
-    for _ in range(limit):
-        active = run.driver.switch_to.active_element
-        if run.driver.execute_script("return arguments[0].matches(arguments[1])", active, css):
-            active.send_keys(key)
-            return run.check(True, f"{css} is reached by Tab and works with the keyboard")
-        active.send_keys(TAB)
-    return run.check(False, f"{css} is reached by Tab within {limit} presses (page {run.driver.current_url})")
-
-
-def type_into(run, css: str, text: str) -> None:
-    """Focuses a field by Tab and types into it."""
-    if press(run, css, key=Keys.CONTROL + "a"):
-        run.driver.switch_to.active_element.send_keys(Keys.DELETE + text)
+from flows.keyboard import keys, press, type_into
 
 
 def link_in_log(run, path: str, after: int) -> str | None:
@@ -74,6 +53,23 @@ def first_run_arabic(run) -> None:
     run.wait_for(lambda: "الرياض" in run.find("#place-proposal").text or "UTC" in run.find("#place-proposal").text,
                  "the place step speaks Arabic")
     run.screen("welcome-place-arabic")
+    # The other steps, right to left too: the phone's setup link drawn as a QR code, chats, notifications.
+    run.open("/welcome?step=phone")
+    run.check(run.find("#step-count").text == "الخطوة 4 من 6" and run.find("#step-title").text == "هاتفك", "the phone step speaks Arabic")
+    run.screen("welcome-phone-arabic")
+    press(run, "#make-setup-link")
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".qr svg"), "in Arabic, the setup link is shown as a QR code")
+    run.check(run.find("html").get_attribute("dir") == "rtl" and run.find("#setup-url").get_attribute("dir") == "ltr",
+              "the page stays right to left, the link itself left to right")
+    run.screen("welcome-phone-link-arabic")
+    press(run, "#next-step")
+    run.wait_for(lambda: "step=chats" in run.driver.current_url, "in Arabic, the phone step goes on to chats")
+    run.check(run.find("#step-title").text == "المحادثات" and run.find("#open-chats").text == "اربط واتساب", "the chats step speaks Arabic")
+    run.screen("welcome-chats-arabic")
+    press(run, "#next-step")
+    run.wait_for(lambda: "step=notifications" in run.driver.current_url, "in Arabic, the chats step goes on to notifications")
+    run.check(run.find("#step-title").text == "الإشعارات" and run.find("#save-step").text == "احفظ وأنهِ", "the notifications step speaks Arabic")
+    run.screen("welcome-notifications-arabic")
     press(run, "#skip-guide")
     run.wait_for(lambda: "/calendar" in run.driver.current_url, "Skip the guide opens the calendar")
     answer = run.api("GET", "/api/v1/first-run")
@@ -225,7 +221,7 @@ def delete_account(run) -> None:
     run.wait_for(lambda: "Type leaving@example.com" in run.find("#confirm-email-error").text, "another address is refused beside the field")
     run.screen("account-delete-mismatch")
     type_into(run, "#confirm-email", "leaving@example.com")
-    run.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    keys(run, Keys.ENTER)
     run.wait_for(lambda: run.driver.find_elements(By.ID, "link-done"), "typing the address deletes the account")
     run.screen("account-deleted")
     run.open("/settings")

@@ -1,7 +1,8 @@
 """Settings → Calendars in the browser: make a calendar, import an .ics file into it through the
 file input and see the report, rename, recolour and reorder it, hide it from the calendar views
 and show it again, see a private feed address refused beside the field, delete the calendar
-after the page that names what goes, and the page in Arabic, right to left. Then a feed with a
+after the page that names what goes; the same by keyboard alone; and the page in Arabic, right
+to left. Then a feed with a
 refresh interval taken as to-dos, and another CalDAV account (a real Radicale on 127.0.0.2, the
 one private address this server may fetch) connected, its calendars chosen, synced and
 disconnected, with the form's problems said beside their fields."""
@@ -23,6 +24,8 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
+
+from flows.keyboard import ENTER, SPACE, from_top, keys, press, retype, tab_to, type_into
 
 PATH = "/settings/calendars"
 
@@ -122,6 +125,59 @@ def calendars(run) -> None:
     run.find("#confirm-delete").click()
     run.wait_for(lambda: "The calendar is deleted." in run.find("main").text, "deleting says so")
     run.check("Family trips" not in rows(run), "the calendar is gone")
+
+
+def calendars_keyboard(run) -> None:
+    """The same page by keyboard alone: create, rename, recolour, hide and show, delete after its question."""
+    run.open(PATH)
+    # A colour input opens the browser's own chooser on Enter, a popup outside the page that
+    # WebDriver cannot type into: the walk reaches the input by Tab and sets what the chooser
+    # would return, as run.set_value does for dates.
+    type_into(run, "#new-name", "Book club")
+    tab_to(run, "#new-color", limit=1)
+    run.set_value("#new-color", "#7a3e9d")
+    tab_to(run, "#holds-events", limit=1)
+    if tab_to(run, "#create-calendar", limit=1):
+        keys(run, ENTER)
+    run.wait_for(lambda: "The calendar is made." in run.find("main").text, "Enter on Create makes the calendar")
+    if not run.check("Book club" in rows(run), f"the new calendar is listed ({rows(run)})"):
+        return
+    ident = row(run, "Book club").get_attribute("id").removeprefix("calendar-")
+    anchor = f"#calendar-{ident}"
+
+    # Rename and recolour; Shift+Tab back from Save to mend the name before saving.
+    from_top(run)
+    if tab_to(run, f"#name-{ident}", limit=150):
+        retype(run, "Book clb")
+    tab_to(run, f"#color-{ident}", limit=1)
+    run.set_value(f"#color-{ident}", "#005a9c")
+    tab_to(run, f"{anchor} button.save", limit=1)
+    tab_to(run, f"#name-{ident}", backwards=True, limit=2)
+    retype(run, "Book club (Thursdays)")
+    if tab_to(run, f"{anchor} button.save", limit=2):
+        keys(run, ENTER)
+    run.wait_for(lambda: "The calendar is saved." in run.find("main").text, "Enter on Save saves the calendar")
+    run.check("Book club (Thursdays)" in rows(run) and run.find(f"#color-{ident}").get_attribute("value") == "#005a9c",
+              "the new name and colour are kept")
+    tab_to(run, f"#name-{ident}", limit=1, what="saved, the page comes back at the calendar's row: the next Tab is there, not at the top")
+
+    # Hidden, then shown again, from the row.
+    if tab_to(run, f"{anchor} button.visibility", limit=5):
+        keys(run, ENTER)
+    run.wait_for(lambda: "hidden from your calendar views" in run.find("main").text, "Enter on Hide hides the calendar")
+    run.check("Hidden from the calendar views" in row(run, "Book club (Thursdays)").text, "the row says it is hidden")
+    if tab_to(run, f"{anchor} button.visibility", limit=6):
+        keys(run, SPACE)
+    run.wait_for(lambda: "shown in your calendar views again" in run.find("main").text, "Space on Show shows it again")
+
+    # Deleting asks first; Enter on its button deletes.
+    if tab_to(run, f"{anchor} a.delete", limit=10):
+        keys(run, ENTER)
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "confirm-delete"), "Enter on Delete asks first")
+    run.check(run.find("#delete-consequence").text == "It is empty. This cannot be undone.", "the question says what goes (nothing)")
+    if press(run, "#confirm-delete"):
+        run.wait_for(lambda: "The calendar is deleted." in run.find("main").text, "Enter on the question's button deletes the calendar")
+        run.check("Book club (Thursdays)" not in rows(run), "the calendar is gone")
 
 
 def calendars_arabic(run) -> None:
@@ -247,4 +303,4 @@ def calendar_accounts_arabic(run) -> None:
     run.api("PATCH", "/api/v1/me", {"language": "en"})
 
 
-FLOWS = [calendars, calendars_arabic, calendar_feeds_and_accounts, calendar_accounts_arabic]
+FLOWS = [calendars, calendars_keyboard, calendars_arabic, calendar_feeds_and_accounts, calendar_accounts_arabic]

@@ -1,16 +1,21 @@
 """Events in the browser beyond the basics. Repeating events: opened from one of its days, the
 form asks which events a change reaches (this event, this and following, all events); each choice
 changes what the views show, a deletion asks the same question, asked in Arabic too, right to left.
-Labels: an event's own colour and categories from the form, shown on the chip; a deadline (the end
-is the start) drawn as a marker; the category filter on the calendar and on the task list."""
+The same choices by keyboard alone, editing in English and deleting in Arabic (where the arrow
+keys run the other way). Labels: an event's own colour and categories from the form, shown on
+the chip; a deadline (the end is the start) drawn as a marker; the category filter on the calendar
+and on the task list; the week with them, and a duplicated event, in Arabic."""
 from __future__ import annotations
 
 import datetime
 import json
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
+
+from flows.keyboard import focused, from_top, keys, press, retype, tab_to
 
 
 def _monday_in_two_weeks() -> datetime.date:
@@ -23,10 +28,10 @@ def _personal(run) -> str:
     return next(c["id"] for c in json.loads(answer["body"])["calendars"] if c["slug"] == "personal")
 
 
-def _titles(run, first: datetime.date) -> list[str]:
+def _titles(run, first: datetime.date, series: str = "Reading club") -> list[str]:
     end = first + datetime.timedelta(days=35)
     answer = run.api("GET", f"/api/v1/events?start={first.isoformat()}&end={end.isoformat()}")
-    return [e["summary"] for e in json.loads(answer["body"])["events"] if e["summary"].startswith("Reading club")]
+    return [e["summary"] for e in json.loads(answer["body"])["events"] if e["summary"].startswith(series)]
 
 
 def _open_instance(run, day: datetime.date, title: str) -> bool:
@@ -112,6 +117,109 @@ def repeating_arabic(run) -> None:
         run.check("متكرر" in legend and run.find("label[for='scope-following']").text == "هذا الحدث والأحداث التالية",
                   f"the question is asked in Arabic ({legend!r})")
         run.screen("event-scope-arabic")
+    finally:
+        run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+CHESS = "Chess evening"
+
+
+def _chess_days() -> list[datetime.date]:
+    """Five Tuesdays, weeks after the other flows' events."""
+    first = _monday_in_two_weeks() + datetime.timedelta(weeks=5, days=1)
+    return [first + datetime.timedelta(weeks=n) for n in range(5)]
+
+
+def _open_by_keyboard(run, day: datetime.date, title: str) -> bool:
+    """The week of `day`, Tab to the chip of that day's instance of `title`, Enter."""
+    run.open(f"/calendar?view=week&date={day.isoformat()}")
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, ".timegrid"), f"the week of {day} opens")
+    # Other series have instances that day too (a daily routine): the chip is told by its title.
+    href = run.driver.execute_script(
+        "const a = [...document.querySelectorAll('.timegrid a.item')].find(a => a.innerText.includes(arguments[0])"
+        " && a.getAttribute('href').includes('occurrence=' + arguments[1])); return a ? a.getAttribute('href') : null", title, day.isoformat())
+    if not run.check(href is not None, f"the week of {day} has a '{title}' chip that names its instance"):
+        return False
+    if not press(run, f".timegrid a.item[href='{href}']", limit=150):
+        return False
+    return run.wait_for(lambda: run.driver.find_elements(By.ID, "edit-scope"), "Enter on the chip opens that day's event, asking which events to change")
+
+
+def _choose(run, radio: str, key: str, times: int) -> None:
+    """Arrow keys move the choice within a radio group, from the one Tab landed on."""
+    for _ in range(times):
+        keys(run, key)
+    run.check(focused(run, radio) and run.find(radio).is_selected(), f"{radio} is chosen and has the focus ({times} arrow presses)")
+
+
+def _delete_by_keyboard(run, radio: str, key: str, times: int) -> None:
+    from_top(run)
+    tab_to(run, "#delete-scope-this", limit=120)  # a group's first Tab lands on its chosen answer
+    _choose(run, radio, key, times)
+    if tab_to(run, "#delete", limit=1):
+        keys(run, Keys.ENTER)
+    WebDriverWait(run.driver, 5).until(expected_conditions.alert_is_present())
+    run.driver.switch_to.alert.accept()  # the browser's own confirm dialog
+    run.wait_for(lambda: run.driver.current_url.endswith("/calendar"), "deleting goes back to the calendar")
+
+
+def repeating_keyboard(run) -> None:
+    """A weekly event changed with Tab, Shift+Tab, the arrow keys and Enter alone: this and following, all events, this event's deletion."""
+    days = _chess_days()
+    created = run.api("POST", f"/api/v1/calendars/{_personal(run)}/events",
+                      {"title": CHESS, "start": f"{days[0].isoformat()}T19:00", "end": f"{days[0].isoformat()}T21:00",
+                       "rrule": "FREQ=WEEKLY;COUNT=5"})
+    if not run.check(created["status"] == 201, f"a weekly event to walk by keyboard ({created['status']})"):
+        return
+
+    # This and following, from the third week: a new title, then down from "This event" to the next answer.
+    if not _open_by_keyboard(run, days[2], CHESS):
+        return
+    from_top(run)
+    if tab_to(run, "#title", limit=60):
+        retype(run, f"{CHESS} (late)")
+    tab_to(run, "#scope-this", limit=60)
+    _choose(run, "#scope-following", Keys.ARROW_DOWN, 1)
+    if tab_to(run, "#save", limit=1):
+        keys(run, Keys.ENTER)
+    run.wait_for(lambda: "view=week" in run.driver.current_url, "Enter on Save goes back to the week")
+    run.check(_titles(run, days[0], CHESS) == [CHESS, CHESS] + [f"{CHESS} (late)"] * 3, f"the third week on changed ({_titles(run, days[0], CHESS)})")
+
+    # All events, from the first: back from Save into the group with Shift+Tab.
+    if not _open_by_keyboard(run, days[0], CHESS):
+        return
+    from_top(run)
+    if tab_to(run, "#title", limit=60):
+        retype(run, "Chess club")
+    tab_to(run, "#save", limit=60)
+    tab_to(run, "#scope-this", backwards=True, limit=1)
+    _choose(run, "#scope-all", Keys.ARROW_DOWN, 2)
+    if tab_to(run, "#save", limit=1):
+        keys(run, Keys.ENTER)
+    run.wait_for(lambda: "view=week" in run.driver.current_url, "Enter on Save goes back to the week")
+    run.check(_titles(run, days[0], "Chess") == ["Chess club"] * 2 + [f"{CHESS} (late)"] * 3, f"the first series was renamed ({_titles(run, days[0], 'Chess')})")
+
+    # Deleting this event, the answer the group starts on.
+    if not _open_by_keyboard(run, days[1], "Chess club"):
+        return
+    _delete_by_keyboard(run, "#delete-scope-this", Keys.ARROW_DOWN, 0)
+    run.check(_titles(run, days[0], "Chess") == ["Chess club"] + [f"{CHESS} (late)"] * 3, f"only the second week's event went ({_titles(run, days[0], 'Chess')})")
+
+
+def repeating_keyboard_arabic(run) -> None:
+    """Deleting by keyboard in Arabic: right to left, the left arrow moves on to the next answer."""
+    days = _chess_days()
+    run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    try:
+        if not _open_by_keyboard(run, days[3], f"{CHESS} (late)"):
+            return
+        run.check(run.find("html").get_attribute("dir") == "rtl", "the event form is right to left")
+        _delete_by_keyboard(run, "#delete-scope-following", Keys.ARROW_LEFT, 1)
+        run.check(_titles(run, days[0], "Chess") == ["Chess club", f"{CHESS} (late)"], f"the fourth week on went ({_titles(run, days[0], 'Chess')})")
+        if not _open_by_keyboard(run, days[2], f"{CHESS} (late)"):
+            return
+        _delete_by_keyboard(run, "#delete-scope-all", Keys.ARROW_LEFT, 2)
+        run.check(_titles(run, days[0], "Chess") == ["Chess club"], f"the whole later series went ({_titles(run, days[0], 'Chess')})")
     finally:
         run.api("PATCH", "/api/v1/me", {"language": "en"})
 
@@ -224,4 +332,35 @@ def duplicate(run) -> None:
                  f"the week has the lesson and its copy a day later ({_chip_texts(run, 'Piano lesson')})")
 
 
-FLOWS = [repeating, repeating_arabic, labels, duplicate, opening_hour]
+def labels_arabic(run) -> None:
+    """The labelled week and a duplicated event, right to left."""
+    day = _monday_in_two_weeks() + datetime.timedelta(days=2)
+    run.api("PATCH", "/api/v1/me", {"language": "ar"})
+    try:
+        run.open(f"/calendar?view=week&date={day.isoformat()}")
+        run.check(run.find("html").get_attribute("dir") == "rtl", "the week is right to left in Arabic")
+        chip = _chip(run, "Report due")
+        run.check(chip is not None and "موعد نهائي" in chip.get_attribute("textContent"), "the deadline marker is named in Arabic to screen readers")
+        chip = _chip(run, "Swimming")
+        run.check(chip is not None and "evc-seagreen" in chip.get_attribute("class"), "the chip keeps the event's own colour")
+        run.check(run.find("label[for='category-filter']").text == "التصنيف", "the category filter speaks Arabic")
+        run.screen("week-colour-deadline-arabic")
+        run.open(f"/calendar?view=week&date={day.isoformat()}&category=Sport")
+        text = run.find(".timegrid").text
+        run.check("Swimming" in text and "Report due" not in text, "filtered by a category in Arabic, only its events are shown")
+        run.screen("week-category-filter-arabic")
+
+        _add(run, day + datetime.timedelta(days=2), "Oud lesson", "17:00", "18:00", color="slateblue", categories="Music")
+        run.driver.execute_script(
+            "[...document.querySelectorAll('.timegrid a.item')].find(a => a.innerText.includes(arguments[0])).click()", "Oud lesson")
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "duplicate"), "the event's page offers to duplicate it")
+        press(run, "#duplicate")
+        run.wait_for(lambda: run.driver.find_elements(By.ID, "event-notice"), "duplicating by keyboard opens the copy")
+        run.check(run.find("#event-notice").text.startswith("هذه نسخة من الحدث") and run.find("html").get_attribute("dir") == "rtl",
+                  "the copy says what it is in Arabic, right to left")
+        run.screen("event-duplicated-arabic")
+    finally:
+        run.api("PATCH", "/api/v1/me", {"language": "en"})
+
+
+FLOWS = [repeating, repeating_arabic, repeating_keyboard, repeating_keyboard_arabic, labels, duplicate, labels_arabic, opening_hour]

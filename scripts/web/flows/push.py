@@ -2,7 +2,8 @@
 errors, installable), the service worker installed and controlling the app, the last day view
 readable offline, the push settings page (subscribing as far as Chromium goes here, the page's
 registration code with real keys, the worker's push handler), prayer alerts in English and
-Arabic, and that one session's kept pages are never shown to the next.
+Arabic, and that one session's kept pages are never shown to the next. The push settings, what
+is pushed and the prayer alerts are also walked by keyboard alone.
 
 Chromium's PushManager needs Google's push service to hand out an endpoint; this machine has no
 network, so `pushManager.subscribe` cannot succeed here: the flow checks that the page asks with
@@ -25,6 +26,9 @@ import urllib.request
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from flows.keyboard import from_top, focused, keys, press, retype, tab_to
 
 DAY = "/calendar?view=day&date=2026-09-22"
 
@@ -204,8 +208,9 @@ def offline_and_sessions(run) -> None:
 
 
 def push_settings(run) -> None:
+    """Reached and turned on by keyboard: Tab to the link and the button, Enter."""
     run.open("/settings")
-    run.find("#push-settings-link").click()
+    press(run, "#push-settings-link")
     run.wait_for(lambda: run.driver.current_url.endswith("/settings/push"), "notification settings link to this device's notifications")
     root = run.find("#push-settings")
     key = root.get_attribute("data-key")
@@ -217,10 +222,16 @@ def push_settings(run) -> None:
 
     # Subscribing: permission granted as a person would, then Chromium asks its push service.
     run.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": run.base, "permissions": ["notifications"]})
-    run.find("#push-enable").click()
+    press(run, "#push-enable")
+    run.wait_for(lambda: run.find("#push-status").text != root.get_attribute("data-off"), "Enter on the button asks the browser")
+    if run.find("#push-status").text == root.get_attribute("data-asking"):  # here, for 20 s: no push service answers
+        # Busy meanwhile, the button must keep the focus (a disabled one loses it).
+        run.check(focused(run, "#push-enable"), "while the browser asks, focus stays on the button")
     run.wait_for(lambda: run.find("#push-status").text not in (root.get_attribute("data-off"), root.get_attribute("data-asking")),
                  "turning on gives an answer", timeout=40)
     said = run.find("#push-status").text
+    if said.startswith(root.get_attribute("data-failed")):  # a success reloads the page
+        run.check(focused(run, "#push-enable"), "after the answer, focus is still on the button")
     print(f"  (Chromium's answer to pushManager.subscribe here: {said!r})")
     run.check(said.startswith(root.get_attribute("data-failed")) or said == root.get_attribute("data-saved"),
               "the page says whether the browser could subscribe, and why not")
@@ -323,6 +334,47 @@ def prayer_alerts(run) -> None:
     run.screen("prayer-alerts")
 
 
+def push_choices_keyboard(run) -> None:
+    """From this device's notifications to what is pushed, and a choice changed, by keyboard alone."""
+    run.open("/settings/push")
+    press(run, "section[aria-labelledby='push-list-title'] a[href$='#notification-settings']")
+    run.wait_for(lambda: run.driver.current_url.endswith("/settings#notification-settings"), "Enter on 'what is pushed' opens the notification choices")
+    before = json.loads(run.api("GET", "/api/v1/notifications/settings")["body"])["push"]
+    # The page opens at the section: Tab goes on from there.
+    if tab_to(run, "#push-conflict", limit=10, what="from the section's start, Tab reaches the push choice for conflicts"):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#save-notifications", limit=40):
+        keys(run, Keys.ENTER)
+    run.wait_for(lambda: "notification choices are saved" in run.find("main").text, "Enter on Save saves the choices")
+    after = json.loads(run.api("GET", "/api/v1/notifications/settings")["body"])["push"]
+    run.check(set(before) ^ set(after) == {"conflict"},
+              f"Space changed only the conflict push choice ({before} → {after})")
+
+
+def prayer_alerts_keyboard(run) -> None:
+    """Prayer alerts by keyboard alone: Space ticks and unticks, Shift+Tab goes back, Enter saves."""
+    run.open("/settings/prayer")
+    press(run, "#prayer-alerts-link")
+    run.wait_for(lambda: run.driver.current_url.endswith("/settings/prayer/alerts"), "Enter on the link opens prayer alerts")
+    before = json.loads(run.api("GET", "/api/v1/prayer-alerts")["body"])
+    from_top(run)
+    if tab_to(run, "#alert-isha"):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#alert-fajr", backwards=True, limit=5):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#minutesBefore", limit=5):
+        retype(run, "15")
+    if tab_to(run, "#jumuah", limit=2):
+        keys(run, Keys.SPACE)
+    if tab_to(run, "#save-alerts", limit=5):
+        keys(run, Keys.ENTER)
+    run.wait_for(lambda: "prayer alerts are saved" in run.find("main").text, "Enter on Save saves the prayer alerts")
+    saved = json.loads(run.api("GET", "/api/v1/prayer-alerts")["body"])
+    expected = set(before["prayers"]) ^ {"isha", "fajr"}  # each Space flipped one box
+    run.check(set(saved["prayers"]) == expected and saved["minutesBefore"] == 15 and saved["jumuah"] is (not before["jumuah"]),
+              f"the keys changed what they were pressed on ({before['prayers']} → {saved['prayers']}, {saved['minutesBefore']}, jumuah {saved['jumuah']})")
+
+
 def arabic(run) -> None:
     run.api("PATCH", "/api/v1/me", {"language": "ar"})
     try:
@@ -341,4 +393,4 @@ def arabic(run) -> None:
         run.api("PATCH", "/api/v1/me", {"language": "en"})
 
 
-FLOWS = [install, offline_and_sessions, push_settings, prayer_alerts, arabic]
+FLOWS = [install, offline_and_sessions, push_settings, push_choices_keyboard, prayer_alerts, prayer_alerts_keyboard, arabic]

@@ -77,8 +77,11 @@ async function start() {
   }
   show(Boolean(subscription));
 
+  // Busy while the browser asks: marked with aria-disabled, not disabled, which would take the
+  // focus away from a keyboard user and leave it nowhere.
   enable.addEventListener('click', async () => {
-    enable.disabled = true;
+    if (enable.getAttribute('aria-disabled') === 'true') return;
+    enable.setAttribute('aria-disabled', 'true');
     say('asking');
     try {
       const permission = await Notification.requestPermission();
@@ -99,7 +102,7 @@ async function start() {
     } catch (error) {
       say('failed', error.message);
     } finally {
-      enable.disabled = false;
+      enable.removeAttribute('aria-disabled');
     }
   });
 

@@ -54,7 +54,7 @@ extension WebRoutes {
                 isCancelled: instance.occurrence.isCancelled, eventColor: EventColor.of(instance.occurrence.component).flatMap { colors.eventColor($0) },
                 isDeadline: !instance.occurrence.isAllDay && instance.start == instance.end,
                 conflictHref: marks.conflicts(of: instance).first.map(TodayPage.conflictHref),
-                calendar: instance.calendar.displayName,
+                calendar: texts.calendarLabel(instance.calendar),
                 invitation: CalendarUsers.invitationAnswer(of: account, in: instance.occurrence.component))
         }
         for todo in shown.todos {

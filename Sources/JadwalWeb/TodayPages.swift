@@ -109,7 +109,7 @@ private struct TodayEntryView {
         ]
         if let calendar = entry.calendar {
             values["colorClass"] = colors.cssClass(for: calendar)
-            values["calendarName"] = calendar.displayName
+            values["calendarName"] = texts.calendarLabel(calendar)
         }
         if let color = entry.eventColor.flatMap({ colors.eventColor($0) }) { values["eventColor"] = " ev-color \(color)" }
         if let location = entry.location, !location.isEmpty { values["location"] = location }

@@ -169,4 +169,12 @@ extension [String: String] {
         for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
         return text
     }
+
+    /// A calendar's name as the views show it beside an event: one shared with the person says
+    /// whose it is, so a chip never passes someone else's calendar off as theirs.
+    package func calendarLabel(_ calendar: CalendarCollection) -> String {
+        guard let shared = calendar.sharedWithMe else { return calendar.displayName }
+        let owner = shared.ownerName.isEmpty ? shared.ownerEmail.value : shared.ownerName
+        return text("calendarSharedBy", ["calendar": calendar.displayName, "owner": owner])
+    }
 }

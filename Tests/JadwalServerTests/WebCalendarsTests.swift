@@ -326,6 +326,12 @@ struct WebCalendarsTests {
             #expect(try await friend.post(client, "\(Self.path)/incoming/\(shareID)", [("choice", "maybe")], csrf: friendCSRF).status == .badRequest)
             #expect(try await friend.post(client, "\(Self.path)/incoming/\(shareID)", [("choice", "accept")], csrf: friendCSRF).status == .seeOther)
             #expect(try await friend.get(client, Self.path).text.contains("Leave"))
+            // The owner's events show in the friend's views marked as someone else's calendar.
+            let made = try await client.send(.post, "/api/v1/calendars/\(personal)/events", json: #"{"title": "Family dinner", "start": "2026-11-23T19:00", "timeZone": "Asia/Riyadh"}"#, token: token)
+            #expect(made.status == .created, "\(made.text)")
+            let week = try await friend.get(client, "/calendar?view=week&date=2026-11-23").text
+            #expect(week.contains("Family dinner") && week.contains("(shared by "), "the chip says whose calendar it is")
+            #expect(!(try await browser.get(client, "/calendar?view=week&date=2026-11-23").text.contains("(shared by ")), "the owner's own calendar is just theirs")
 
             // Busy time: a bad address named beside the list; then saved.
             let badList = try await browser.post(client, "\(Self.path)/busy-time", [("audience", "named"), ("allowed", "friend@example.com\r\nnope")], csrf: csrf)

@@ -39,6 +39,19 @@ public struct StorageFull: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "the server's disk is full" }
 }
 
+/// What the common write path touches (`CalendarWrites`): the object, the jobs it queues, the
+/// invitations it delivers and the notices it posts. Helpers name the capabilities they use,
+/// these bundles among them, so a signature says what a rule reads and writes.
+public typealias CalendarWriteStore = NoticeStore & AccountStore & InvitationStore
+
+/// What posting a notice reads and writes: the person's notification settings and devices,
+/// what their quiet hours come from (prayer times, sleep, working hours) and the delivery jobs.
+public typealias NoticeStore = CalendarStore & ConflictStore & GoalStore & JobStore & NotificationStore & PrayerSettingsStore & WebPushStore
+
+/// What a person's busy time is read from: their calendars and the ones shared with them, their
+/// conflict settings (busy policies, working hours) and their prayer times.
+public typealias BusyTimeStore = CalendarShareStore & CalendarStore & ConflictStore & PrayerSettingsStore
+
 public typealias StoreTransaction = AccountStore & SignInTokenStore & SessionStore & JobStore & CalendarStore & AppPasswordStore & PrayerSettingsStore & CalendarFeedStore & SetupTokenStore & ChatStore & ChatConnectorTokenStore & ConflictStore & NotificationStore & ChatFailureStore & CalendarSubscriptionStore & GoalStore & TrackerStore & SignInFailureStore & CalendarViewStore & WhatsAppLinkStore & CalDAVAccountStore & CalendarShareStore & WebPushStore & PrayerAlertStore & AccountOwnershipStore & InvitationStore & RetentionStore
 
 public protocol AccountStore: Sendable {

@@ -130,7 +130,7 @@ public struct AccountDeletion: Sendable {
         }
     }
 
-    private static func open(_ token: SecretToken, now: Date, tx: any StoreTransaction) async throws -> Account {
+    private static func open(_ token: SecretToken, now: Date, tx: any AccountOwnershipStore & AccountStore) async throws -> Account {
         guard let link = try await tx.accountLink(digest: token.digest), link.purpose == .deletion else { throw Problem.unknownLink }
         guard link.usedAt == nil else { throw Problem.usedLink }
         guard link.expiresAt > now else { throw Problem.expiredLink }

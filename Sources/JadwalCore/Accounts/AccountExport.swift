@@ -269,7 +269,7 @@ public struct AccountExport: Sendable {
         var hiddenCalendars: [String]
     }
 
-    static func settingsSection(_ account: Account, calendars: [CalendarCollection], tx: any StoreTransaction) async throws -> SettingsSection {
+    static func settingsSection(_ account: Account, calendars: [CalendarCollection], tx: any CalendarShareStore & CalendarViewStore & ChatStore & ConflictStore & NotificationStore & PrayerSettingsStore) async throws -> SettingsSection {
         let chats = try await tx.chatSettings(accountID: account.id)
         let conflicts = try await tx.conflictSettings(accountID: account.id)
         let notifications = try await tx.notificationSettings(accountID: account.id)
@@ -359,7 +359,7 @@ public struct AccountExport: Sendable {
         var tracker: [Entry]
     }
 
-    static func goalsSection(accountID: UUID, tx: any StoreTransaction) async throws -> GoalsSection {
+    static func goalsSection(accountID: UUID, tx: any GoalStore & TrackerStore) async throws -> GoalsSection {
         GoalsSection(
             goals: try await tx.goals(accountID: accountID),
             plan: try await tx.planItems(accountID: accountID, states: Set(PlanItem.State.allCases)),
@@ -389,7 +389,7 @@ public struct AccountExport: Sendable {
         var conversations: [Conversation]
     }
 
-    static func conversationsSection(accountID: UUID, tx: any StoreTransaction) async throws -> ConversationsSection {
+    static func conversationsSection(accountID: UUID, tx: any ChatStore) async throws -> ConversationsSection {
         ConversationsSection(conversations: try await tx.chatConversations(accountID: accountID).map {
             .init(
                 with: $0.partnerName, source: $0.source.rawValue, isGroup: $0.isGroup, state: $0.state.rawValue, plan: $0.proposal, events: $0.events,
@@ -411,7 +411,7 @@ public struct AccountExport: Sendable {
         var notifications: [Notification]
     }
 
-    static func notificationsSection(accountID: UUID, tx: any StoreTransaction) async throws -> NotificationsSection {
+    static func notificationsSection(accountID: UUID, tx: any NotificationStore) async throws -> NotificationsSection {
         // Held ones (quiet hours) too: the export is everything stored.
         NotificationsSection(notifications: try await tx.notifications(
             accountID: accountID, deliveredBy: .distantFuture, beforeSequence: nil, unreadOnly: false, limit: Int.max

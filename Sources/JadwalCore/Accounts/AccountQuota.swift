@@ -79,7 +79,7 @@ public struct AccountQuota: Sendable, Equatable {
     }
 
     /// Refuses one more calendar past the limit.
-    public func checkNewCalendar(for accountID: UUID, tx: any StoreTransaction) async throws {
+    public func checkNewCalendar(for accountID: UUID, tx: any CalendarStore) async throws {
         let usage = try await tx.storedUsage(accountID: accountID)
         if usage.calendars + 1 > calendars {
             throw Exceeded(limit: .calendars, allowed: Int64(calendars), used: Int64(usage.calendars))

@@ -29,14 +29,14 @@ public struct DeviceAccess: Sendable, Equatable {
     }
 
     /// The account's active credentials of every kind.
-    static func read(accountID: UUID, now: Date, in tx: any StoreTransaction) async throws -> DeviceAccess {
+    static func read(accountID: UUID, now: Date, in tx: any AppPasswordStore & CalendarFeedStore & ChatConnectorTokenStore & SetupTokenStore) async throws -> DeviceAccess {
         DeviceAccess(
             appPasswords: try await tx.appPasswords(accountID: accountID), connectorTokens: try await tx.chatConnectorTokens(accountID: accountID),
             feeds: try await tx.activeCalendarFeeds(accountID: accountID), setupLinks: try await tx.unspentSetupTokens(accountID: accountID, now: now))
     }
 
     /// Revokes all of them, in the caller's transaction.
-    static func revokeAll(accountID: UUID, at now: Date, in tx: any StoreTransaction) async throws -> Revoked {
+    static func revokeAll(accountID: UUID, at now: Date, in tx: any AppPasswordStore & CalendarFeedStore & ChatConnectorTokenStore & SetupTokenStore) async throws -> Revoked {
         var revoked = Revoked()
         revoked.appPasswords = try await tx.revokeAppPasswords(accountID: accountID, at: now)
         revoked.connectorTokens = try await tx.revokeChatConnectorTokens(accountID: accountID, at: now)

@@ -110,7 +110,7 @@ public struct EmailChanges: Sendable {
         }
     }
 
-    private static func open(_ token: SecretToken, now: Date, tx: any StoreTransaction) async throws -> (Account, EmailAddress) {
+    private static func open(_ token: SecretToken, now: Date, tx: any AccountOwnershipStore & AccountStore) async throws -> (Account, EmailAddress) {
         guard let link = try await tx.accountLink(digest: token.digest), link.purpose == .emailChange, let newEmail = link.newEmail else {
             throw Problem.unknownLink
         }

@@ -135,7 +135,7 @@ public struct SignIn: Sendable {
     }
 
     private func startSession(
-        email: EmailAddress, name: String?, method: SignInMethod, client: Client, now: Date, in tx: any StoreTransaction
+        email: EmailAddress, name: String?, method: SignInMethod, client: Client, now: Date, in tx: any AccountStore & CalendarStore & JobStore & SessionStore
     ) async throws -> SignedIn {
         var isNew = false
         let account: Account

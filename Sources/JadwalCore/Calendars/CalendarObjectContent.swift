@@ -135,7 +135,7 @@ public struct CalendarWrites: Sendable {
     /// it (a chat's event and the conversation that caused it commit together).
     public func put(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
-        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource, transaction tx: any StoreTransaction
+        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource, transaction tx: any CalendarWriteStore
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }
         if calendar.isSubscribed {
@@ -154,7 +154,7 @@ public struct CalendarWrites: Sendable {
     /// write into a subscribed calendar).
     func write(
         _ content: CalendarObjectContent, name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifNoneMatch: Bool = false,
-        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource, transaction tx: any StoreTransaction
+        ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource, transaction tx: any CalendarWriteStore
     ) async throws -> (object: CalendarObject, created: Bool) {
         guard Self.isValidName(name) else { throw Refusal.invalidName }
         guard calendar.components.contains(content.component) else { throw Refusal.unsupportedComponent(content.component) }
@@ -202,7 +202,7 @@ public struct CalendarWrites: Sendable {
 
     /// Queues the rescheduling of an object's reminders in the write's transaction (its queued
     /// firings are replaced by the job, so an edit never leaves a stale one behind).
-    func scheduleReminders(calendar: CalendarCollection, name: String, tx: any StoreTransaction) async throws {
+    func scheduleReminders(calendar: CalendarCollection, name: String, tx: any JobStore) async throws {
         let target = ReminderQueue.Target(accountID: calendar.accountID, calendarID: calendar.id, objectName: name)
         try await tx.cancelQueuedJobs(kind: ReminderQueue.scheduleJob, subject: target.subject)
         try await tx.enqueue(target.scheduleJob(now: clock.now, random: random))
@@ -210,7 +210,7 @@ public struct CalendarWrites: Sendable {
 
     /// Queues the conflict check of a written or removed event in the write's transaction: it
     /// runs whatever happens to this process, and the writer does not wait for it.
-    func checkConflicts(calendar: CalendarCollection, name: String, source: WriteSource, tx: any StoreTransaction) async throws {
+    func checkConflicts(calendar: CalendarCollection, name: String, source: WriteSource, tx: any JobStore) async throws {
         let request = ConflictCheck.Request(accountID: calendar.accountID, calendarID: calendar.id, objectName: name, source: source)
         try await tx.enqueue(request.job(now: clock.now, random: random))
     }
@@ -271,7 +271,7 @@ public struct CalendarWrites: Sendable {
     /// The same removal inside the caller's transaction.
     public func delete(
         name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource,
-        transaction tx: any StoreTransaction
+        transaction tx: any CalendarWriteStore & AccountOwnershipStore & CalDAVAccountStore & CalendarShareStore & CalendarSubscriptionStore & ChatStore
     ) async throws {
         guard !calendar.isSubscribed else { throw Refusal.readOnly }
         guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }
@@ -281,7 +281,7 @@ public struct CalendarWrites: Sendable {
     /// The removal itself, for every remover including a subscription's refresh.
     func remove(
         name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource,
-        transaction tx: any StoreTransaction
+        transaction tx: any CalendarWriteStore
     ) async throws {
         guard let existing = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw Refusal.notFound }
         if let ifMatch, !Self.ifMatch(ifMatch, holdsFor: existing.etag) { throw Refusal.preconditionFailed(currentETag: existing.etag) }
@@ -306,7 +306,7 @@ public struct CalendarWrites: Sendable {
 
     /// A change to the Goals calendar by anyone but the plan itself (a phone marking a session
     /// done, moving or deleting it) is read by the plan's job, after this commits.
-    func readSessionsIfNeeded(calendar: CalendarCollection, source: WriteSource, tx: any StoreTransaction) async throws {
+    func readSessionsIfNeeded(calendar: CalendarCollection, source: WriteSource, tx: any JobStore) async throws {
         guard calendar.slug == DefaultCalendars.goalsSlug, source != .goalPlan else { return }
         try await TwoWeekPlanning.queueSessionRead(accountID: calendar.accountID, now: clock.now, random: random, tx: tx)
     }

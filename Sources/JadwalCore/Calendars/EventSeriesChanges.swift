@@ -125,7 +125,7 @@ public struct EventSeriesChanges: Sendable {
         return .instance(instance, scope)
     }
 
-    private func read(name: String, in calendar: CalendarCollection, ifMatch: String?, tx: any StoreTransaction) async throws
+    private func read(name: String, in calendar: CalendarCollection, ifMatch: String?, tx: any CalendarStore) async throws
         -> (CalendarObject, EventSeries) {
         guard let current = try await tx.calendarObject(calendarID: calendar.id, name: name) else { throw CalendarWrites.Refusal.notFound }
         if let ifMatch, !CalendarWrites.ifMatch(ifMatch, holdsFor: current.etag) {
@@ -135,7 +135,7 @@ public struct EventSeriesChanges: Sendable {
         return (current, try EventSeries(calendar: parsed))
     }
 
-    private func put(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, source: WriteSource, tx: any StoreTransaction)
+    private func put(_ text: String, name: String, in calendar: CalendarCollection, ifMatch: String?, source: WriteSource, tx: any CalendarWriteStore)
         async throws -> CalendarObject {
         let content: CalendarObjectContent
         do {

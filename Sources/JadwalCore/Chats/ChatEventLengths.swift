@@ -34,7 +34,7 @@ public struct ChatEventLengths: Sendable {
         return changed
     }
 
-    private func lengthen(account: Account, tx: any StoreTransaction) async throws -> Int {
+    private func lengthen(account: Account, tx: any CalendarWriteStore & ChatStore) async throws -> Int {
         let now = clock.now
         let settings = try await tx.chatSettings(accountID: account.id)
         let document = ChatEventDocument(timeZone: account.timeZone, language: account.language, now: now, eventMinutes: settings.eventMinutes)

@@ -313,7 +313,7 @@ public struct ChatInbox: Sendable {
 
     /// Holds a live chat's messages until it has been quiet for `quietPeriod`: the wait starts
     /// again with each delivery, and one queued job reads it when the wait is over.
-    private func waitForQuiet(_ conversation: inout ChatConversation, now: Date, tx: any StoreTransaction) async throws {
+    private func waitForQuiet(_ conversation: inout ChatConversation, now: Date, tx: any ChatStore & JobStore) async throws {
         let readAfter = now + quietPeriod.timeInterval
         conversation.awaitingExtraction = true
         conversation.readAfter = readAfter
@@ -395,7 +395,7 @@ public struct ChatInbox: Sendable {
     /// messages (their text sealed only if it is still needed).
     private func read(
         _ conversation: inout ChatConversation, arriving: [Arriving] = [], account: Account, settings: ChatSettings, now: Date,
-        extractor: any ConversationExtractor, tx: any StoreTransaction, report: inout Report, progress: (Int) -> Void = { _ in }
+        extractor: any ConversationExtractor, tx: any CalendarWriteStore & ChatFailureStore & ChatStore, report: inout Report, progress: (Int) -> Void = { _ in }
     ) async throws {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let held = try await tx.heldChatMessages(conversationID: conversation.id)
@@ -520,7 +520,7 @@ public struct ChatInbox: Sendable {
     /// the conversation is then read again.
     private func retract(
         _ ids: Set<String>, in conversation: inout ChatConversation, account: Account, settings: ChatSettings, now: Date,
-        tx: any StoreTransaction, report: inout Report
+        tx: any CalendarWriteStore & ChatFailureStore & ChatStore, report: inout Report
     ) async throws -> Bool {
         var removed: [ChatMessageRecord] = []
         for id in ids.sorted() {
@@ -567,7 +567,7 @@ public struct ChatInbox: Sendable {
     /// is still held (or that came in the same batch) takes the original's id, time and place,
     /// so the chat reads as if it had been written that way; an edit of a settled message is
     /// kept beside it as said again (`~edit~`), and read with the events that stand.
-    private func placingEdits(_ worded: [IncomingChatMessage], in conversation: ChatConversation, tx: any StoreTransaction) async throws -> [Placed] {
+    private func placingEdits(_ worded: [IncomingChatMessage], in conversation: ChatConversation, tx: any ChatStore) async throws -> [Placed] {
         var out: [Placed] = []
         for var message in worded {
             guard let original = message.replaces else {
@@ -617,7 +617,7 @@ public struct ChatInbox: Sendable {
     }
 
     /// Which of these messages the conversation already has.
-    private func storedIDs(of messages: [IncomingChatMessage], in conversation: ChatConversation, tx: any StoreTransaction) async throws -> Set<String> {
+    private func storedIDs(of messages: [IncomingChatMessage], in conversation: ChatConversation, tx: any ChatStore) async throws -> Set<String> {
         // A conversation that never stored a message has none to look up.
         guard conversation.messageCount > 0 else { return [] }
         var known: Set<String> = []
@@ -632,7 +632,7 @@ public struct ChatInbox: Sendable {
 
     /// Stores arriving messages, with their text sealed or, when the conversation no longer
     /// needs it, without.
-    private func insert(_ arriving: [Arriving], sealed: Bool, tx: any StoreTransaction, progress: (Int) -> Void) async throws {
+    private func insert(_ arriving: [Arriving], sealed: Bool, tx: any ChatStore, progress: (Int) -> Void) async throws {
         var start = 0
         while start < arriving.count {
             let end = min(start + Self.insertChunk, arriving.count)
@@ -654,7 +654,7 @@ public struct ChatInbox: Sendable {
     /// Writes the decided changes to the calendar, in the batch's transaction.
     private func act(
         on actions: [ChatPlanReconciler.Action], in conversation: inout ChatConversation, account: Account, settings: ChatSettings, now: Date,
-        tx: any StoreTransaction, report: inout Report
+        tx: any CalendarWriteStore & ChatFailureStore, report: inout Report
     ) async throws {
         guard !actions.isEmpty else { return }
         let document = ChatEventDocument(timeZone: account.timeZone, language: account.language, now: now, eventMinutes: settings.eventMinutes)
@@ -727,7 +727,7 @@ public struct ChatInbox: Sendable {
     /// Tells the person what Jadwal did with an event from the chat, in the same transaction as
     /// the change (the notice and the event commit together).
     private func announce(
-        _ change: ChatEventChange, _ link: ChatEventLink, in conversation: ChatConversation, account: Account, now: Date, tx: any StoreTransaction
+        _ change: ChatEventChange, _ link: ChatEventLink, in conversation: ChatConversation, account: Account, now: Date, tx: any NoticeStore
     ) async throws {
         guard let startText = link.plan.start, let start = Self.instant(startText, zone: account.timeZone) else { return }
         let title = link.plan.title ?? (account.language == .arabic ? "موعد" : "Event")
@@ -753,7 +753,7 @@ public struct ChatInbox: Sendable {
 
     /// Writes an event through the CalDAV write path. False when the calendar refuses it (the
     /// person moved another object with its UID there): the rest of the batch goes on without it.
-    private func write(_ text: String, name: String, in calendar: CalendarCollection, tx: any StoreTransaction) async throws -> Bool {
+    private func write(_ text: String, name: String, in calendar: CalendarCollection, tx: any CalendarWriteStore) async throws -> Bool {
         guard let content = try? CalendarObjectContent(text: text) else { return false }
         do {
             _ = try await writes.put(content, name: name, in: calendar, source: .chat, transaction: tx)
@@ -764,7 +764,7 @@ public struct ChatInbox: Sendable {
     }
 
     /// The account's "WhatsApp Events" calendar, made again if the person deleted it.
-    private func chatCalendar(for account: Account, now: Date, tx: any StoreTransaction) async throws -> CalendarCollection? {
+    private func chatCalendar(for account: Account, now: Date, tx: any CalendarStore) async throws -> CalendarCollection? {
         if let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.chatEventsSlug) { return calendar }
         guard let calendar = DefaultCalendars.make(for: account, now: now, random: random).first(where: { $0.slug == DefaultCalendars.chatEventsSlug }) else {
             return nil
@@ -774,7 +774,7 @@ public struct ChatInbox: Sendable {
     }
 
     /// The calendar and stored object of an event Jadwal created; nil when someone deleted it.
-    private func storedEvent(_ link: ChatEventLink, tx: any StoreTransaction) async throws -> (CalendarCollection, CalendarObject)? {
+    private func storedEvent(_ link: ChatEventLink, tx: any CalendarStore) async throws -> (CalendarCollection, CalendarObject)? {
         guard let calendar = try await tx.calendar(id: link.calendarID),
               let object = try await tx.calendarObject(calendarID: calendar.id, name: link.objectName)
         else { return nil }

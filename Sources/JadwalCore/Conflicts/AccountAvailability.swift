@@ -11,7 +11,7 @@ public enum AccountAvailability {
     /// ``defaultSleep``); within the working hours of the conflict settings (else the
     /// questionnaire's work or study hours) when set. Routine hours are read in the person's
     /// zone, which is where they live them.
-    public static func availability(for account: Account, tx: any StoreTransaction) async throws -> Availability {
+    public static func availability(for account: Account, tx: any CalendarStore & ConflictStore & GoalStore) async throws -> Availability {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let sleep = try await RoutineCalendar.sleepHours(account: account, tx: tx)
         let settings = try await tx.conflictSettings(accountID: account.id)

@@ -94,7 +94,7 @@ public struct AccountBusyTime: Sendable {
 
     /// Every busy block of the account in `window`; which events count is each calendar's
     /// busy policy (from the person's settings; pass them when already read).
-    public func blocks(account: Account, in window: TimeRange, settings known: ConflictSettings? = nil, tx: any StoreTransaction) async throws
+    public func blocks(account: Account, in window: TimeRange, settings known: ConflictSettings? = nil, tx: any BusyTimeStore) async throws
         -> [BusyBlock] {
         try await snapshot(account: account, in: window, settings: known, keepingObjects: false, tx: tx).blocks
     }
@@ -118,7 +118,7 @@ public struct AccountBusyTime: Sendable {
 
     /// The busy time of `window` with, when `keepingObjects`, the objects and prayer days.
     public func snapshot(account: Account, in window: TimeRange, settings known: ConflictSettings? = nil, keepingObjects: Bool = true,
-                         tx: any StoreTransaction) async throws -> Snapshot {
+                         tx: any BusyTimeStore) async throws -> Snapshot {
         let settings: ConflictSettings
         if let known { settings = known } else { settings = try await tx.conflictSettings(accountID: account.id) }
         var snapshot = Snapshot()
@@ -148,7 +148,7 @@ public struct AccountBusyTime: Sendable {
 
     /// The calendar's objects with instances in `window` (by name) and those instances: from the
     /// index when there is one, else read and expanded now.
-    func instances(in calendar: CalendarCollection, accountZone: String, window: TimeRange, tx: any StoreTransaction) async throws
+    func instances(in calendar: CalendarCollection, accountZone: String, window: TimeRange, tx: any CalendarStore) async throws
         -> [(object: CalendarObject, instances: [EventOccurrence])] {
         if let index, let kept = try await index.instances(in: calendar, zoneName: calendar.timeZone ?? accountZone, window: window, busyTime: self, tx: tx) {
             return kept

@@ -73,7 +73,7 @@ public final class BusyTimeIndex: Sendable {
 
     /// The objects of `calendar` with instances in `window`, by name, with those instances; nil
     /// when the window is too long to keep (the caller reads it directly).
-    func instances(in calendar: CalendarCollection, zoneName: String, window: TimeRange, busyTime: AccountBusyTime, tx: any StoreTransaction)
+    func instances(in calendar: CalendarCollection, zoneName: String, window: TimeRange, busyTime: AccountBusyTime, tx: any CalendarStore)
         async throws -> [(object: CalendarObject, instances: [EventOccurrence])]? {
         let (from, to) = AccountBusyTime.seconds(window)
         guard to - from <= Self.longestWindow else { return nil }
@@ -110,7 +110,7 @@ public final class BusyTimeIndex: Sendable {
     }
 
     /// Every object of the calendar with instances in the span from `from`.
-    private func build(calendar: CalendarCollection, zoneName: String, from: Int64, busyTime: AccountBusyTime, tx: any StoreTransaction)
+    private func build(calendar: CalendarCollection, zoneName: String, from: Int64, busyTime: AccountBusyTime, tx: any CalendarStore)
         async throws -> Entry {
         let to = from + Self.spanDays * 86_400
         var entry = Entry(revision: calendar.revision, from: from, to: to, items: [:], instanceCount: 0, lastUsed: 0)
@@ -123,7 +123,7 @@ public final class BusyTimeIndex: Sendable {
 
     /// The entry with the changes after its revision applied: each changed object read again.
     /// Nil when the change log was pruned past the entry (it is built again).
-    private func bringUpToDate(_ kept: Entry, calendar: CalendarCollection, zoneName: String, busyTime: AccountBusyTime, tx: any StoreTransaction)
+    private func bringUpToDate(_ kept: Entry, calendar: CalendarCollection, zoneName: String, busyTime: AccountBusyTime, tx: any CalendarStore)
         async throws -> Entry? {
         guard let changes = try await tx.calendarChanges(calendarID: calendar.id, after: kept.revision) else { return nil }
         var entry = kept

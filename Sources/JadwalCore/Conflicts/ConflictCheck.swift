@@ -85,7 +85,7 @@ public struct ConflictCheck: Sendable {
         return outcome
     }
 
-    func check(_ request: Request, now: Date, tx: any StoreTransaction) async throws -> Outcome {
+    func check(_ request: Request, now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore & TrackerStore) async throws -> Outcome {
         var outcome = Outcome()
         // A sharee's check of a shared calendar's event records nothing on it (its conflicts are
         // its owner's); it only has the sharee's own events it overlaps checked again.
@@ -105,7 +105,7 @@ public struct ConflictCheck: Sendable {
 
     /// A write into a shared calendar is the owner's check; each person it is shared with, whose
     /// share counts as busy, gets a check of their own (which asks about their own events).
-    func checkSharees(of written: [Request], now: Date, tx: any StoreTransaction) async throws {
+    func checkSharees(of written: [Request], now: Date, tx: any CalendarShareStore & JobStore) async throws {
         for calendarID in Set(written.map(\.calendarID)) {
             let shares = try await tx.calendarShares(calendarID: calendarID).filter { $0.state == .accepted && $0.countsAsBusy }
             for share in shares {
@@ -121,7 +121,7 @@ public struct ConflictCheck: Sendable {
     /// A subscribed calendar's event cannot be moved or cancelled here, so its conflicts are the
     /// other side's: for each written subscribed event, the person's own events it overlaps are
     /// queued to be checked (they see it then, and it is never the newer of the two).
-    func checkOverlapped(by written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any StoreTransaction,
+    func checkOverlapped(by written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any BusyTimeStore & AccountStore & JobStore,
                          into outcome: inout Outcome) async throws {
         guard let accountID = written.first?.accountID, let account = try await tx.account(id: accountID),
               let ahead = try? TimeRange(start: now, end: now.addingTimeInterval(Self.horizon))
@@ -159,7 +159,7 @@ public struct ConflictCheck: Sendable {
     /// Records what one check found for its object: new conflicts open (and are notified), the
     /// same ones are kept as they were (an acknowledged one is not raised again), the others retire.
     /// `recorded` is what the object had before, when the caller read it already.
-    func record(_ found: [EventConflict], of request: Request, recorded: [EventConflict]? = nil, now: Date, tx: any StoreTransaction,
+    func record(_ found: [EventConflict], of request: Request, recorded: [EventConflict]? = nil, now: Date, tx: any NoticeStore & AccountStore,
                 into outcome: inout Outcome, notifying recipient: inout NotificationDispatch.Recipient?) async throws {
         outcome.checked += 1
         var previous = recorded ?? []
@@ -195,7 +195,7 @@ public struct ConflictCheck: Sendable {
     /// Queues a second check of each other event whose open conflicts name one of `written`:
     /// those conflicts may have ended with the change. Events in `checked` are left out, as they
     /// were just checked against the same state.
-    func recheckOthers(naming written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any StoreTransaction,
+    func recheckOthers(naming written: [Request], skipping checked: Set<ObjectKey>, now: Date, tx: any ConflictStore & JobStore,
                        into outcome: inout Outcome) async throws {
         guard let accountID = written.first?.accountID else { return }
         let named = Dictionary(grouping: written, by: \.calendarID).mapValues { $0.map(\.objectName) }
@@ -224,7 +224,7 @@ public struct ConflictCheck: Sendable {
     /// Tells the person about a new conflict they asked to hear about (in the check's transaction,
     /// so a conflict and its notice commit together). `recipient` is read on the first notice and
     /// kept for the rest of the check or pass.
-    func notify(_ conflict: EventConflict, to recipient: inout NotificationDispatch.Recipient?, now: Date, tx: any StoreTransaction) async throws {
+    func notify(_ conflict: EventConflict, to recipient: inout NotificationDispatch.Recipient?, now: Date, tx: any NoticeStore & AccountStore) async throws {
         if recipient?.account.id != conflict.accountID {
             guard let account = try await tx.account(id: conflict.accountID) else { return }
             recipient = try await NotificationDispatch.recipient(account, now: now, tx: tx)
@@ -245,7 +245,7 @@ public struct ConflictCheck: Sendable {
 
     /// The conflicts the object has now (none when it is gone or takes no time).
     /// `calendar` is the request's, already read by the caller (nil when it is gone).
-    func conflicts(_ request: Request, calendar: CalendarCollection?, now: Date, tx: any StoreTransaction) async throws -> [EventConflict] {
+    func conflicts(_ request: Request, calendar: CalendarCollection?, now: Date, tx: any BusyTimeStore & AccountStore) async throws -> [EventConflict] {
         guard let account = try await tx.account(id: request.accountID),
               let calendar, calendar.accountID == account.id,
               !calendar.isSubscribed,

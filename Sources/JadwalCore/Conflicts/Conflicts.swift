@@ -44,7 +44,7 @@ public struct Conflicts: Sendable {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         let busyTime = self.busyTime
         let now = clock.now
-        @Sendable func listed(_ tx: any StoreTransaction) async throws -> Listing? {
+        @Sendable func listed(_ tx: any BusyTimeStore) async throws -> Listing? {
             let conflicts = try await tx.conflicts(accountID: account.id, includeResolved: includeResolved)
             guard !conflicts.contains(where: { Self.hasPassed($0, now: now) }) else { return nil }
             let wanted = range(conflicts.count)
@@ -70,7 +70,7 @@ public struct Conflicts: Sendable {
     /// An open conflict whose occurrence has ended can no longer be kept, moved or cancelled:
     /// it retires (obsolete) the next time the person's conflicts are read, so the lists hold
     /// only what can still be dealt with.
-    static func retirePassed(accountID: UUID, now: Date, tx: any StoreTransaction) async throws {
+    static func retirePassed(accountID: UUID, now: Date, tx: any ConflictStore) async throws {
         for var conflict in try await tx.conflicts(accountID: accountID, includeResolved: false) where hasPassed(conflict, now: now) {
             conflict.status = .obsolete
             conflict.resolvedAt = now
@@ -116,7 +116,7 @@ extension AccountBusyTime {
     /// Everything busy on the local day each conflicting occurrence starts on. Busy time is read
     /// once for all the days together: a list of hundreds of conflicts costs one read, not one
     /// per conflict.
-    public func conflictDays(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any StoreTransaction) async throws -> [UUID: ConflictDay] {
+    public func conflictDays(of conflicts: [EventConflict], account: Account, zone: TimeZone, tx: any BusyTimeStore) async throws -> [UUID: ConflictDay] {
         var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let days: [(EventConflict, TimeRange)] = conflicts.compactMap { conflict in

@@ -342,7 +342,7 @@ public struct Tracker: Sendable {
 
     /// Each to-do of the task list that is done, as an entry of one at the time it was
     /// completed (COMPLETED, else when it was last changed), for summaries and charts.
-    static func completedTasks(account: Account, tx: any StoreTransaction, parse: @escaping AccountBusyTime.Parse, now: Date, random: RandomSource) async throws
+    static func completedTasks(account: Account, tx: any CalendarShareStore & CalendarStore, parse: @escaping AccountBusyTime.Parse, now: Date, random: RandomSource) async throws
         -> [TrackerEntry] {
         guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return [] }
         let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc

@@ -132,7 +132,7 @@ public struct TwoWeekPlanning: Sendable {
     }
 
     /// The open to-dos with an estimate, and the time their Task Time blocks already give them.
-    func plannableTasks(account: Account, now: Date, tx: any StoreTransaction) async throws -> (tasks: [PlannableTask], given: [ItemPlacement]) {
+    func plannableTasks(account: Account, now: Date, tx: any CalendarShareStore & CalendarStore) async throws -> (tasks: [PlannableTask], given: [ItemPlacement]) {
         guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return ([], []) }
         let stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse)
         let tasks = TaskPlanner.plannable(stored).tasks
@@ -282,7 +282,7 @@ public struct TwoWeekPlanning: Sendable {
     /// The questionnaire's answers as the planner reads them; a skipped question falls back to
     /// what the person set elsewhere (the sleep routine, working hours) and then to 07:00–23:00
     /// awake, every part of the day alike, the full plan.
-    static func preferences(account: Account, tx: any StoreTransaction) async throws -> PlannerPreferences {
+    static func preferences(account: Account, tx: any CalendarStore & ConflictStore & GoalStore) async throws -> PlannerPreferences {
         let answers = (try? (try await tx.plannerAnswers(accountID: account.id)).checked()) ?? PlannerAnswers.Checked()
         let sleepHours = try await RoutineCalendar.sleepHours(account: account, tx: tx).first
         let work: WeeklyHours?
@@ -313,7 +313,7 @@ public struct TwoWeekPlanning: Sendable {
         }
     }
 
-    func busyBlocks(account: Account, in window: TimeRange, tx: any StoreTransaction) async throws -> Busy {
+    func busyBlocks(account: Account, in window: TimeRange, tx: any BusyTimeStore) async throws -> Busy {
         let blocks = try await busyTime.blocks(account: account, in: window, tx: tx)
         var sleepRoutines: Set<String> = []
         if let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.routinesSlug) {
@@ -326,7 +326,7 @@ public struct TwoWeekPlanning: Sendable {
 
     /// Accepts one waiting item against busy time read in this transaction.
     func accept(_ item: PlanItem, account: Account, goals: [StoredGoal], busy: Busy, learning: inout PlannerLearning, now: Date,
-                tx: any StoreTransaction) async throws -> PlanItem {
+                tx: any CalendarWriteStore) async throws -> PlanItem {
         guard item.state == .proposed else { throw Refusal.alreadyDecided(id: item.id, state: item.state) }
         guard item.range.start >= now else { throw Refusal.started(id: item.id) }
         let goal = item.goalID.flatMap { id in goals.first { $0.id == id } }?.goal
@@ -391,7 +391,7 @@ public struct TwoWeekPlanning: Sendable {
     /// session again). A session marked done or skipped (``SessionMark``) once it has begun is
     /// recorded in the tracker. A to-do's block or a wind-down block only follows its event.
     /// True when the planner learned something.
-    func readSessions(account: Account, zone: TimeZone, now: Date, learning: inout PlannerLearning, tx: any StoreTransaction) async throws -> Bool {
+    func readSessions(account: Account, zone: TimeZone, now: Date, learning: inout PlannerLearning, tx: any NoticeStore & AccountStore & TrackerStore) async throws -> Bool {
         var learned = false
         var tracked = false
         let recent = now.addingTimeInterval(-8 * 86_400)
@@ -474,7 +474,7 @@ public struct TwoWeekPlanning: Sendable {
     struct SessionsRequest: Codable { var accountID: UUID }
 
     /// Queues ``sessionsJob`` for the account in the caller's transaction (one waiting at a time).
-    static func queueSessionRead(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueSessionRead(accountID: UUID, now: Date, random: RandomSource, tx: any JobStore) async throws {
         let subject = "sessions:" + accountID.uuidString.lowercased()
         _ = try await tx.cancelQueuedJobs(kind: sessionsJob, subject: subject)
         let payload = String(decoding: try JSONEncoder().encode(SessionsRequest(accountID: accountID)), as: UTF8.self)
@@ -516,7 +516,7 @@ public struct TwoWeekPlanning: Sendable {
 
     /// Records (or changes) the tracker entry of a session; false when it already said this.
     func record(_ outcome: TrackerEntry.Outcome, of item: PlanItem, goal: Goal, minutes: Int?, account: Account, now: Date,
-                tx: any StoreTransaction) async throws -> Bool {
+                tx: any TrackerStore) async throws -> Bool {
         let existing = try await tx.trackerEntry(planItemID: item.id, accountID: account.id)
         let length = minutes.map(Double.init) ?? (item.range.duration / 60).rounded()
         let value = outcome == .done ? length : 0

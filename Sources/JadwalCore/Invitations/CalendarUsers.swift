@@ -16,7 +16,7 @@ public enum CalendarUsers {
         try await store.read { tx in try await account(at: address, tx: tx) }
     }
 
-    public static func account(at address: CalendarUserAddress, tx: any StoreTransaction) async throws -> Account? {
+    public static func account(at address: CalendarUserAddress, tx: any AccountStore) async throws -> Account? {
         if let text = address.email {
             guard let email = try? EmailAddress(text) else { return nil }
             return try await tx.account(email: email)

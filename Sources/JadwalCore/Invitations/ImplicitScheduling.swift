@@ -35,7 +35,7 @@ struct ImplicitScheduling {
 
     /// Schedules for a write of `content` over `existing`; returns what to store (the organizer's
     /// copy gains its attendees' SCHEDULE-STATUS, an attendee's copy its organizer's).
-    func written(_ content: CalendarObjectContent, replacing existing: CalendarObject?, in calendar: CalendarCollection, tx: any StoreTransaction)
+    func written(_ content: CalendarObjectContent, replacing existing: CalendarObject?, in calendar: CalendarCollection, tx: any CalendarWriteStore)
         async throws -> CalendarObjectContent {
         guard SchedulingObject.mayBeScheduling(content.text) || existing.map({ SchedulingObject.mayBeScheduling($0.icalendar) }) == true,
               let owner = try await tx.account(id: calendar.accountID)
@@ -87,7 +87,7 @@ struct ImplicitScheduling {
 
     /// Schedules for the removal of `existing`: a cancellation from its organizer, a decline
     /// from an attendee.
-    func removed(_ existing: CalendarObject, from calendar: CalendarCollection, tx: any StoreTransaction) async throws {
+    func removed(_ existing: CalendarObject, from calendar: CalendarCollection, tx: any CalendarWriteStore) async throws {
         guard SchedulingObject.mayBeScheduling(existing.icalendar), let owner = try await tx.account(id: calendar.accountID),
               let old = try? ICalendarParser().parseCalendar(existing.icalendar)
         else { return }
@@ -110,7 +110,7 @@ struct ImplicitScheduling {
 
     /// Delivers each message, records its outcome on the organizer's copy (SCHEDULE-STATUS)
     /// and in the meeting's invitations.
-    func send(_ messages: [ITIPMessage], from organizer: Account, organizerCopy copy: inout Component, previous: Component?, tx: any StoreTransaction)
+    func send(_ messages: [ITIPMessage], from organizer: Account, organizerCopy copy: inout Component, previous: Component?, tx: any CalendarWriteStore)
         async throws {
         let uid = ITIP.items(of: copy).first?.first("UID")?.value ?? previous.flatMap { ITIP.items(of: $0).first?.first("UID")?.value } ?? ""
         guard !uid.isEmpty else { return }
@@ -195,7 +195,7 @@ struct ImplicitScheduling {
     /// their calendar: a new invitation lands in their default calendar, not answered yet.
     /// A message about a meeting they hold from another organizer is refused (3.8): one person
     /// cannot overwrite another's meeting by reusing its UID.
-    func deliverToAttendee(_ message: ITIPMessage, to attendee: Account, from organizer: Account, tx: any StoreTransaction) async throws -> String {
+    func deliverToAttendee(_ message: ITIPMessage, to attendee: Account, from organizer: Account, tx: any CalendarWriteStore) async throws -> String {
         let addresses = CalendarUsers.addresses(of: attendee)
         let found = try await Self.copy(uid: message.uid, of: attendee.id, tx: tx)
         var existing: Component?
@@ -249,7 +249,7 @@ struct ImplicitScheduling {
     /// Sends an attendee's answer: written into the organizer's copy when the organizer is a
     /// person of this server (who is told), emailed otherwise. An answer from someone the
     /// organizer's copy does not list changes nothing (3.8).
-    func deliverReply(_ reply: ITIPMessage, from attendee: Account, tx: any StoreTransaction) async throws -> String {
+    func deliverReply(_ reply: ITIPMessage, from attendee: Account, tx: any CalendarWriteStore) async throws -> String {
         let now = clock.now
         if let organizer = try await CalendarUsers.account(at: reply.recipientAddress, tx: tx) {
             guard !organizer.isDisabled else { return ScheduleStatus.noSchedulingSupport }
@@ -294,7 +294,7 @@ struct ImplicitScheduling {
     // MARK: Where things are
 
     /// The person's own calendar object holding `uid` (not one shared with them), with its calendar.
-    static func copy(uid: String, of accountID: UUID, tx: any StoreTransaction) async throws -> (calendar: CalendarCollection, object: CalendarObject)? {
+    static func copy(uid: String, of accountID: UUID, tx: any CalendarStore) async throws -> (calendar: CalendarCollection, object: CalendarObject)? {
         for calendar in try await tx.calendars(accountID: accountID) where !calendar.isSubscribed && !calendar.isComputed {
             if let object = try await tx.calendarObject(calendarID: calendar.id, uid: uid) { return (calendar, object) }
         }
@@ -304,7 +304,7 @@ struct ImplicitScheduling {
     /// The calendar invitations land in (RFC 6638 §9.2's schedule-default-calendar-URL): the
     /// Personal calendar, else the first of the person's own that holds events; a Personal
     /// calendar is made again when they have none.
-    static func invitationCalendar(of account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws -> CalendarCollection {
+    static func invitationCalendar(of account: Account, now: Date, random: RandomSource, tx: any CalendarStore) async throws -> CalendarCollection {
         if let found = DefaultCalendars.invitationCalendar(among: try await tx.calendars(accountID: account.id)) { return found }
         guard let personal = DefaultCalendars.make(for: account, now: now, random: random).first(where: { $0.slug == DefaultCalendars.personalSlug }) else {
             throw CalendarWrites.Refusal.notFound
@@ -314,13 +314,13 @@ struct ImplicitScheduling {
 
     /// A name for a delivered meeting: made from its UID as for other items, unless that is not
     /// a valid name or is taken.
-    static func freeName(for uid: String, in calendar: CalendarCollection, random: RandomSource, tx: any StoreTransaction) async throws -> String {
+    static func freeName(for uid: String, in calendar: CalendarCollection, random: RandomSource, tx: any CalendarStore) async throws -> String {
         let name = ObjectIdentity.name(forUID: uid)
         if CalendarWrites.isValidName(name), name.count > 4, try await tx.calendarObject(calendarID: calendar.id, name: name) == nil { return name }
         return random.uuid().uuidString.lowercased() + ".ics"
     }
 
-    static func putInInbox(_ message: ITIPMessage, for account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func putInInbox(_ message: ITIPMessage, for account: Account, now: Date, random: RandomSource, tx: any InvitationStore) async throws {
         let id = random.uuid()
         let text = message.text
         try await tx.insertSchedulingMessage(SchedulingMessage(

@@ -111,7 +111,7 @@ public struct Invitations: Sendable {
         }
     }
 
-    private func received(_ invitation: Invitation, account: Account, tx: any StoreTransaction) async throws -> Received {
+    private func received(_ invitation: Invitation, account: Account, tx: any BusyTimeStore & AccountStore) async throws -> Received {
         let organizer = try await tx.account(id: invitation.organizerID)
         let copy = try await ImplicitScheduling.copy(uid: invitation.uid, of: account.id, tx: tx)
         var clashes: [Clash] = []
@@ -125,7 +125,7 @@ public struct Invitations: Sendable {
 
     /// What the meeting's coming instances run into: the person's other events, routines and
     /// prayers (their busy time, as conflicts read it), each once.
-    func clashes(of object: CalendarObject, in calendar: CalendarCollection, account: Account, tx: any StoreTransaction) async throws -> [Clash] {
+    func clashes(of object: CalendarObject, in calendar: CalendarCollection, account: Account, tx: any BusyTimeStore) async throws -> [Clash] {
         let now = clock.now
         guard let window = try? TimeRange(start: now, end: now.addingTimeInterval(Self.clashHorizon)) else { return [] }
         let instances = busyTime.occurrences(of: object, calendar: calendar, accountZone: account.timeZone, in: window, limit: 50)
@@ -183,7 +183,7 @@ public struct Invitations: Sendable {
     }
 
     /// The proposal in the caller's transaction (the conflict flow's "propose this time").
-    func propose(_ found: Invitation, by account: Account, start: Date, end: Date, comment note: String, now: Date, tx: any StoreTransaction)
+    func propose(_ found: Invitation, by account: Account, start: Date, end: Date, comment note: String, now: Date, tx: any CalendarWriteStore)
         async throws -> Invitation {
         var invitation = found
         guard !invitation.recurring else { throw Problem.recurring }
@@ -207,14 +207,14 @@ public struct Invitations: Sendable {
         return invitation
     }
 
-    private func answerable(_ id: UUID, account: Account, tx: any StoreTransaction) async throws -> Invitation {
+    private func answerable(_ id: UUID, account: Account, tx: any InvitationStore) async throws -> Invitation {
         guard let invitation = try await tx.invitation(id: id), invitation.isFor(account) else { throw Problem.notFound }
         guard invitation.state == .active else { throw Problem.cancelled }
         return invitation
     }
 
     /// The person's copy of a meeting, or one made from the organizer's when they have none.
-    private func attendeeCopy(of invitation: Invitation, account: Account, tx: any StoreTransaction) async throws
+    private func attendeeCopy(of invitation: Invitation, account: Account, tx: any AccountStore & CalendarStore) async throws
         -> (CalendarCollection, String, Component) {
         let addresses = CalendarUsers.addresses(of: account)
         if let found = try await ImplicitScheduling.copy(uid: invitation.uid, of: account.id, tx: tx),
@@ -234,7 +234,7 @@ public struct Invitations: Sendable {
     }
 
     /// The organizer's copy of an invitation's meeting, parsed, with where it is.
-    private func organizerCopy(of invitation: Invitation, tx: any StoreTransaction) async throws
+    private func organizerCopy(of invitation: Invitation, tx: any AccountStore & CalendarStore) async throws
         -> (collection: CalendarCollection, object: CalendarObject, calendar: Component)? {
         guard let organizer = try await tx.account(id: invitation.organizerID),
               let found = try await ImplicitScheduling.copy(uid: invitation.uid, of: organizer.id, tx: tx),
@@ -360,7 +360,7 @@ public struct Invitations: Sendable {
             || (invitation.attendeeID != nil && CalendarUsers.accountID(inPrincipal: address) == invitation.attendeeID)
     }
 
-    private func proposed(_ id: UUID, organizer: Account, tx: any StoreTransaction) async throws -> Invitation {
+    private func proposed(_ id: UUID, organizer: Account, tx: any InvitationStore) async throws -> Invitation {
         guard let invitation = try await tx.invitation(id: id), invitation.organizerID == organizer.id else { throw Problem.notFound }
         guard invitation.state == .active else { throw Problem.cancelled }
         return invitation
@@ -430,7 +430,7 @@ public struct Invitations: Sendable {
         }
     }
 
-    private static func linked(_ token: String, now: Date, tx: any StoreTransaction) async throws -> (Invitation, TokenDigest) {
+    private static func linked(_ token: String, now: Date, tx: any InvitationStore) async throws -> (Invitation, TokenDigest) {
         let digest = SecretToken(presented: token).digest
         guard let record = try await tx.invitationToken(digest: digest), let invitation = try await tx.invitation(id: record.invitationID) else {
             throw Problem.linkUnknown

@@ -47,7 +47,7 @@ public struct JobQueue: Sendable {
             self.lease = lease
         }
 
-        func take(now: Date, tx: any StoreTransaction) async throws -> Job? {
+        func take(now: Date, tx: any JobStore) async throws -> Job? {
             if let prompt = try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: promptKinds, lapsedToo: lapsedToo) { return prompt }
             return promptOnly ? nil : try await tx.claimNextJob(worker: worker, now: now, lease: lease, kinds: nil, lapsedToo: lapsedToo)
         }

@@ -57,7 +57,7 @@ public enum NotificationDispatch {
         let hasWebPush: Bool
     }
 
-    public static func recipient(_ account: Account, now: Date, tx: any StoreTransaction) async throws -> Recipient {
+    public static func recipient(_ account: Account, now: Date, tx: any CalendarStore & ConflictStore & GoalStore & NotificationStore & PrayerSettingsStore & WebPushStore) async throws -> Recipient {
         let settings = try await tx.notificationSettings(accountID: account.id)
         let pushes = !settings.pushKinds.isEmpty
         return Recipient(
@@ -69,13 +69,13 @@ public enum NotificationDispatch {
 
     /// The stored notification, or nil when one with the same reason exists already.
     @discardableResult
-    public static func post(_ draft: NotificationDraft, account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws -> AccountNotification? {
+    public static func post(_ draft: NotificationDraft, account: Account, now: Date, random: RandomSource, tx: any NoticeStore) async throws -> AccountNotification? {
         try await post(draft, to: try await recipient(account, now: now, tx: tx), random: random, tx: tx)
     }
 
     /// The same, for a recipient read already.
     @discardableResult
-    public static func post(_ draft: NotificationDraft, to recipient: Recipient, random: RandomSource, tx: any StoreTransaction) async throws -> AccountNotification? {
+    public static func post(_ draft: NotificationDraft, to recipient: Recipient, random: RandomSource, tx: any JobStore & NotificationStore) async throws -> AccountNotification? {
         let (account, now, settings) = (recipient.account, recipient.now, recipient.settings)
         let deliverAfter = draft.urgent ? now : recipient.deliverAfter
         let candidate = AccountNotification(

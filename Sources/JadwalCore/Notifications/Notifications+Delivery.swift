@@ -53,7 +53,7 @@ extension Notifications {
 
     /// The event a notification links to (`calendarId`, `objectName`): its next instance.
     private static func event(of notification: AccountNotification, account: Account, busyTime: AccountBusyTime, now: Date,
-                              tx: any StoreTransaction) async throws -> (occurrence: EventOccurrence, calendar: CalendarCollection)? {
+                              tx: any CalendarStore) async throws -> (occurrence: EventOccurrence, calendar: CalendarCollection)? {
         guard let calendarText = notification.links["calendarId"], let calendarID = UUID(uuidString: calendarText),
               let name = notification.links["objectName"],
               let calendar = try await tx.calendar(id: calendarID), calendar.accountID == account.id,

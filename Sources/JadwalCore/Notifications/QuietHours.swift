@@ -9,7 +9,7 @@ public enum QuietHours {
 
     /// `now`, or the end of the quiet stretch `now` falls in (stretches that touch or overlap
     /// count as one: Isha running into sleep holds until morning).
-    public static func deliveryTime(now: Date, account: Account, settings: NotificationSettings, tx: any StoreTransaction) async throws -> Date {
+    public static func deliveryTime(now: Date, account: Account, settings: NotificationSettings, tx: any CalendarStore & ConflictStore & GoalStore & PrayerSettingsStore) async throws -> Date {
         guard settings.quietDuringSleep || settings.quietDuringPrayer,
               let window = try? TimeRange(start: now.addingTimeInterval(-86_400), end: now.addingTimeInterval(lookahead))
         else { return now }

@@ -68,7 +68,7 @@ public struct PrayerAlerts: Sendable {
 
     /// Queues a schedule job for the account in the caller's transaction (prayer settings or
     /// alerts changed), replacing one already queued.
-    public static func reschedule(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    public static func reschedule(accountID: UUID, now: Date, random: RandomSource, tx: any JobStore) async throws {
         let subject = subject(accountID)
         try await tx.cancelQueuedJobs(kind: scheduleJob, subject: subject)
         try await tx.enqueue(Job.new(scheduleJob, payload: json(Target(accountID: accountID)), maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: subject))
@@ -141,7 +141,7 @@ public struct PrayerAlerts: Sendable {
         }
     }
 
-    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any JobStore) async throws {
         try await tx.cancelQueuedJobs(kind: sweepJob, subject: "sweep")
         try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
     }

@@ -75,7 +75,7 @@ public struct ReminderQueue: Sendable {
         return try await store.transaction { tx in try await schedule(target, now: now, tx: tx) }
     }
 
-    func schedule(_ target: Target, now: Date, tx: any StoreTransaction) async throws -> Int {
+    func schedule(_ target: Target, now: Date, tx: any AccountStore & CalendarStore & JobStore) async throws -> Int {
         try await tx.cancelQueuedJobs(kind: Self.fireJob, subject: target.subject)
         guard let account = try await tx.account(id: target.accountID), account.disabledAt == nil,
               let calendar = try await tx.calendar(id: target.calendarID), calendar.accountID == account.id,
@@ -141,7 +141,7 @@ public struct ReminderQueue: Sendable {
         }
     }
 
-    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any JobStore) async throws {
         try await tx.cancelQueuedJobs(kind: sweepJob, subject: "sweep")
         try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
     }

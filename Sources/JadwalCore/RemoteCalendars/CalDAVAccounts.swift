@@ -87,7 +87,7 @@ public struct CalDAVAccounts: Sendable {
         }
     }
 
-    static func connected(_ account: CalDAVAccount, tx: any StoreTransaction) async throws -> Connected {
+    static func connected(_ account: CalDAVAccount, tx: any CalDAVAccountStore & CalendarStore) async throws -> Connected {
         var mirrored: [String: CalendarCollection] = [:]
         for mirror in try await tx.calendarMirrors(caldavAccountID: account.id) {
             if let calendar = try await tx.calendar(id: mirror.calendarID) { mirrored[mirror.remoteURL] = calendar }
@@ -204,7 +204,7 @@ public struct CalDAVAccounts: Sendable {
     static func subject(_ id: UUID) -> String { "caldav:" + id.uuidString.lowercased() }
 
     /// One queued sync per account: the next replaces any queued before.
-    func schedule(_ id: UUID, at date: Date, tx: any StoreTransaction) async throws {
+    func schedule(_ id: UUID, at date: Date, tx: any JobStore) async throws {
         try await tx.cancelQueuedJobs(kind: Self.syncJob, subject: Self.subject(id))
         try await tx.enqueue(Job.new(Self.syncJob, payload: id.uuidString.lowercased(), maxAttempts: 3, runAt: date, now: clock.now, id: random.uuid(), subject: Self.subject(id)))
     }
@@ -412,7 +412,7 @@ public struct CalDAVAccounts: Sendable {
     }
 
     /// Tells the person which of their changes here a sync replaced with the remote's version.
-    func tellOverwritten(_ lost: [(local: CalendarObject, remoteDeleted: Bool)], in calendar: CalendarCollection, tx: any StoreTransaction) async throws {
+    func tellOverwritten(_ lost: [(local: CalendarObject, remoteDeleted: Bool)], in calendar: CalendarCollection, tx: any NoticeStore & AccountStore) async throws {
         guard let owner = try await tx.account(id: calendar.accountID) else { return }
         let now = clock.now
         for (local, remoteDeleted) in lost {
@@ -431,7 +431,7 @@ public struct CalDAVAccounts: Sendable {
     // MARK: Jadwal → remote
 
     /// Queued by every write to a mirrored calendar except the sync's own, in its transaction.
-    static func queueWriteBack(calendarID: UUID, name: String, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueWriteBack(calendarID: UUID, name: String, now: Date, random: RandomSource, tx: any JobStore) async throws {
         let subject = "caldav-write:\(calendarID.uuidString.lowercased()):\(name)"
         try await tx.cancelQueuedJobs(kind: writeBackJob, subject: subject)
         try await tx.enqueue(Job.new(writeBackJob, payload: "\(calendarID.uuidString.lowercased()) \(name)", maxAttempts: 8, runAt: now, now: now, id: random.uuid(), subject: subject))

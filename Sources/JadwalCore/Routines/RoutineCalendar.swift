@@ -47,7 +47,7 @@ public struct RoutineCalendar: Sendable {
         try await store.read { tx in try await Self.list(account: account, tx: tx) }
     }
 
-    static func list(account: Account, tx: any StoreTransaction) async throws -> (routines: [StoredRoutine], others: [RoutineCalendarEvent]) {
+    static func list(account: Account, tx: any CalendarStore) async throws -> (routines: [StoredRoutine], others: [RoutineCalendarEvent]) {
         guard let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.routinesSlug) else { return ([], []) }
         var routines: [StoredRoutine] = []
         var others: [RoutineCalendarEvent] = []
@@ -126,7 +126,7 @@ public struct RoutineCalendar: Sendable {
     }
 
     /// The sleep routines' hours (several: weeknights and weekends may differ).
-    public static func sleepHours(account: Account, tx: any StoreTransaction) async throws -> [WeeklyHours] {
+    public static func sleepHours(account: Account, tx: any CalendarStore) async throws -> [WeeklyHours] {
         try await list(account: account, tx: tx).routines.filter { $0.fields.kind == .sleep }.map(\.fields.routine.hours)
     }
 
@@ -138,7 +138,7 @@ public struct RoutineCalendar: Sendable {
         }
     }
 
-    static func object(id: String, account: Account, tx: any StoreTransaction) async throws -> (CalendarCollection, CalendarObject) {
+    static func object(id: String, account: Account, tx: any CalendarStore) async throws -> (CalendarCollection, CalendarObject) {
         guard !id.isEmpty, !id.contains("/"),
               let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.routinesSlug)
         else { throw Refusal.notFound(id: id) }

@@ -179,7 +179,7 @@ public struct CalendarShares: Sendable {
         }
     }
 
-    private func incomingEntry(_ shareID: UUID, account: Account, tx: any StoreTransaction) async throws -> CalendarShareEntry {
+    private func incomingEntry(_ shareID: UUID, account: Account, tx: any CalendarShareStore) async throws -> CalendarShareEntry {
         guard let entry = try await tx.calendarShare(id: shareID),
               entry.share.shareeID == account.id || (entry.share.shareeID == nil && entry.share.shareeEmail == account.email)
         else { throw Problem.notFound }
@@ -188,7 +188,7 @@ public struct CalendarShares: Sendable {
 
     /// The segment the calendar takes in the sharee's home: made from the share, so it never
     /// changes while the share lasts, and never one of their own calendars'.
-    private func freeSlug(for share: CalendarShare, account: Account, tx: any StoreTransaction) async throws -> String {
+    private func freeSlug(for share: CalendarShare, account: Account, tx: any CalendarStore) async throws -> String {
         let id = share.id.uuidString.lowercased()
         let short = Self.slugPrefix + id.prefix(8)
         if try await tx.calendar(accountID: account.id, slug: short) == nil { return short }
@@ -208,7 +208,7 @@ public struct CalendarShares: Sendable {
         }
     }
 
-    private func notifyOwner(of entry: CalendarShareEntry, sharee: Account, accepted: Bool, now: Date, tx: any StoreTransaction) async throws {
+    private func notifyOwner(of entry: CalendarShareEntry, sharee: Account, accepted: Bool, now: Date, tx: any NoticeStore & AccountStore) async throws {
         guard let owner = try await tx.account(id: entry.share.ownerID), !owner.isDisabled else { return }
         let text = NotificationText(account: owner).shareAnswered(sharee: sharee.displayName, calendar: entry.calendar.displayName, accepted: accepted)
         let draft = NotificationDraft(

@@ -6,19 +6,19 @@ import Foundation
 /// everywhere its owner's do.
 extension Calendars {
     /// The calendar at `slug` in the person's home: their own, else one shared with them.
-    public static func calendar(accountID: UUID, slug: String, tx: any StoreTransaction) async throws -> CalendarCollection? {
+    public static func calendar(accountID: UUID, slug: String, tx: any CalendarShareStore & CalendarStore) async throws -> CalendarCollection? {
         if let own = try await tx.calendar(accountID: accountID, slug: slug) { return own }
         guard slug.hasPrefix(CalendarShares.slugPrefix) else { return nil }
         return try await tx.acceptedCalendarShares(shareeID: accountID).first { $0.share.slug == slug }?.view
     }
 
     /// The person's own calendars in their order, then those shared with them.
-    public static func visible(accountID: UUID, tx: any StoreTransaction) async throws -> [CalendarCollection] {
+    public static func visible(accountID: UUID, tx: any CalendarShareStore & CalendarStore) async throws -> [CalendarCollection] {
         try await tx.calendars(accountID: accountID) + tx.acceptedCalendarShares(shareeID: accountID).map(\.view)
     }
 
     /// A calendar the person sees, by id: their own, or the view of one shared with them.
-    public static func visible(id: UUID, accountID: UUID, tx: any StoreTransaction) async throws -> CalendarCollection? {
+    public static func visible(id: UUID, accountID: UUID, tx: any CalendarShareStore & CalendarStore) async throws -> CalendarCollection? {
         guard let calendar = try await tx.calendar(id: id) else { return nil }
         if calendar.accountID == accountID { return calendar }
         return try await tx.acceptedCalendarShares(shareeID: accountID).first { $0.share.calendarID == id }?.view

@@ -248,7 +248,7 @@ public struct CalendarSubscriptions: Sendable {
     /// Makes the calendar's events take time or not, and has the conflicts they touch found
     /// again: each of its events is checked (which checks the person's events it overlaps),
     /// and the events whose open conflicts name it are checked again.
-    func setBusy(_ busy: Bool, calendar: CalendarCollection, now: Date, tx: any StoreTransaction) async throws {
+    func setBusy(_ busy: Bool, calendar: CalendarCollection, now: Date, tx: any CalendarStore & ConflictStore & JobStore) async throws {
         var settings = try await tx.conflictSettings(accountID: calendar.accountID)
         if busy { settings.busyPolicies[calendar.id] = nil } else { settings.busyPolicies[calendar.id] = .free }
         try await tx.saveConflictSettings(settings, accountID: calendar.accountID, at: now)
@@ -300,7 +300,7 @@ public struct CalendarSubscriptions: Sendable {
     static func subject(_ id: UUID) -> String { "subscription:" + id.uuidString.lowercased() }
 
     /// One queued refresh per subscription: the next replaces any queued before.
-    func schedule(_ subscription: CalendarSubscription, at date: Date, tx: any StoreTransaction) async throws {
+    func schedule(_ subscription: CalendarSubscription, at date: Date, tx: any JobStore) async throws {
         try await tx.cancelQueuedJobs(kind: Self.refreshJob, subject: Self.subject(subscription.id))
         try await tx.enqueue(Job.new(
             Self.refreshJob, payload: subscription.id.uuidString.lowercased(), maxAttempts: 3, runAt: date, now: clock.now, id: random.uuid(),

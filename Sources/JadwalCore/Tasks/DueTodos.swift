@@ -35,7 +35,7 @@ extension Tasks {
         try await dueTodos(account: account).filter { $0.dueDay >= first && $0.dueDay <= last }
     }
 
-    static func dueTodos(account: Account, tx: any StoreTransaction, parse: @Sendable (CalendarObject) -> Component?) async throws -> [DueTodo] {
+    static func dueTodos(account: Account, tx: any CalendarShareStore & CalendarStore & CalendarViewStore, parse: @Sendable (CalendarObject) -> Component?) async throws -> [DueTodo] {
         let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
         let hidden = try await tx.hiddenCalendarIDs(accountID: account.id)
         var found: [DueTodo] = []

@@ -91,7 +91,7 @@ public enum TaskList {
 
     /// The account's task list: the "Tasks" calendar, else the first calendar that holds to-dos.
     /// With `creating`, one is made when there is none (a person may have deleted it).
-    public static func calendar(for account: Account, creating: Bool, now: Date, random: RandomSource, tx: any StoreTransaction) async throws -> CalendarCollection? {
+    public static func calendar(for account: Account, creating: Bool, now: Date, random: RandomSource, tx: any CalendarStore) async throws -> CalendarCollection? {
         if let tasks = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.tasksSlug), tasks.components.contains(.todo) {
             return tasks
         }
@@ -108,7 +108,7 @@ public enum TaskList {
     /// Every readable to-do in `calendar`. Dates and floating times are the person's: their zone
     /// now, not the calendar's, which was fixed when it was made (with the account, often
     /// before the person set their zone).
-    public static func tasks(in calendar: CalendarCollection, account: Account, tx: any StoreTransaction,
+    public static func tasks(in calendar: CalendarCollection, account: Account, tx: any CalendarStore,
                              parse: AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) async throws -> [StoredTask] {
         let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc
         return try await tx.calendarObjects(calendarID: calendar.id).compactMap { object in
@@ -128,7 +128,7 @@ public struct PlannedTaskBlock: Sendable, Hashable {
 
     /// Every block in the account's Task Time calendar (none when it was never made). An event
     /// a person moved on their phone is read where it is now.
-    public static func all(account: Account, tx: any StoreTransaction, busyTime: AccountBusyTime = AccountBusyTime()) async throws
+    public static func all(account: Account, tx: any CalendarStore, busyTime: AccountBusyTime = AccountBusyTime()) async throws
         -> (calendar: CalendarCollection?, blocks: [PlannedTaskBlock], others: Set<String>) {
         guard let calendar = try await tx.calendar(accountID: account.id, slug: DefaultCalendars.plannedTasksSlug),
               calendar.components.contains(.event)

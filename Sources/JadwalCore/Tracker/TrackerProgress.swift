@@ -92,7 +92,7 @@ public struct TrackerProgress: Sendable {
 
     /// Queues a check of the account's progress in the caller's transaction, in place of one
     /// still waiting (an import writes in batches; one check is enough).
-    public static func queueCheck(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    public static func queueCheck(accountID: UUID, now: Date, random: RandomSource, tx: any JobStore) async throws {
         let subject = "progress:" + accountID.uuidString.lowercased()
         _ = try await tx.cancelQueuedJobs(kind: checkJob, subject: subject)
         let payload = String(decoding: try JSONEncoder().encode(Request(accountID: accountID)), as: UTF8.self)
@@ -209,7 +209,7 @@ extension TwoWeekPlanning {
     /// sleep goal needs (the usual wake time less the goal), moved earlier in quarter hours past
     /// busy time (a prayer, an event). Nil when nothing is free in the two hours before.
     func proposeWindDown(account: Account, goal: Goal, nights: [TrackerEntry], answers: PlannerAnswers, now: Date,
-                         tx: any StoreTransaction) async throws -> PlanItem? {
+                         tx: any BusyTimeStore & GoalStore) async throws -> PlanItem? {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         var calendar = Foundation.Calendar(identifier: .gregorian)
         calendar.timeZone = zone

@@ -16,6 +16,33 @@ public protocol Store: Sendable {
     var accountQuota: AccountQuota { get }
 }
 
+/// A store as one service uses it: its transactions offer only the capabilities the service
+/// declares (`StoreAccess<any CalendarStore & JobStore>`), so what a service reads and writes is
+/// in its type, and the compiler refuses a rule that reaches further.
+public struct StoreAccess<Capabilities: Sendable>: Sendable {
+    /// The whole store, for handing on to the services this one is built from.
+    public let store: any Store
+    private let narrow: @Sendable (any StoreTransaction) -> Capabilities
+
+    /// `narrow` is `{ $0 }`: the capabilities are the declared type's.
+    public init(_ store: any Store, as narrow: @escaping @Sendable (any StoreTransaction) -> Capabilities) {
+        self.store = store
+        self.narrow = narrow
+    }
+
+    /// One write transaction (see `Store.transaction`).
+    public func transaction<T: Sendable>(_ body: @Sendable (Capabilities) async throws -> T) async throws -> T {
+        try await store.transaction { tx in try await body(narrow(tx)) }
+    }
+
+    /// Reads only (see `Store.read`).
+    public func read<T: Sendable>(_ body: @Sendable (Capabilities) async throws -> T) async throws -> T {
+        try await store.read { tx in try await body(narrow(tx)) }
+    }
+
+    public var accountQuota: AccountQuota { store.accountQuota }
+}
+
 /// The database cannot take the request now: its one writer has been held too long by others,
 /// or it cannot be reached. Nothing was written; the front doors answer 503 with `Retry-After`.
 public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConvertible {

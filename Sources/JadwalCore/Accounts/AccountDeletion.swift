@@ -55,13 +55,13 @@ public struct AccountDeletion: Sendable {
         }
     }
 
-    let store: any Store
+    let store: StoreAccess<any StoreTransaction>
     let clock: Clock
     let random: RandomSource
     let notices: Notices
 
     public init(store: any Store, clock: Clock, random: RandomSource, notices: Notices) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.notices = notices

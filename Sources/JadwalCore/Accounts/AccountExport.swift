@@ -15,13 +15,13 @@ import ICalendar
 /// the two-week plan, the planner's answers, the tracker), `conversations.json`,
 /// `notifications.json`.
 public struct AccountExport: Sendable {
-    let store: any Store
+    let store: StoreAccess<any StoreTransaction>
     let clock: Clock
     /// Only for the calendar transfer it reads through; an export makes no ids.
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }
@@ -45,7 +45,7 @@ public struct AccountExport: Sendable {
 
     public func files(accountID: UUID) async throws -> [File] {
         let now = clock.now
-        let calendarFiles = try await CalendarTransfer(store: store, clock: clock, random: random).exportAll(accountID: accountID)
+        let calendarFiles = try await CalendarTransfer(store: store.store, clock: clock, random: random).exportAll(accountID: accountID)
         let documents = try await store.read { tx in try await Self.documents(accountID: accountID, now: now, tx: tx) }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

@@ -4,12 +4,12 @@ import Foundation
 /// first sign-in (default calendars in the person's language), listed, disabled (which signs the
 /// account out everywhere) and enabled again.
 public struct Accounts: Sendable {
-    let store: any Store
+    let store: StoreAccess<any AccountStore & CalendarStore & SessionStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

@@ -32,7 +32,7 @@ public struct AppPasswords: Sendable {
         public init() {}
     }
 
-    let store: any Store
+    let store: StoreAccess<any AppPasswordStore & SignInFailureStore>
     let clock: Clock
     let random: RandomSource
     let hashing: PasswordHashing
@@ -42,7 +42,7 @@ public struct AppPasswords: Sendable {
     private let dummy = DummyHash()
 
     public init(store: any Store, clock: Clock, random: RandomSource, hashing: PasswordHashing, policy: Policy = Policy()) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.hashing = hashing

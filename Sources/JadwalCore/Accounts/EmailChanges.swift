@@ -50,13 +50,13 @@ public struct EmailChanges: Sendable {
         }
     }
 
-    let store: any Store
+    let store: StoreAccess<any AccountOwnershipStore & AccountStore & JobStore>
     let clock: Clock
     let random: RandomSource
     let notices: Notices
 
     public init(store: any Store, clock: Clock, random: RandomSource, notices: Notices) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.notices = notices

@@ -6,11 +6,11 @@ import PrayerTimes
 /// owns it (profiles, prayer settings, Easy Setup, chats, notifications); this remembers whether
 /// the guide was finished or skipped, and proposes what it can guess.
 public struct FirstRun: Sendable {
-    let store: any Store
+    let store: StoreAccess<any AccountOwnershipStore>
     let clock: Clock
 
     public init(store: any Store, clock: Clock) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
     }
 

@@ -3,11 +3,11 @@ import Foundation
 /// A person's own account: their profile and the sessions signed in to it. The JSON API and the
 /// web's settings page adapt it.
 public struct Profiles: Sendable {
-    let store: any Store
+    let store: StoreAccess<any AccountStore & AppPasswordStore & CalendarFeedStore & ChatConnectorTokenStore & SessionStore & SetupTokenStore>
     let clock: Clock
 
     public init(store: any Store, clock: Clock) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
     }
 

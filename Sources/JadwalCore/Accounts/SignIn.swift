@@ -54,7 +54,7 @@ public struct SignIn: Sendable {
         }
     }
 
-    let store: any Store
+    let store: StoreAccess<any StoreTransaction>
     let clock: Clock
     let random: RandomSource
     let policy: Policy
@@ -62,7 +62,7 @@ public struct SignIn: Sendable {
     let defaultTimeZone: String
 
     public init(store: any Store, clock: Clock, random: RandomSource, policy: Policy = Policy(), notices: Notices, defaultTimeZone: String = "UTC") {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.policy = policy

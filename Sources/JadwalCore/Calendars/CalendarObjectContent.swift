@@ -74,12 +74,12 @@ public struct CalendarObjectContent: Sendable {
 /// the HTTP preconditions (If-Match / If-None-Match) and CalDAV's rules checked in the same
 /// transaction as the write.
 public struct CalendarWrites: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }
@@ -271,7 +271,7 @@ public struct CalendarWrites: Sendable {
     /// The same removal inside the caller's transaction.
     public func delete(
         name: String, in calendar: CalendarCollection, ifMatch: String? = nil, ifScheduleTag: ScheduleTagCondition? = nil, source: WriteSource,
-        transaction tx: any CalendarWriteStore & AccountOwnershipStore & CalDAVAccountStore & CalendarShareStore & CalendarSubscriptionStore & ChatStore
+        transaction tx: any CalendarWriteStore
     ) async throws {
         guard !calendar.isSubscribed else { throw Refusal.readOnly }
         guard !calendar.isReadOnlyShare else { throw Refusal.sharedReadOnly }

@@ -7,12 +7,12 @@ import ICalendar
 /// is left out and said, never the whole file) and writes through the one write path, so
 /// conflicts, reminders and sync tokens follow as for any write.
 public struct CalendarTransfer: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore>
     let clock: Clock
     let writes: CalendarWrites
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         writes = CalendarWrites(store: store, clock: clock, random: random)
     }

@@ -31,10 +31,10 @@ public struct CalendarViewChanges: Sendable, Equatable, Codable {
 /// calendar is shared with (accepted shares), in one read for the whole change — never one per
 /// open page.
 public struct CalendarAudience: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarShareStore>
 
     public init(store: any Store) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
     }
 
     /// The accounts known without reading: owners and those named.

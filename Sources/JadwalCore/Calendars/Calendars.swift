@@ -3,12 +3,12 @@ import Foundation
 /// A person's calendars as collections: made, changed and removed by one set of rules, whichever
 /// front door asks (the JSON API, the web app, CalDAV's MKCALENDAR and DELETE).
 public struct Calendars: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore & CalendarViewStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }
@@ -149,7 +149,7 @@ public struct Calendars: Sendable {
                     if !recheck.contains(request) { recheck.append(request) }
                 }
             }
-            let scheduling = ImplicitScheduling.applies(to: calendar, source: .api) ? ImplicitScheduling(writes: CalendarWrites(store: store, clock: clock, random: random)) : nil
+            let scheduling = ImplicitScheduling.applies(to: calendar, source: .api) ? ImplicitScheduling(writes: CalendarWrites(store: store.store, clock: clock, random: random)) : nil
             for object in try await tx.calendarObjects(calendarID: calendar.id) {
                 // Its meetings go as if each were deleted: attendees are told they are cancelled,
                 // organizers that the person will not come.

@@ -11,13 +11,13 @@ import PrayerTimes
 /// on an earlier day, to-dos due on the day without a time, overdue to-dos), then everything
 /// timed by its start (a to-do by its due time).
 public struct DayAgenda: Sendable {
-    let store: any Store
+    let store: StoreAccess<any BusyTimeStore & CalendarViewStore>
     let clock: Clock
     let integrated: IntegratedCalendar
     let tasks: Tasks
 
     public init(store: any Store, clock: Clock, integrated: IntegratedCalendar, tasks: Tasks) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.integrated = integrated
         self.tasks = tasks

@@ -5,13 +5,13 @@ import ICalendar
 /// and categories included — in its own calendar or another of the person's, written through
 /// `CalendarWrites` so it syncs, is checked for conflicts and reminds like any new event.
 public struct EventCopies: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore>
     let clock: Clock
     let random: RandomSource
     let writes: CalendarWrites
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         writes = CalendarWrites(store: store, clock: clock, random: random)

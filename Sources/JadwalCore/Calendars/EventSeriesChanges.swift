@@ -6,13 +6,13 @@ import ICalendar
 /// `CalendarWrites` in one transaction, so synced devices, conflict checks and reminders see the
 /// new shape, and a split never leaves half a series behind.
 public struct EventSeriesChanges: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore>
     let clock: Clock
     let random: RandomSource
     let writes: CalendarWrites
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         writes = CalendarWrites(store: store, clock: clock, random: random)

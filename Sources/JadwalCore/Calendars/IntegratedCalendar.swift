@@ -5,12 +5,12 @@ import ICalendar
 /// expanded, in time order. The JSON API's `GET /api/v1/events` and the web app's calendar
 /// views both read it.
 public struct IntegratedCalendar: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarShareStore & CalendarStore & CalendarViewStore>
     /// Stored objects as parsed iCalendar (the server's cache of parsed versions).
     public let parse: @Sendable (CalendarObject) -> Component?
 
     public init(store: any Store, parse: @escaping @Sendable (CalendarObject) -> Component?) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.parse = parse
     }
 

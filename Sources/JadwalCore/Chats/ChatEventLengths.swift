@@ -13,12 +13,12 @@ public struct ChatEventLengths: Sendable {
     /// took its clock reading.
     static let ownWriteTolerance: TimeInterval = 600
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & ChatStore>
     let clock: Clock
     let writes: CalendarWrites
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         writes = CalendarWrites(store: store, clock: clock, random: random)
     }

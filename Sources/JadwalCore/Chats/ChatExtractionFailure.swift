@@ -48,10 +48,10 @@ public protocol ChatFailureStore: Sendable {
 
 /// The operator's list of failed readings (`jadwal chats failures`).
 public struct ChatFailureLog: Sendable {
-    let store: any Store
+    let store: StoreAccess<any ChatFailureStore>
 
     public init(store: any Store) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
     }
 
     public static let listLimit = 1...10_000

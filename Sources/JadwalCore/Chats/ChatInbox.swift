@@ -10,7 +10,7 @@ import ICalendar
 /// extractor (an LLM) is asked with no transaction open, between a rehearsal of the batch and the
 /// batch itself (`ExtractionRehearsal`).
 public struct ChatInbox: Sendable {
-    let store: any Store
+    let store: StoreAccess<any StoreTransaction>
     let clock: Clock
     let random: RandomSource
     let cipher: MessageCipher
@@ -38,7 +38,7 @@ public struct ChatInbox: Sendable {
         store: any Store, clock: Clock, random: RandomSource, cipher: MessageCipher, extractor: any ConversationExtractor, publicURL: String = "",
         quietPeriod: Swift.Duration = .zero, notified: @escaping @Sendable (UUID) -> Void = { _ in }
     ) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.quietPeriod = quietPeriod
         self.notified = notified
         self.clock = clock
@@ -181,7 +181,7 @@ public struct ChatInbox: Sendable {
 
     private func receive(
         _ messages: [IncomingChatMessage], retracted: [ChatMessageRetraction], source: ChatSource, accountID: UUID, now: Date,
-        extractor: any ConversationExtractor, tx: any StoreTransaction, progress: ProgressHandler?
+        extractor: any ConversationExtractor, tx: any CalendarWriteStore & ChatFailureStore & ChatStore, progress: ProgressHandler?
     ) async throws -> Report {
         guard let account = try await tx.account(id: accountID) else { throw Failure.unknownAccount }
         let settings = try await tx.chatSettings(accountID: accountID)

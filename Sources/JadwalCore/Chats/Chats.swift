@@ -6,13 +6,13 @@ import Foundation
 /// the CLI only adapt it; messages themselves go through `ChatInbox`.
 public struct Chats: Sendable {
     public let inbox: ChatInbox
-    let store: any Store
+    let store: StoreAccess<any ChatConnectorTokenStore & ChatStore>
     let clock: Clock
     let random: RandomSource
 
     public init(inbox: ChatInbox, store: any Store, clock: Clock, random: RandomSource) {
         self.inbox = inbox
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

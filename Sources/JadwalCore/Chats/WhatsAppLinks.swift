@@ -76,7 +76,7 @@ public protocol WhatsAppLinkStore: Sendable {
 /// adapts it for the person (`/api/v1/whatsapp/link`) and for the bridge (loopback only).
 public struct WhatsAppLinks: Sendable {
     let inbox: ChatInbox
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore & ChatStore & WhatsAppLinkStore>
     let clock: Clock
     let random: RandomSource
     let cipher: MessageCipher
@@ -98,7 +98,7 @@ public struct WhatsAppLinks: Sendable {
 
     public init(inbox: ChatInbox, store: any Store, clock: Clock, random: RandomSource, cipher: MessageCipher) {
         self.inbox = inbox
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.cipher = cipher

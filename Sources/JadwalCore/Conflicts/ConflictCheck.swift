@@ -39,7 +39,7 @@ public struct ConflictCheck: Sendable {
     public static let horizon: TimeInterval = 90 * 86_400
     public static let instanceLimit = 100
 
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore & CalendarShareStore>
     let clock: Clock
     let random: RandomSource
     let busyTime: AccountBusyTime
@@ -47,7 +47,7 @@ public struct ConflictCheck: Sendable {
     /// `busyTime` should keep an index (`BusyTimeIndex`): a check reads busy time before it
     /// writes anything, so it may, and a bulk write's checks then read only what changed.
     public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime(index: BusyTimeIndex())) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.busyTime = busyTime
@@ -85,7 +85,7 @@ public struct ConflictCheck: Sendable {
         return outcome
     }
 
-    func check(_ request: Request, now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore & TrackerStore) async throws -> Outcome {
+    func check(_ request: Request, now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore) async throws -> Outcome {
         var outcome = Outcome()
         // A sharee's check of a shared calendar's event records nothing on it (its conflicts are
         // its owner's); it only has the sharee's own events it overlaps checked again.

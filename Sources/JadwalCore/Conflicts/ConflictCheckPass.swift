@@ -45,7 +45,7 @@ extension ConflictCheck {
     }
 
     /// The checks of `requests` (one account's) in one transaction, each object checked once.
-    func pass(_ requests: [Request], now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore & TrackerStore) async throws -> Outcome {
+    func pass(_ requests: [Request], now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore) async throws -> Outcome {
         // A second check of the same object sees what the first recorded and adds nothing, so
         // the first request's source stands; it rechecks others if any of them asked to.
         var batch: [Request] = []
@@ -131,7 +131,7 @@ extension ConflictCheck {
     }
 
     /// Each check on its own, in this transaction.
-    func checkEach(_ batch: [Request], now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore & TrackerStore) async throws -> Outcome {
+    func checkEach(_ batch: [Request], now: Date, tx: any NoticeStore & AccountStore & CalendarShareStore) async throws -> Outcome {
         var outcome = Outcome()
         for request in batch { outcome.add(try await check(request, now: now, tx: tx)) }
         return outcome

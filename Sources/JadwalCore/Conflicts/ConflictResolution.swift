@@ -35,14 +35,14 @@ public struct ConflictResolution: Sendable {
         case notAnInvitation
     }
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore>
     public let clock: Clock
     let random: RandomSource
     let writes: CalendarWrites
     let busyTime: AccountBusyTime
 
     public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime()) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         writes = CalendarWrites(store: store, clock: clock, random: random)
@@ -84,7 +84,7 @@ public struct ConflictResolution: Sendable {
                       let host = try await CalendarUsers.account(at: CalendarUserAddress(organizer.value), tx: tx),
                       let row = try await tx.invitations(organizerID: host.id, uid: object.uid).first(where: { $0.isFor(account) })
                 else { throw Refusal.cannotMove(reason: "this meeting's organizer is not on this server; answer it in your calendar app") }
-                _ = try await Invitations(store: store, clock: clock, random: random)
+                _ = try await Invitations(store: store.store, clock: clock, random: random)
                     .propose(row, by: account, start: slot.start, end: slot.end, comment: "", now: now, tx: tx)
                 conflict.status = .proposed
             case .cancel:

@@ -5,12 +5,12 @@ import Scheduling
 /// everything busy that day, paged for the web; and the person's conflict settings. Keeping,
 /// moving and cancelling are `ConflictResolution`'s; finding them is `ConflictCheck`'s.
 public struct Conflicts: Sendable {
-    let store: any Store
+    let store: StoreAccess<any BusyTimeStore>
     let clock: Clock
     let busyTime: AccountBusyTime
 
     public init(store: any Store, clock: Clock, busyTime: AccountBusyTime) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.busyTime = busyTime
     }

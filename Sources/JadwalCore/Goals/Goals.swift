@@ -203,12 +203,12 @@ public struct Goals: Sendable {
     /// More than this is not a plan a person can follow, and keeps the planner's work bounded.
     public static let limit = 50
 
-    let store: any Store
+    let store: StoreAccess<any GoalStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

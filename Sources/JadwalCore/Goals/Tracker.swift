@@ -199,14 +199,14 @@ public struct Tracker: Sendable {
         }
     }
 
-    let store: any Store
+    let store: StoreAccess<any CalendarStore & GoalStore & JobStore & TrackerStore>
     let clock: Clock
     let random: RandomSource
     let parse: AccountBusyTime.Parse
 
     public init(store: any Store, clock: Clock, random: RandomSource,
                 parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.parse = parse
@@ -342,7 +342,7 @@ public struct Tracker: Sendable {
 
     /// Each to-do of the task list that is done, as an entry of one at the time it was
     /// completed (COMPLETED, else when it was last changed), for summaries and charts.
-    static func completedTasks(account: Account, tx: any CalendarShareStore & CalendarStore, parse: @escaping AccountBusyTime.Parse, now: Date, random: RandomSource) async throws
+    static func completedTasks(account: Account, tx: any CalendarStore, parse: @escaping AccountBusyTime.Parse, now: Date, random: RandomSource) async throws
         -> [TrackerEntry] {
         guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return [] }
         let zone = ZoneRules(ianaIdentifier: account.timeZone) ?? .utc

@@ -64,14 +64,14 @@ public struct TwoWeekPlanning: Sendable {
     /// sessions moved, deleted, marked done or skipped.
     public static let sessionsJob: JobKind = "plan.sessions"
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore & TrackerStore>
     let clock: Clock
     let random: RandomSource
     let busyTime: AccountBusyTime
     let writes: CalendarWrites
 
     public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime()) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.busyTime = busyTime
@@ -132,7 +132,7 @@ public struct TwoWeekPlanning: Sendable {
     }
 
     /// The open to-dos with an estimate, and the time their Task Time blocks already give them.
-    func plannableTasks(account: Account, now: Date, tx: any CalendarShareStore & CalendarStore) async throws -> (tasks: [PlannableTask], given: [ItemPlacement]) {
+    func plannableTasks(account: Account, now: Date, tx: any CalendarStore) async throws -> (tasks: [PlannableTask], given: [ItemPlacement]) {
         guard let list = try await TaskList.calendar(for: account, creating: false, now: now, random: random, tx: tx) else { return ([], []) }
         let stored = try await TaskList.tasks(in: list, account: account, tx: tx, parse: busyTime.parse)
         let tasks = TaskPlanner.plannable(stored).tasks
@@ -391,7 +391,7 @@ public struct TwoWeekPlanning: Sendable {
     /// session again). A session marked done or skipped (``SessionMark``) once it has begun is
     /// recorded in the tracker. A to-do's block or a wind-down block only follows its event.
     /// True when the planner learned something.
-    func readSessions(account: Account, zone: TimeZone, now: Date, learning: inout PlannerLearning, tx: any NoticeStore & AccountStore & TrackerStore) async throws -> Bool {
+    func readSessions(account: Account, zone: TimeZone, now: Date, learning: inout PlannerLearning, tx: any CalendarStore & GoalStore & JobStore & TrackerStore) async throws -> Bool {
         var learned = false
         var tracked = false
         let recent = now.addingTimeInterval(-8 * 86_400)

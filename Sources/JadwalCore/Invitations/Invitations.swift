@@ -8,14 +8,14 @@ import Scheduling
 /// Inbox. Answers are writes of the person's own copy through `CalendarWrites`, so the server
 /// sends them exactly as it does when a phone saves the copy.
 public struct Invitations: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore>
     let clock: Clock
     let random: RandomSource
     let writes: CalendarWrites
     let busyTime: AccountBusyTime
 
     public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime()) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         writes = CalendarWrites(store: store, clock: clock, random: random)

@@ -3,11 +3,11 @@ import Foundation
 /// The durable job queue: as an operator inspects it (`jadwal jobs …`, `/metrics`), and as the
 /// workers take, run and finish its jobs.
 public struct JobQueue: Sendable {
-    let store: any Store
+    let store: StoreAccess<any JobStore>
     let clock: Clock
 
     public init(store: any Store, clock: Clock) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
     }
 

@@ -4,12 +4,12 @@ import Foundation
 /// stream has not sent yet, the channel and quiet-hour choices, and the devices pushed to. The
 /// JSON API, the web app and the stream only adapt it; posting goes through `NotificationDispatch`.
 public struct Notifications: Sendable {
-    let store: any Store
+    let store: StoreAccess<any AccountStore & CalendarStore & NotificationStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

@@ -4,7 +4,7 @@ import Foundation
 /// address this server may reach), listing and removing, and what the `notification.webpush`
 /// job reads and marks while it delivers. The JSON API, the web app and the job only adapt it.
 public struct WebPushSubscriptions: Sendable {
-    let store: any Store
+    let store: StoreAccess<any AccountStore & NotificationStore & WebPushStore>
     let clock: Clock
     let random: RandomSource
     /// Checks where an endpoint's host points, by the same rules as every other address the
@@ -14,7 +14,7 @@ public struct WebPushSubscriptions: Sendable {
     public let serverKey: String
 
     public init(store: any Store, clock: Clock, random: RandomSource, addresses: any FeedFetching, serverKey: String) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.addresses = addresses

@@ -17,12 +17,12 @@ public struct PrayerAlerts: Sendable {
     /// An alert this late (the server was down) is dropped: the prayer's time has moved on.
     public static let latestDelivery: TimeInterval = 30 * 60
 
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore & PrayerAlertStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

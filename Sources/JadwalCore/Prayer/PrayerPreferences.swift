@@ -4,7 +4,7 @@ import PrayerTimes
 /// Where a person prays and the subscription address of their prayer times: saved, read and
 /// revoked by one set of rules for the JSON API and the web app.
 public struct PrayerPreferences: Sendable {
-    let store: any Store
+    let store: StoreAccess<any AccountStore & CalendarFeedStore & JobStore & PrayerAlertStore & PrayerSettingsStore>
     let clock: Clock
     let random: RandomSource
     /// Where the server is reached: the feed's address starts with it.
@@ -16,7 +16,7 @@ public struct PrayerPreferences: Sendable {
     public static let alarmLimit = 0...1440
 
     public init(store: any Store, clock: Clock, random: RandomSource, publicURL: String) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL

@@ -51,13 +51,13 @@ public struct ReminderQueue: Sendable {
         public var isTodo: Bool
     }
 
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore>
     let clock: Clock
     let random: RandomSource
     let parse: AccountBusyTime.Parse
 
     public init(store: any Store, clock: Clock, random: RandomSource, parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.parse = parse

@@ -19,13 +19,13 @@ import ICalendar
 /// Only the person's own calendars are read: Jadwal fires no reminder of a calendar shared with
 /// them (its owner's alarms are the owner's), nor of the computed prayer calendar.
 public struct UpcomingReminders: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarStore>
     let clock: Clock
     let random: RandomSource
     let parse: AccountBusyTime.Parse
 
     public init(store: any Store, clock: Clock, random: RandomSource, parse: @escaping AccountBusyTime.Parse = { try? ICalendarParser().parseCalendar($0.icalendar) }) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.parse = parse
@@ -266,7 +266,7 @@ public struct UpcomingReminders: Sendable {
         } catch {
             throw Problem.notFound
         }
-        return try await CalendarWrites(store: store, clock: clock, random: random).put(content, name: object.name, in: calendar, ifMatch: object.etag, source: .api).object
+        return try await CalendarWrites(store: store.store, clock: clock, random: random).put(content, name: object.name, in: calendar, ifMatch: object.etag, source: .api).object
     }
 
     /// RFC 9074 §5: the firing is acknowledged and a snooze alarm fires at `until`. An instance

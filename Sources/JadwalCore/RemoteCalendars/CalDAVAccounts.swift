@@ -20,7 +20,7 @@ public struct CalDAVAccounts: Sendable {
     /// Objects written per transaction on a large first sync, so other writers get turns.
     static let batch = 250
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & AccountOwnershipStore & CalDAVAccountStore & CalendarShareStore & CalendarSubscriptionStore & ChatStore>
     let clock: Clock
     let random: RandomSource
     let servers: any RemoteCalDAVServers
@@ -28,7 +28,7 @@ public struct CalDAVAccounts: Sendable {
     let calendars: Calendars
 
     public init(store: any Store, clock: Clock, random: RandomSource, servers: any RemoteCalDAVServers, cipher: MessageCipher) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.servers = servers
@@ -354,7 +354,7 @@ public struct CalDAVAccounts: Sendable {
         let wanted = changed.filter { url, etag in etag.isEmpty || known[url]?.remoteETag != etag }.keys.sorted()
         let objects = try await connection.objects(calendar: mirror.remoteURL, urls: wanted)
         var counts = Counts()
-        let writes = CalendarWrites(store: store, clock: clock, random: random)
+        let writes = CalendarWrites(store: store.store, clock: clock, random: random)
         let listedETags = changed
         let gone = removed
         var start = 0
@@ -524,7 +524,7 @@ public struct CalDAVAccounts: Sendable {
         connection: any RemoteCalDAVConnection
     ) async throws {
         let remote = try await connection.objects(calendar: mirror.remoteURL, urls: [url]).first
-        let writes = CalendarWrites(store: store, clock: clock, random: random)
+        let writes = CalendarWrites(store: store.store, clock: clock, random: random)
         let now = clock.now
         let title = Self.summary(rejected) ?? Self.summary(remote?.icalendar) ?? name
         try await store.transaction { tx in

@@ -30,13 +30,13 @@ public struct RoutineCalendar: Sendable {
         case notARoutine(id: String, reason: String)
     }
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore>
     let clock: Clock
     let writes: CalendarWrites
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         writes = CalendarWrites(store: store, clock: clock, random: random)

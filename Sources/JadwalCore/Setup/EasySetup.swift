@@ -4,7 +4,7 @@ import Foundation
 /// them. Spending one tells the person, and gives the device what its profile carries: a fresh
 /// app password for a CalDAV account, or a prayer-times feed of its own.
 public struct EasySetup: Sendable {
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore & CalendarFeedStore & SetupTokenStore>
     let clock: Clock
     let random: RandomSource
     /// Where the server is reached: links and feed addresses start with it.
@@ -16,7 +16,7 @@ public struct EasySetup: Sendable {
         store: any Store, clock: Clock, random: RandomSource, publicURL: String,
         makeAppPassword: @escaping @Sendable (_ accountID: UUID, _ name: String) async throws -> String
     ) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL

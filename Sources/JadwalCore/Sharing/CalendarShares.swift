@@ -5,12 +5,12 @@ import Foundation
 /// Every front door (the JSON API, the web app, CalDAV's sharing POSTs) goes through here, so
 /// one set of rules decides who sees what.
 public struct CalendarShares: Sendable {
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore & CalendarShareStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

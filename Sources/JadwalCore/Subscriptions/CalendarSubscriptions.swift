@@ -19,14 +19,14 @@ public struct CalendarSubscriptions: Sendable {
     public static let perAccountLimit = 50
     public static let problemsKept = 100
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & AccountOwnershipStore & CalDAVAccountStore & CalendarShareStore & CalendarSubscriptionStore & ChatStore>
     let clock: Clock
     let fetcher: any FeedFetching
     let random: RandomSource
     let calendars: Calendars
 
     public init(store: any Store, clock: Clock, random: RandomSource, fetcher: any FeedFetching) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.fetcher = fetcher
@@ -376,7 +376,7 @@ public struct CalendarSubscriptions: Sendable {
         let problems = feed.problems + objects.unreadable
         var contents: [String: CalendarObjectContent] = [:]
         for (uid, content) in objects.contents { contents[Self.objectName(forUID: uid)] = content }
-        let writes = CalendarWrites(store: store, clock: clock, random: random)
+        let writes = CalendarWrites(store: store.store, clock: clock, random: random)
         let now = clock.now
         let ready = contents
         let counted = problems

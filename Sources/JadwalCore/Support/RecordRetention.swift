@@ -45,12 +45,12 @@ public struct RecordRetention: Sendable {
         public var total: Int { signIns + refreshTokens + setupLinks + jobs + changes }
     }
 
-    let store: any Store
+    let store: StoreAccess<any RetentionStore>
     let clock: Clock
     public let policy: Policy
 
     public init(store: any Store, clock: Clock = .system, policy: Policy = Policy()) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.policy = policy
     }

@@ -86,7 +86,7 @@ extension Tasks {
             throw CompletionProblem.notFound
         }
         let content = try CalendarObjectContent(text: text)
-        return try await CalendarWrites(store: store, clock: clock, random: random).put(
+        return try await CalendarWrites(store: store.store, clock: clock, random: random).put(
             content, name: object.name, in: calendar, ifMatch: ifMatch ?? object.etag, source: .api).object
     }
 }

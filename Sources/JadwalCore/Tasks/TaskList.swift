@@ -156,14 +156,14 @@ public struct PlannedTaskBlock: Sendable, Hashable {
 /// A person's to-dos as the list screens show them: the task list (made again if deleted) and
 /// its to-dos in the chosen order, each with the time planned for it.
 public struct Tasks: Sendable {
-    let store: any Store
+    let store: StoreAccess<any CalendarShareStore & CalendarStore & CalendarViewStore>
     let clock: Clock
     let random: RandomSource
     let busyTime: AccountBusyTime
     let parse: @Sendable (CalendarObject) -> Component?
 
     public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime, parse: @escaping @Sendable (CalendarObject) -> Component?) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.busyTime = busyTime

@@ -41,7 +41,7 @@ public struct TaskPlanner: Sendable {
     /// The marker on every event the planner writes.
     public static let markerProperty = "X-JADWAL-TASK-PLAN"
 
-    let store: any Store
+    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore>
     let clock: Clock
     let writes: CalendarWrites
     let busyTime: AccountBusyTime
@@ -52,7 +52,7 @@ public struct TaskPlanner: Sendable {
         store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime(),
         options: TaskPlan.Options = .standard
     ) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         writes = CalendarWrites(store: store, clock: clock, random: random)

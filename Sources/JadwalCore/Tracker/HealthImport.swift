@@ -119,12 +119,12 @@ public struct HealthImport: Sendable {
     /// Entries written per transaction.
     static let batch = 500
 
-    let store: any Store
+    let store: StoreAccess<any JobStore & TrackerStore>
     let clock: Clock
     let random: RandomSource
 
     public init(store: any Store, clock: Clock, random: RandomSource) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
     }

@@ -104,13 +104,13 @@ public struct TrackerProgress: Sendable {
         try JSONDecoder().decode(Request.self, from: Data(job.payload.utf8)).accountID
     }
 
-    let store: any Store
+    let store: StoreAccess<any NoticeStore & AccountStore & CalendarShareStore & TrackerStore>
     let clock: Clock
     let random: RandomSource
     let busyTime: AccountBusyTime
 
     public init(store: any Store, clock: Clock, random: RandomSource, busyTime: AccountBusyTime = AccountBusyTime()) {
-        self.store = store
+        self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
         self.busyTime = busyTime
@@ -120,7 +120,7 @@ public struct TrackerProgress: Sendable {
     @discardableResult
     public func check(accountID: UUID) async throws -> [AccountNotification] {
         let now = clock.now
-        let planning = TwoWeekPlanning(store: store, clock: clock, random: random, busyTime: busyTime)
+        let planning = TwoWeekPlanning(store: store.store, clock: clock, random: random, busyTime: busyTime)
         return try await store.transaction { tx in
             guard let account = try await tx.account(id: accountID) else { return [] }
             let zone = TimeZone(identifier: account.timeZone) ?? .gmt

@@ -14,6 +14,10 @@ public enum DAVTarget: Sendable, Hashable {
     case scheduleOutbox(UUID)
     /// A message delivered into the Inbox: `/dav/principals/<user>/inbox/<name>`.
     case inboxItem(UUID, name: String)
+    /// Apple's notification collection (`CS:notification-URL`): the calendar sharing invitations
+    /// waiting for an answer, `/dav/principals/<user>/notifications/`, and one of them.
+    case notifications(UUID)
+    case notification(UUID, name: String)
     case calendarHomes
     case home(UUID)
     case calendar(UUID, slug: String)
@@ -44,11 +48,16 @@ public enum DAVTarget: Sendable, Hashable {
             switch trimmed[2] {
             case DAVHref.inboxSegment: self = .scheduleInbox(id)
             case DAVHref.outboxSegment: self = .scheduleOutbox(id)
+            case DAVHref.notificationsSegment: self = .notifications(id)
             default: return nil
             }
         case ("principals", 4):
-            guard let id = UUID(uuidString: trimmed[1]), trimmed[2] == DAVHref.inboxSegment, segments.last != "" else { return nil }
-            self = .inboxItem(id, name: trimmed[3])
+            guard let id = UUID(uuidString: trimmed[1]), segments.last != "" else { return nil }
+            switch trimmed[2] {
+            case DAVHref.inboxSegment: self = .inboxItem(id, name: trimmed[3])
+            case DAVHref.notificationsSegment: self = .notification(id, name: trimmed[3])
+            default: return nil
+            }
         case ("calendars", 1): self = .calendarHomes
         case ("calendars", 2):
             guard let id = UUID(uuidString: trimmed[1]) else { return nil }
@@ -68,8 +77,8 @@ public enum DAVTarget: Sendable, Hashable {
     public var owner: UUID? {
         switch self {
         case .root, .principals, .calendarHomes: nil
-        case .principal(let id), .scheduleInbox(let id), .scheduleOutbox(let id), .inboxItem(let id, _), .home(let id), .calendar(let id, _),
-             .object(let id, _, _): id
+        case .principal(let id), .scheduleInbox(let id), .scheduleOutbox(let id), .inboxItem(let id, _), .notifications(let id),
+             .notification(let id, _), .home(let id), .calendar(let id, _), .object(let id, _, _): id
         }
     }
 
@@ -82,6 +91,8 @@ public enum DAVTarget: Sendable, Hashable {
         case .scheduleInbox: "/dav/principals/{user}/inbox/"
         case .scheduleOutbox: "/dav/principals/{user}/outbox/"
         case .inboxItem: "/dav/principals/{user}/inbox/{message}"
+        case .notifications: "/dav/principals/{user}/notifications/"
+        case .notification: "/dav/principals/{user}/notifications/{notification}"
         case .calendarHomes: "/dav/calendars/"
         case .home: "/dav/calendars/{user}/"
         case .calendar: "/dav/calendars/{user}/{calendar}/"
@@ -100,6 +111,8 @@ public enum DAVHref {
     public static let outboxSegment = "outbox"
     public static func scheduleInbox(_ account: UUID) -> String { principal(account) + inboxSegment + "/" }
     public static func scheduleOutbox(_ account: UUID) -> String { principal(account) + outboxSegment + "/" }
+    public static let notificationsSegment = "notifications"
+    public static func notifications(_ account: UUID) -> String { principal(account) + notificationsSegment + "/" }
     public static func home(_ account: UUID) -> String { "/dav/calendars/\(account.uuidString.lowercased())/" }
     public static func calendar(_ account: UUID, _ slug: String) -> String { home(account) + encode(slug) + "/" }
     public static func object(_ account: UUID, _ slug: String, _ name: String) -> String { calendar(account, slug) + encode(name) }
@@ -112,6 +125,8 @@ public enum DAVHref {
         case .scheduleInbox(let id): scheduleInbox(id)
         case .scheduleOutbox(let id): scheduleOutbox(id)
         case .inboxItem(let id, let name): scheduleInbox(id) + encode(name)
+        case .notifications(let id): notifications(id)
+        case .notification(let id, let name): notifications(id) + encode(name)
         case .calendarHomes: "/dav/calendars/"
         case .home(let id): home(id)
         case .calendar(let id, let slug): calendar(id, slug)

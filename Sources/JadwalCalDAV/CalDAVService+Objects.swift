@@ -38,6 +38,8 @@ extension CalDAVService {
                 .eTag: "\"\(SyncToken(calendarID: calendar.id, revision: calendar.revision).description.sha256Hex.prefix(32))\"",
             ]
             return Response(status: .ok, headers: headers, body: includeBody ? .init(byteBuffer: bytes) : .init())
+        case .notification:
+            return try await getNotification(call, includeBody: includeBody)
         case .inboxItem:
             guard case .inboxItem(let message)? = try await resource(call.target, account: call.account) else {
                 throw DAVError.notFound(call.request.uri.path)
@@ -109,6 +111,8 @@ extension CalDAVService {
 
     package func delete(_ call: DAVCall) async throws -> Response {
         switch call.target {
+        case .notification:
+            return try await deleteNotification(call)
         case .inboxItem(_, let name):
             // A client that has dealt with a delivered message removes it (RFC 6638 §2.2).
             guard try await invitations.deleteInboxMessage(named: name, of: call.account) else { throw DAVError.notFound(call.request.uri.path) }

@@ -43,10 +43,13 @@ extension CalDAVService {
             return [
                 (DAVHref.scheduleInbox(owner), .scheduleInbox(defaultCalendar: try await defaultCalendar(of: owner))),
                 (DAVHref.scheduleOutbox(owner), .scheduleOutbox),
+                (DAVHref.notifications(owner), .notifications(try await pendingShares(account))),
             ]
         case .scheduleInbox:
             return try await invitations.inbox(of: account).map { (DAVHref.href(for: .inboxItem(owner, name: $0.name)), .inboxItem($0)) }
-        case .scheduleOutbox, .object, .inboxItem:
+        case .notifications(let pending):
+            return pending.map { (DAVHref.href(for: .notification(owner, name: Self.notificationName($0))), .notification($0)) }
+        case .scheduleOutbox, .object, .inboxItem, .notification:
             return []
         }
     }

@@ -111,6 +111,8 @@ package struct CalDAVService: Sendable {
         case .scheduleInbox(let owner): return .scheduleInbox(defaultCalendar: try await defaultCalendar(of: owner))
         case .scheduleOutbox: return .scheduleOutbox
         case .inboxItem(_, let name): return try await invitations.inboxMessage(named: name, of: account).map(DAVResource.inboxItem)
+        case .notifications: return .notifications(try await pendingShares(account))
+        case .notification(_, let name): return try await notification(named: name, account: account).map(DAVResource.notification)
         case .home: return .home
         case .calendar(let owner, let slug):
             if slug == CalendarSlug.prayerTimes { return try await prayerCollection(for: account).map { .calendar($0.collection) } }

@@ -18,10 +18,14 @@ package enum DAVResource: Sendable {
     case object(CalendarCollection, CalendarObject)
     /// A message the server delivered into the person's Inbox.
     case inboxItem(SchedulingMessage)
+    /// The notification collection, with the share invitations waiting for an answer.
+    case notifications([CalendarShareEntry])
+    /// One of them (`ShareNotification`).
+    case notification(CalendarShareEntry)
 
     package var isCollection: Bool {
         switch self {
-        case .object, .inboxItem: false
+        case .object, .inboxItem, .notification: false
         default: true
         }
     }
@@ -58,7 +62,7 @@ package struct DAVPropertySheet: Sendable {
         case .principal:
             names += [
                 .principalURL, .calendarHomeSet, .calendarUserAddressSet, .emailAddressSet, .calendarUserType, .scheduleInboxURL,
-                .scheduleOutboxURL,
+                .scheduleOutboxURL, .notificationURL,
             ]
         case .scheduleInbox(let calendar):
             names += [.owner] + (calendar == nil ? [] : [.scheduleDefaultCalendarURL])
@@ -81,6 +85,11 @@ package struct DAVPropertySheet: Sendable {
         case .inboxItem:
             names.removeAll { $0 == .displayName }
             names += [.owner, .getETag, .getContentType, .getContentLength, .getLastModified, .calendarData]
+        case .notifications:
+            names += [.owner, .getCTag]
+        case .notification:
+            names.removeAll { $0 == .displayName }
+            names += [.owner, .getETag, .getContentType, .getContentLength, .notificationType]
         }
         return names
     }
@@ -138,6 +147,29 @@ package struct DAVPropertySheet: Sendable {
             case .currentUserPrivilegeSet: return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + [.unbind])
             default: return nil
             }
+        case .notifications(let pending):
+            switch name {
+            case .resourceType: return PropertyValue.resourceType([.collection, .notification])
+            case .displayName: return PropertyValue.text(.displayName, "Notifications")
+            case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
+            case .getCTag: return PropertyValue.text(.getCTag, ShareNotification.ctag(pending))
+            case .currentUserPrivilegeSet: return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + [.unbind])
+            default: return nil
+            }
+        case .notification(let entry):
+            let bytes = ShareNotification(entry).bytes
+            switch name {
+            case .resourceType: return PropertyValue.resourceType([])
+            case .getETag: return PropertyValue.etag(ShareNotification.etag(of: bytes))
+            case .getContentType: return PropertyValue.text(.getContentType, ShareNotification.contentType)
+            case .getContentLength: return PropertyValue.text(.getContentLength, String(bytes.count))
+            case .notificationType:
+                return DAVElement(.notificationType, elements: [DAVElement(.inviteNotification, attributes: [QualifiedName("", "shared-type"): "calendar"])])
+            case .owner: return PropertyValue.hrefs(.owner, [DAVHref.principal(account.id)])
+            // Read, and dismissed by deleting it.
+            case .currentUserPrivilegeSet: return PropertyValue.currentUserPrivilegeSet(Self.readPrivileges + [.unbind])
+            default: return nil
+            }
         }
     }
 
@@ -178,6 +210,7 @@ package struct DAVPropertySheet: Sendable {
         case .calendarUserType: PropertyValue.text(.calendarUserType, "INDIVIDUAL")
         case .scheduleInboxURL: PropertyValue.hrefs(.scheduleInboxURL, [DAVHref.scheduleInbox(account.id)])
         case .scheduleOutboxURL: PropertyValue.hrefs(.scheduleOutboxURL, [DAVHref.scheduleOutbox(account.id)])
+        case .notificationURL: PropertyValue.hrefs(.notificationURL, [DAVHref.notifications(account.id)])
         default: nil
         }
     }

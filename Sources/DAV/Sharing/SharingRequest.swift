@@ -26,6 +26,13 @@ extension QualifiedName {
     public static let shared = calendarServer("shared")
     public static let allowedSharingModes = calendarServer("allowed-sharing-modes")
     public static let canBeShared = calendarServer("can-be-shared")
+    // Apple's notification collection (caldav-notifications), where share invitations wait.
+    public static let notificationURL = calendarServer("notification-URL")
+    public static let notification = calendarServer("notification")
+    public static let notificationType = calendarServer("notificationtype")
+    public static let inviteNotification = calendarServer("invite-notification")
+    public static let notificationStamp = calendarServer("dtstamp")
+    public static let notificationUID = calendarServer("uid")
     // draft-pot-webdav-resource-sharing
     public static let shareResource = dav("share-resource")
     public static let sharee = dav("sharee")

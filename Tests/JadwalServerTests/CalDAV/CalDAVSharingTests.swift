@@ -249,6 +249,68 @@ struct CalDAVSharingTests {
         }
     }
 
+    @Test("Apple's notification collection: a pending share is a CS:invite-notification an iPhone can read and answer; answered, it goes; dismissed, the share is declined; nobody else reads it",
+          arguments: TestEnvironment.engines)
+    func notificationCollection(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let alice = try await DAVUser.make("alice@example.com", harness: harness, client: client)
+            let bob = try await DAVUser.make("bob@example.com", harness: harness, client: client)
+            func share(_ slug: String, access: String) async throws {
+                let shared = try await client.dav(.post, alice.calendar(slug), as: alice, body: """
+                    <CS:share xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/"><CS:set><D:href>mailto:bob@example.com</D:href><CS:\(access)/></CS:set></CS:share>
+                    """)
+                try #require(shared.status == .ok, "\(shared.text)")
+            }
+            let principal = try ParsedMultistatus(try await client.propfind(bob.principal, as: bob, ["cs:notification-URL"]))
+            let collection = try #require(principal.entries.first?.hrefs(.notificationURL).first)
+            #expect(collection == bob.principal + "notifications/")
+            func listing() async throws -> ParsedMultistatus {
+                try ParsedMultistatus(try await client.propfind(collection, as: bob, depth: "1", ["d:resourcetype", "cs:getctag", "cs:notificationtype", "d:getetag"]))
+            }
+            let empty = try await listing()
+            #expect(empty.hrefs == [collection] && empty.entries.first?.value(.resourceType)?.first(.notification) != nil)
+
+            try await share("personal", access: "read-write")
+            let one = try await listing()
+            #expect(one.hrefs.count == 2 && one.entries[0].text(.getCTag) != empty.entries[0].text(.getCTag), "a new notification changes the CTag")
+            let item = try #require(one.entries.first { $0.href != collection })
+            #expect(item.value(.notificationType)?.first(.inviteNotification) != nil)
+            let document = try await client.dav(.get, item.href, as: bob)
+            #expect(document.status == .ok && document.headers[.contentType]?.hasPrefix("application/xml") == true)
+            #expect(document.headers[.eTag] == item.text(.getETag))
+            let notification = try XMLReader().read(Data(buffer: document.body))
+            let invite = try #require(notification.first(.inviteNotification))
+            #expect(notification.name == .notification && invite.first(.inviteNoResponse) != nil && invite.first(.inviteAccess)?.first(.readWriteAccess) != nil)
+            #expect(invite.first(.hostURL)?.first(.href)?.trimmedText == alice.calendar("personal"))
+            #expect(invite.first(.inviteOrganizer)?.first(.href)?.trimmedText == "mailto:alice@example.com")
+            let uid = try #require(invite.first(.notificationUID)?.trimmedText)
+            #expect(item.href.hasSuffix(uid + ".xml"))
+            #expect(try await client.dav(.get, item.href, as: alice).status == .notFound, "another person's notifications are not there")
+
+            // Accepted as an iPhone does (naming the invitation by its uid), then the notification deleted: it goes, the share stays.
+            let reply = try await client.dav(.post, bob.home, as: bob, body: """
+                <CS:invite-reply xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/">
+                  <D:href>mailto:alice@example.com</D:href><CS:invite-accepted/>
+                  <CS:hosturl><D:href>\(alice.calendar("personal"))</D:href></CS:hosturl><CS:in-reply-to>\(uid)</CS:in-reply-to>
+                </CS:invite-reply>
+                """)
+            #expect(reply.status == .ok, "\(reply.text)")
+            #expect(try await listing().hrefs == [collection], "answered, it is no longer waiting")
+            #expect(try await client.dav(.delete, item.href, as: bob).status == .noContent)
+            let accepted = try ParsedMultistatus(try await client.propfind(alice.calendar("personal"), as: alice, ["cs:invite"]))
+            #expect(accepted.entries.first?.value(.invite)?.first(.inviteUser)?.first(.inviteAccepted) != nil)
+
+            // Dismissed without an answer: the share is declined, as the owner sees.
+            try await share("tasks", access: "read")
+            let second = try #require(try await listing().entries.first { $0.href != collection })
+            #expect(try await client.dav(.delete, second.href, as: bob).status == .noContent)
+            #expect(try await listing().hrefs == [collection])
+            let declined = try ParsedMultistatus(try await client.propfind(alice.calendar("tasks"), as: alice, ["cs:invite"]))
+            #expect(declined.entries.first?.value(.invite)?.first(.inviteUser)?.first(.inviteDeclined) != nil)
+            #expect(try await client.dav(.delete, bob.principal + "notifications/nothing.xml", as: bob).status == .notFound)
+        }
+    }
+
     @Test("a read-write share counts as the sharee's busy time: the owner's new event puts the sharee's own event in conflict, and only the sharee's; a read-only one does not", arguments: TestEnvironment.engines)
     func sharedBusyTime(engine: TestEngine) async throws {
         try await ServerHarness.run(engine: engine, configure: { $0.workers = 0 }) { harness, client in

@@ -129,4 +129,24 @@ struct WebPlanTests {
             #expect(arabic.text.contains("مهام بلا وقت") && arabic.text.contains("رياضة") && arabic.text.contains("تعديل"), "\(arabic.text)")
         }
     }
+
+    @Test("the first-run guide offers the questionnaire as a step that can be skipped, and answering it comes back to the guide")
+    func firstRunQuestionnaire() async throws {
+        try await ServerHarness.run { harness, client in
+            var (browser, _, csrf, _) = try await WebTasksTests.person("guide@example.com", harness: harness, client: client)
+            let chats = try await browser.get(client, "/welcome?step=chats")
+            #expect(chats.text.contains(#"href="/welcome?step=planner""#) && chats.text.contains("Step 5 of 7"))
+            let step = try await browser.get(client, "/welcome?step=planner")
+            #expect(step.status == .ok && step.text.contains("Step 6 of 7") && !step.text.contains(#"id="planner-answered""#))
+            let link = try #require(TestBrowser.first(#"id="open-questionnaire" href="([^"]+)""#, in: step.text))
+            #expect(link.hasPrefix("/settings/questionnaire?next=%2Fwelcome%3Fstep"), "\(link)")
+            #expect(step.text.contains(#"id="skip-step""#) && step.text.contains(#"href="/welcome?step=notifications""#), "skippable")
+            let questionnaire = try await browser.get(client, link)
+            #expect(questionnaire.text.contains(#"value="/welcome?step=notifications""#), "the questionnaire knows where to return")
+            let answered = try await browser.post(client, "/settings/questionnaire", [("wake", "06:00"), ("sleep", "22:30"), ("next", "/welcome?step=notifications")],
+                                                  csrf: csrf)
+            #expect(answered.headers[.location] == "/welcome?step=notifications")
+            #expect(try await browser.get(client, "/welcome?step=planner").text.contains(#"id="planner-answered""#))
+        }
+    }
 }

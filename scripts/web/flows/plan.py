@@ -2,7 +2,8 @@
 questionnaire (one answer refused first) and skip it from a first-run link; add a goal (one
 refused first), plan, accept and reject; change the goal by keyboard alone (its kind, so the
 questionnaire's exercise time applies; one change refused first) and see a to-do the plan found no
-time for, with why; add tracker entries (one refused first), read the chart and its table, import an Apple Health export through the file
+time for, with why; the first-run guide's step that offers the questionnaire; add tracker entries
+(one refused first), read the chart and its table, import an Apple Health export through the file
 field; the screens in Arabic and at a phone's width."""
 from __future__ import annotations
 
@@ -121,6 +122,20 @@ def unplaced(run) -> None:
     run.check("Tax return" in text and "needs 10 h before it is due" in text, f"the to-do is listed with why ({text})")
     run.check("Planned" in run.find("#plan-made").text, "the page says when the plan was made")
     run.screen("plan-unplaced")
+
+
+def first_run_step(run) -> None:
+    """The guide's step about your days links to the questionnaire, which comes back to the guide."""
+    run.open("/welcome?step=chats")
+    press(run, "#next-step")
+    run.wait_for(lambda: "step=planner" in run.driver.current_url, "after chats the guide offers the planner's questions")
+    run.check(run.find("#step-count").text == "Step 6 of 7", "it is the sixth step of seven")
+    run.check(run.driver.find_elements(By.ID, "planner-answered"), "answers given before are acknowledged")
+    run.screen("welcome-planner")
+    press(run, "#open-questionnaire")
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "questionnaire-form"), "the step opens the questionnaire")
+    press(run, "#skip-questionnaire")
+    run.wait_for(lambda: "step=notifications" in run.driver.current_url, "skipping the questions goes on with the guide")
 
 
 # Zones without daylight saving (as of 2026), one per whole-hour offset from UTC.
@@ -247,4 +262,4 @@ def phone(run) -> None:
         run.driver.set_window_size(1280, 900)
 
 
-FLOWS = [questionnaire, plan, goal_change, unplaced, tracker, arabic, phone]
+FLOWS = [questionnaire, plan, goal_change, unplaced, first_run_step, tracker, arabic, phone]

@@ -25,9 +25,10 @@ extension TwoWeekPlanning {
     public static let replanJob: JobKind = "plan.replan"
     public static let weeklySweepInterval: TimeInterval = 86_400
 
-    /// The account a ``weeklyJob``, ``replanJob`` or ``sessionsJob`` is for.
+    /// The subject of an account's ``weeklyJob`` or ``replanJob``, so a queued one is found and replaced.
     static func subject(_ prefix: String, _ accountID: UUID) -> String { prefix + ":" + accountID.uuidString.lowercased() }
 
+    /// The payload of both: the account, read back by ``account(of:)``.
     static func payload(_ accountID: UUID) throws -> String {
         String(decoding: try JSONEncoder().encode(SessionsRequest(accountID: accountID)), as: UTF8.self)
     }

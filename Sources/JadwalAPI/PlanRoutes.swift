@@ -21,6 +21,11 @@ package struct PlanRoutes: Sendable {
             let account = try context.requireIdentity().account
             return JSONResponse(PlanView(try await planning.propose(account: account), language: account.reasonLanguage))
         }
+        // The last plan: when and why it was made, and the to-dos it could not place (still open).
+        group.get("plan") { _, context in
+            let account = try context.requireIdentity().account
+            return JSONResponse(LastPlanView(try await planning.lastPlan(account: account)))
+        }
         group.get("plan/proposals") { request, context in
             let account = try context.requireIdentity().account
             let stateText = request.uri.queryParameters.get("state") ?? PlanItem.State.proposed.rawValue
@@ -134,6 +139,33 @@ package struct PlanView: Encodable, Sendable {
         accepted = plan.accepted.map { PlanItemView($0, language: language) }
         shortfalls = plan.shortfalls.map { ShortfallView(goalId: $0.goalID, periodStart: $0.periodStart, wanted: $0.wanted, proposed: $0.proposed) }
         unplacedTasks = plan.unplacedTasks.map(TaskRoutes.unplacedView)
+    }
+}
+
+/// `GET /api/v1/plan`: the last plan made (`plannedAt` and `trigger` null when none was).
+package struct LastPlanView: Encodable, Sendable {
+    package let plannedAt: Date?
+    /// `asked`, `weekly` or `replan`.
+    package let trigger: String?
+    package let weeklyAt: Date?
+    package let unplacedTasks: [TaskRoutes.PlanView.UnplacedView]
+
+    package init(_ last: (run: PlanRun, unplacedTasks: [StoredUnplacedTask])?) {
+        plannedAt = last?.run.plannedAt
+        trigger = last?.run.trigger.rawValue
+        weeklyAt = last?.run.weeklyAt
+        unplacedTasks = (last?.unplacedTasks ?? []).map { TaskRoutes.unplacedView(id: $0.taskID, title: $0.title, reason: $0.reason) }
+    }
+
+    private enum CodingKeys: String, CodingKey { case plannedAt, trigger, weeklyAt, unplacedTasks }
+
+    /// Nulls are written, so a client sees every key.
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(plannedAt, forKey: .plannedAt)
+        try c.encode(trigger, forKey: .trigger)
+        try c.encode(weeklyAt, forKey: .weeklyAt)
+        try c.encode(unplacedTasks, forKey: .unplacedTasks)
     }
 }
 

@@ -219,12 +219,17 @@ package struct TaskRoutes: Sendable {
 
     /// A to-do that does not fit, as "Plan my tasks" and the two-week plan both answer it.
     package static func unplacedView(_ unplaced: UnplacedTask) -> PlanView.UnplacedView {
-        let reason = switch unplaced.reason {
+        unplacedView(id: unplaced.task.id, title: unplaced.task.title, reason: unplaced.reason)
+    }
+
+    /// The same for a to-do known by its id and title (as the last plan stored it).
+    package static func unplacedView(id: String, title: String, reason: UnplacedTask.Reason) -> PlanView.UnplacedView {
+        let code = switch reason {
         case .dueDatePassed: "due-date-passed"
         case .noRoomBeforeDue: "no-room-before-due"
         case .noRoomInHorizon: "no-room-in-horizon"
         }
-        return PlanView.UnplacedView(task: unplaced.task.id, title: unplaced.task.title, reason: reason, message: unplaced.description)
+        return PlanView.UnplacedView(task: id, title: title, reason: code, message: UnplacedTask.description(id: id, title: title, reason: reason))
     }
 
     package static func view(_ outcome: TaskPlanner.Outcome) -> PlanView {

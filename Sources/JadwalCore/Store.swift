@@ -438,6 +438,8 @@ public protocol GoalStore: Sendable {
     func goal(id: String, accountID: UUID) async throws -> StoredGoal?
     /// Deletes the goal with its plan items; false when the account has no such goal.
     func deleteGoal(id: String, accountID: UUID) async throws -> Bool
+    /// The accounts with at least one goal (the weekly plan is made for them).
+    func accountsWithGoals() async throws -> [UUID]
 
     /// The account's plan items in `states`, by start.
     func planItems(accountID: UUID, states: Set<PlanItem.State>) async throws -> [PlanItem]
@@ -462,6 +464,9 @@ public protocol GoalStore: Sendable {
     /// (PostgreSQL), so two answers given at once are both learned.
     func plannerLearning(accountID: UUID) async throws -> PlannerLearning
     func savePlannerLearning(_ learning: PlannerLearning, accountID: UUID, at: Date) async throws
+    /// The last plan made for the account; nil when none was.
+    func planRun(accountID: UUID) async throws -> PlanRun?
+    func savePlanRun(_ run: PlanRun, accountID: UUID) async throws
 }
 
 public protocol TrackerStore: Sendable {

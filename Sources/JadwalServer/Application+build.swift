@@ -273,6 +273,9 @@ private func assemble(
     handlers.register(TwoWeekPlanning.sessionsJob) { job in
         try await sessionReader.readSessions(accountID: try TwoWeekPlanning.account(of: job))
     }
+    // The weekly plan, its daily sweep, and the re-plan after a calendar change broke a proposal.
+    PlanJobs.register(in: &handlers, planning: sessionReader, hub: hub, logger: logger)
+    try await sessionReader.ensureWeeklySweep()
     let progress = TrackerProgress(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
     handlers.register(TrackerProgress.checkJob) { job in
         let accountID = try TrackerProgress.account(of: job)

@@ -8,11 +8,12 @@ import PrayerTimes
 /// The first-run guide (`/welcome`), shown after the first sign-in and reopened from Settings →
 /// Your account and data: language, time zone (this browser's proposed by `welcome.js`), the
 /// place for prayer times (proposed from the zone, saved only when the person confirms), the
-/// phone (an Easy Setup link as a QR code), chats and notifications. Each step saves through the
+/// phone (an Easy Setup link as a QR code), chats, the planner's questionnaire (a link to it that
+/// comes back here) and notifications. Each step saves through the
 /// service the settings pages use; every step can be skipped, and so can the whole guide.
 package enum FirstRunPages {
     package enum Step: String, CaseIterable, Sendable {
-        case language, zone, place, phone, chats, notifications
+        case language, zone, place, phone, chats, planner, notifications
 
         package var next: Step? {
             let all = Self.allCases
@@ -206,6 +207,13 @@ extension WebRoutes {
             }
         case .chats:
             page["chatCount"] = texts.text("welcomeChatsCount", ["count": String(try await chats.conversations(accountID: account.id).count)])
+        case .planner:
+            // The questionnaire returns here when saved or skipped.
+            page["questionnaire"] = QuestionnairePages.path + "?next=" + WebPage.pathSegment("/welcome?step=notifications")
+            if let savedAt = try await planning.questionnaire(account: account).savedAt {
+                let when = SettingsDates(language: viewer.language, zone: TimeZone(identifier: account.timeZone) ?? .gmt)
+                page["plannerAnswered"] = texts.text("welcomePlannerAnswered", ["when": when.string(savedAt)])
+            }
         case .notifications:
             let settings = try await notifications.settings(accountID: account.id)
             page["kinds"] = NotificationKind.allCases.map { kind -> [String: Any] in

@@ -4,16 +4,23 @@ import JadwalCore
 import JadwalHTTP
 import Scheduling
 
-/// Goals and the two-week plan on one page: the goals with a form to add one, and the
-/// proposals with their reasons, each accepted or rejected (or all accepted). Everything goes
-/// through `Goals` and `TwoWeekPlanning`, as the JSON API's routes do.
+/// Goals and the two-week plan on one page: the goals with a form to add one or change one
+/// (`/plan?edit=<id>`), the proposals with their reasons, each accepted or rejected (or all
+/// accepted), and the to-dos the last plan could not place, with why. Everything goes through
+/// `Goals` and `TwoWeekPlanning`, as the JSON API's routes do.
 package enum PlanPages {
     package static let root = "/plan"
 
-    /// The add-goal form's fields, as posted: the count is per week or per day (`per`), and the
-    /// days are seven check boxes (`day1` = Monday … `day7` = Sunday; none ticked is every day).
+    /// The categories the goal form offers, the default first: exercise and focus take the
+    /// questionnaire's preferred times, sleep goals go over the night.
+    package static let categories = ["other", "exercise", "focus", "sleep"]
+
+    /// The goal form's fields, as posted (to add or to change a goal): the count is per week or
+    /// per day (`per`), and the days are seven check boxes (`day1` = Monday … `day7` = Sunday;
+    /// none ticked is every day).
     package struct GoalForm: Decodable {
         package var title: String?
+        package var category: String?
         package var minutes: String?
         package var count: String?
         package var per: String?
@@ -39,18 +46,65 @@ package enum PlanPages {
             guard let count = Int(trimmed(count)) else { throw FieldProblem(field: "count", key: "planErrorNumber") }
             let days = checkedDays.isEmpty ? nil : (try? DaysOfWeek(checkedDays))?.iCalendarCodes
             let daily = trimmed(per) == "day"
+            let category = trimmed(category)
             return GoalDraft(title: title ?? "", minutes: minutes, perWeek: daily ? nil : count, perDay: daily ? count : nil,
-                             window: .init(from: trimmed(from), to: trimmed(to)), days: days)
+                             window: .init(from: trimmed(from), to: trimmed(to)), days: days, category: category.isEmpty ? nil : category)
+        }
+
+        /// The change this form makes to a goal: every field it shows (no day ticked is every
+        /// day); what it does not show (a preferred time, a minimum gap set through the API) stays.
+        func change() throws(FieldProblem) -> GoalChange {
+            let draft = try draft()
+            return GoalChange(title: draft.title, minutes: draft.minutes, perWeek: draft.perWeek, perDay: draft.perDay,
+                              window: .init(from: draft.window.from, to: draft.window.to), days: .some(draft.days),
+                              category: draft.category ?? "other")
         }
     }
+}
 
-
+extension PlanPages.GoalForm {
+    /// The form showing a goal, to change it.
+    init(_ goal: Goal) {
+        let draft = GoalDraft(goal)
+        let days = Set(goal.window.days.numbers)
+        let all = days.count == 7
+        func on(_ day: Int) -> String? { !all && days.contains(day) ? "on" : nil }
+        self.init(title: draft.title, category: draft.category, minutes: String(draft.minutes), count: String(draft.perWeek ?? draft.perDay ?? 1),
+                  per: draft.perDay == nil ? "week" : "day", from: draft.window.from, to: draft.window.to,
+                  day1: on(1), day2: on(2), day3: on(3), day4: on(4), day5: on(5), day6: on(6), day7: on(7))
+    }
 }
 
 extension WebRoutes {
     package func addPlanPages(to group: RouterGroup<JadwalRequestContext>) {
         group.get("plan") { request, context -> Response in
-            try await planPage(request, context, form: PlanPages.GoalForm(minutes: "30", count: "3", per: "week", from: "06:00", to: "09:00"))
+            // `?edit=<id>`: the form shows that goal, to change it (a goal gone meanwhile: a new one).
+            if let id = request.uri.queryParameters.get("edit"), !id.isEmpty {
+                let account = try context.requireIdentity().account
+                if let stored = try? await goals.goal(id: id, account: account) {
+                    return try await planPage(request, context, form: PlanPages.GoalForm(stored.goal), editing: stored.id)
+                }
+            }
+            return try await planPage(request, context, form: PlanPages.GoalForm(minutes: "30", count: "3", per: "week", from: "06:00", to: "09:00"))
+        }
+        group.post("plan/goals/{id}") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            let id = try context.parameters.require("id")
+            let form = try context.form(PlanPages.GoalForm.self)
+            let problem: FieldProblem
+            do {
+                _ = try await goals.update(id: id, try form.change(), account: account)
+                return WebPage.redirect(PlanPages.root)
+            } catch let found as FieldProblem {
+                problem = found
+            } catch Goals.Problem.notFound {
+                // Deleted meanwhile (another tab): the page shows what is left.
+                return WebPage.redirect(PlanPages.root)
+            } catch let refused as Goals.Problem {
+                problem = FieldProblem(refused)
+            }
+            let texts = assets.texts(account.language)
+            return try await planPage(request, context, form: form, editing: id, errors: [problem.field: texts.text(problem.key, problem.values)])
         }
         group.post("plan/goals") { request, context -> Response in
             let account = try context.requireIdentity().account
@@ -114,8 +168,8 @@ extension WebRoutes {
         }
     }
 
-    private func planPage(_ request: Request, _ context: JadwalRequestContext, form: PlanPages.GoalForm, errors: [String: String] = [:])
-        async throws -> Response {
+    private func planPage(_ request: Request, _ context: JadwalRequestContext, form: PlanPages.GoalForm, editing: String? = nil,
+                          errors: [String: String] = [:]) async throws -> Response {
         let account = try context.requireIdentity().account
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
@@ -155,7 +209,14 @@ extension WebRoutes {
             return fields
         }
         let checked = Set(form.checkedDays)
-        let page: [String: Any] = [
+        // The to-dos the last plan could not place (still open), with why, and when it was made.
+        let last = try await planning.lastPlan(account: account)
+        let taskWords = TaskPageModel(formats: formats, texts: texts, now: now)
+        let unplaced = (last?.unplacedTasks ?? []).map { task -> [String: Any] in
+            ["title": task.title.isEmpty ? texts.text("untitled") : task.title, "reason": taskWords.reason(task.reason)]
+        }
+        let category = form.category.flatMap { PlanPages.categories.contains($0) ? $0 : nil } ?? "other"
+        var page: [String: Any] = [
             "goals": stored.map { goal -> [String: Any] in
                 let g = goal.goal
                 let count: String = switch g.target {
@@ -166,6 +227,8 @@ extension WebRoutes {
                     "title": g.title, "summary": texts.text("planMinutes", ["minutes": String(g.minutesPerSession)]) + ", " + count,
                     "window": "\(days.time(g.window.start))–\(days.time(g.window.end))", "days": days.days(g.window.days),
                     "delete": PlanPages.root + "/goals/" + WebPage.pathSegment(goal.id) + "/delete",
+                    "edit": PlanPages.root + "?edit=" + WebPage.pathSegment(goal.id) + "#goal-form",
+                    "category": texts.text("planCategory_\(g.category.rawValue)"), "editing": goal.id == editing,
                 ]
             },
             "hasGoals": !stored.isEmpty,
@@ -173,13 +236,24 @@ extension WebRoutes {
             "accepted": accepted.map(view), "hasAccepted": !accepted.isEmpty,
             "sessions": begun.map(view), "hasSessions": !begun.isEmpty,
             "taken": request.uri.queryParameters.get("taken") != nil,
+            "unplaced": unplaced, "hasUnplaced": !unplaced.isEmpty,
             "form": [
                 "title": form.title ?? "", "minutes": form.minutes ?? "", "count": form.count ?? "", "from": form.from ?? "", "to": form.to ?? "",
                 "perDay": form.per == "day",
                 "days": (1...7).map { ["number": $0, "label": days.dayName($0), "checked": checked.contains($0)] as [String: Any] },
+                "categories": PlanPages.categories.map { value in
+                    ["value": value, "label": texts.text("planCategory_\(value)"), "selected": value == category] as [String: Any]
+                },
+                "action": editing.map { PlanPages.root + "/goals/" + WebPage.pathSegment($0) } ?? PlanPages.root + "/goals",
+                "heading": texts.text(editing == nil ? "planAddGoal" : "planEditGoal"),
+                "submit": texts.text(editing == nil ? "add" : "planSaveGoal"),
+                "editing": editing != nil,
             ] as [String: Any],
             "errors": errors, "hasErrors": !errors.isEmpty,
         ]
+        if let run = last?.run {
+            page["planMade"] = texts.text("planMade_\(run.trigger.rawValue)", ["when": taskWords.when(run.plannedAt)])
+        }
         return WebPage(
             template: "plan", title: texts.text("planTitle"), page: page, status: errors.isEmpty ? .ok : .unprocessableContent, stylesheets: ["tasks.css"]
         ).response(assets, viewer: viewer)

@@ -28,6 +28,7 @@ extension FieldProblem {
         case "window.to":
             if case .invalid(.invalidTime) = problem { FieldProblem(field: "to", key: "planErrorTime") } else { FieldProblem(field: "to", key: "planErrorWindow") }
         case "days": FieldProblem(field: "days", key: "planErrorDays")
+        case "category": FieldProblem(field: "category", key: "planErrorCategory")
         default: FieldProblem(field: "form", key: "planErrorNotSaved")
         }
     }

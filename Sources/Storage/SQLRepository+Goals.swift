@@ -68,6 +68,10 @@ extension SQLRepository: GoalStore {
         return !deleted.isEmpty
     }
 
+    func accountsWithGoals() async throws -> [UUID] {
+        try await db.raw("SELECT DISTINCT account_id FROM goals ORDER BY account_id").all().map { try Self.uuid($0, "account_id") }
+    }
+
     // MARK: Plan items
 
     func planItems(accountID: UUID, states: Set<PlanItem.State>) async throws -> [PlanItem] {
@@ -152,6 +156,21 @@ extension SQLRepository: GoalStore {
             INSERT INTO planner_learning (account_id, model, updated_at)
             VALUES (\(bind: accountID.uuidString), \(bind: try Self.json(learning)), \(bind: at.unixMilliseconds))
             ON CONFLICT (account_id) DO UPDATE SET model = excluded.model, updated_at = excluded.updated_at
+            """).run()
+    }
+
+    // MARK: The last plan
+
+    func planRun(accountID: UUID) async throws -> PlanRun? {
+        try await db.raw("SELECT run FROM plan_runs WHERE account_id = \(bind: accountID.uuidString)").first()
+            .map { try Self.document(PlanRun.self, $0, "run", what: "last plan of \(accountID)") }
+    }
+
+    func savePlanRun(_ run: PlanRun, accountID: UUID) async throws {
+        try await db.raw("""
+            INSERT INTO plan_runs (account_id, planned_at, run)
+            VALUES (\(bind: accountID.uuidString), \(bind: run.plannedAt.unixMilliseconds), \(bind: try Self.json(run)))
+            ON CONFLICT (account_id) DO UPDATE SET planned_at = excluded.planned_at, run = excluded.run
             """).run()
     }
 }

@@ -25,7 +25,7 @@ struct WebAccountTests {
             #expect(redeemed.headers[.location] == "/welcome")
 
             let language = try await browser.get(client, "/welcome")
-            #expect(language.status == .ok && language.text.contains(#"aria-current="step""#) && language.text.contains("Step 1 of 6"))
+            #expect(language.status == .ok && language.text.contains(#"aria-current="step""#) && language.text.contains("Step 1 of 7"))
             let csrf = try #require(TestBrowser.csrf(in: language))
             let badLanguage = try await browser.post(client, "/welcome/language", [("language", "fr")], csrf: csrf)
             #expect(badLanguage.status == .unprocessableContent && badLanguage.text.contains("Choose English or Arabic"))

@@ -80,7 +80,9 @@ public struct ConflictCheck: Sendable {
     public func run(_ request: Request) async throws -> Outcome {
         let now = clock.now
         let outcome = try await store.transaction { tx in
-            try await check(request, now: now, tx: tx)
+            let outcome = try await check(request, now: now, tx: tx)
+            try await replanIfProposalsBroken(by: [request], now: now, tx: tx)
+            return outcome
         }
         return outcome
     }

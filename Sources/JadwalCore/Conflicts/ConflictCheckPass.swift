@@ -33,7 +33,9 @@ extension ConflictCheck {
                         try await tx.failJob(id: job.id, error: "conflict check payload cannot be read", retryAt: nil, at: now)
                     }
                 }
-                return try await pass(requests, now: now, tx: tx)
+                let outcome = try await pass(requests, now: now, tx: tx)
+                try await replanIfProposalsBroken(by: requests, now: now, tx: tx)
+                return outcome
             }
         } catch is CancellationError {
             throw CancellationError()

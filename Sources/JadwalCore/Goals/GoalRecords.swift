@@ -185,3 +185,92 @@ public struct TrackerEntry: Sendable, Hashable {
     /// Counted in sums and streaks: everything but a session marked skipped.
     public var counts: Bool { outcome != .skipped }
 }
+
+/// The last plan made for a person: when, why, and the to-dos it could not place (with the
+/// reason), kept so the plan page can show them until the next plan. Also when the weekly plan
+/// was last made, so the weekly job makes one a week and no more.
+public struct PlanRun: Sendable, Hashable, Codable {
+    /// What made the plan.
+    public enum Trigger: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The person asked (`POST /api/v1/plan/proposals`, the web's Plan button).
+        case asked
+        /// The weekly job.
+        case weekly
+        /// A calendar change broke a proposal waiting for an answer; only it was replaced.
+        case replan
+    }
+
+    public var plannedAt: Date
+    public var trigger: Trigger
+    public var unplacedTasks: [StoredUnplacedTask]
+    /// When the weekly job last made a plan; nil when it never did.
+    public var weeklyAt: Date?
+
+    public init(plannedAt: Date, trigger: Trigger, unplacedTasks: [StoredUnplacedTask] = [], weeklyAt: Date? = nil) {
+        self.plannedAt = plannedAt
+        self.trigger = trigger
+        self.unplacedTasks = unplacedTasks
+        self.weeklyAt = weeklyAt
+    }
+}
+
+/// A to-do the plan could not place, as stored with its plan: which, and why.
+public struct StoredUnplacedTask: Sendable, Hashable, Codable {
+    public var taskID: String
+    public var title: String
+    public var reason: UnplacedTask.Reason
+
+    public init(taskID: String, title: String, reason: UnplacedTask.Reason) {
+        self.taskID = taskID
+        self.title = title
+        self.reason = reason
+    }
+
+    public init(_ unplaced: UnplacedTask) {
+        self.init(taskID: unplaced.task.id, title: unplaced.task.title, reason: unplaced.reason)
+    }
+
+    private enum CodingKeys: String, CodingKey { case taskID, title, reason, due, end, needed, free, longestBlock }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(String.self, forKey: .reason)
+        let reason: UnplacedTask.Reason
+        switch kind {
+        case "dueDatePassed":
+            reason = .dueDatePassed(try c.decode(Date.self, forKey: .due))
+        case "noRoomBeforeDue", "noRoomInHorizon":
+            let needed = try c.decode(Double.self, forKey: .needed), free = try c.decode(Double.self, forKey: .free)
+            let longest = try c.decode(Double.self, forKey: .longestBlock)
+            reason = kind == "noRoomBeforeDue"
+                ? .noRoomBeforeDue(due: try c.decode(Date.self, forKey: .due), needed: needed, free: free, longestBlock: longest)
+                : .noRoomInHorizon(end: try c.decode(Date.self, forKey: .end), needed: needed, free: free, longestBlock: longest)
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .reason, in: c, debugDescription: "unknown reason '\(kind)'")
+        }
+        self.init(taskID: try c.decode(String.self, forKey: .taskID), title: try c.decode(String.self, forKey: .title), reason: reason)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(taskID, forKey: .taskID)
+        try c.encode(title, forKey: .title)
+        switch reason {
+        case .dueDatePassed(let due):
+            try c.encode("dueDatePassed", forKey: .reason)
+            try c.encode(due, forKey: .due)
+        case .noRoomBeforeDue(let due, let needed, let free, let longest):
+            try c.encode("noRoomBeforeDue", forKey: .reason)
+            try c.encode(due, forKey: .due)
+            try c.encode(needed, forKey: .needed)
+            try c.encode(free, forKey: .free)
+            try c.encode(longest, forKey: .longestBlock)
+        case .noRoomInHorizon(let end, let needed, let free, let longest):
+            try c.encode("noRoomInHorizon", forKey: .reason)
+            try c.encode(end, forKey: .end)
+            try c.encode(needed, forKey: .needed)
+            try c.encode(free, forKey: .free)
+            try c.encode(longest, forKey: .longestBlock)
+        }
+    }
+}

@@ -232,6 +232,8 @@ public struct Goals: Sendable {
             guard try await tx.goals(accountID: account.id).count < Self.limit else { throw Problem.tooMany(limit: Self.limit) }
             let stored = StoredGoal(goal: goal, createdAt: now, updatedAt: now)
             try await tx.insertGoal(stored, accountID: account.id)
+            // The weekly plan starts with the first goal (queued again with every goal: same time).
+            try await TwoWeekPlanning.queueWeekly(account: account, now: now, random: random, tx: tx)
             return stored
         }
     }

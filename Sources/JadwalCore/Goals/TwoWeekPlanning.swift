@@ -84,46 +84,75 @@ public struct TwoWeekPlanning: Sendable {
     /// waiting. Learns first from accepted sessions' events moved or deleted since.
     public func propose(account: Account) async throws -> Plan {
         let now = clock.now
+        return try await store.transaction { tx in try await propose(account: account, trigger: .asked, now: now, tx: tx) }
+    }
+
+    /// The same in the caller's transaction; the plan is recorded as made by `trigger`.
+    func propose(account: Account, trigger: PlanRun.Trigger, now: Date, tx: any StoreTransaction) async throws -> Plan {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
-        return try await store.transaction { tx in
-            let goals = try await tx.goals(accountID: account.id).map(\.goal)
-            var learning = try await tx.plannerLearning(accountID: account.id)
-            if try await readSessions(account: account, zone: zone, now: now, learning: &learning, tx: tx) {
-                try await tx.savePlannerLearning(learning, accountID: account.id, at: now)
-            }
-            let preferences = try await Self.preferences(account: account, tx: tx)
-            // One more day: a night's session that starts on the last day ends after it.
-            let window = try TimeRange(start: now, duration: TimeInterval(Self.horizonDays + 1) * 86_400)
-            let busy = try await busyBlocks(account: account, in: window, tx: tx)
-            let sleepGoals = goals.contains { $0.category == .sleep }
-            // A sleep goal is placed over the person's sleep routine, so the routine does not
-            // hold that time; the questionnaire's night still closes it to every other goal.
-            var blocks = sleepGoals ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
-            let decided = try await tx.planItems(accountID: account.id, states: [.accepted, .rejected])
-            // Earlier in this week counts towards a weekly goal; older items change nothing.
-            let recent = now.addingTimeInterval(-8 * 86_400)
-            let accepted = decided.filter { $0.state == .accepted && $0.range.end > recent }
-            let rejected = decided.filter { $0.state == .rejected && $0.range.end > now }
-            // A wind-down block suggested after short nights waits for its answer through a re-plan.
-            let windDowns = try await tx.planItems(accountID: account.id, states: [.proposed]).filter { item in
-                if case .windDown = item.subject { return item.range.start >= now }
-                return false
-            }
-            blocks += windDowns.map { BusyBlock($0.range, .event(id: $0.id, title: $0.title)) }
-            // To-dos as "Plan my tasks" sees them; time already given to one (its blocks in Task
-            // Time, planned or accepted) counts towards its estimate.
-            let (tasks, given) = try await plannableTasks(account: account, now: now, tx: tx)
-            let input = try TwoWeekPlan.Input(
-                now: now, timeZone: zone, horizonDays: Self.horizonDays, goals: goals, tasks: tasks, busy: BusyTime(blocks, window: window),
-                accepted: accepted.filter { !Self.isTask($0) }.map(\.placement) + given, rejected: rejected.map(\.placement),
-                preferences: preferences, learned: learning.model)
-            let plan = TwoWeekPlan(input)
-            let proposals = plan.proposals.map { PlanItem($0, at: now) }
-            try await tx.replaceProposedPlanItems(accountID: account.id, with: proposals + windDowns)
-            let shown = accepted.filter { item in plan.horizon.map { item.range.overlaps($0) } ?? false }
-            return Plan(proposals: (proposals + windDowns).sorted { $0.range.start < $1.range.start }, accepted: shown, shortfalls: plan.shortfalls,
-                        unplacedTasks: plan.unplacedTasks, horizon: plan.horizon, intensity: preferences.intensity)
+        var learning = try await tx.plannerLearning(accountID: account.id)
+        if try await readSessions(account: account, zone: zone, now: now, learning: &learning, tx: tx) {
+            try await tx.savePlannerLearning(learning, accountID: account.id, at: now)
         }
+        let made = try await planInput(account: account, zone: zone, now: now, learning: learning, tx: tx)
+        let plan = TwoWeekPlan(made.input)
+        let proposals = plan.proposals.map { PlanItem($0, at: now) }
+        try await tx.replaceProposedPlanItems(accountID: account.id, with: proposals + made.windDowns)
+        var run = try await tx.planRun(accountID: account.id) ?? PlanRun(plannedAt: now, trigger: trigger)
+        run.plannedAt = now
+        run.trigger = trigger
+        run.unplacedTasks = plan.unplacedTasks.map(StoredUnplacedTask.init)
+        if trigger == .weekly { run.weeklyAt = now }
+        try await tx.savePlanRun(run, accountID: account.id)
+        let shown = made.accepted.filter { item in plan.horizon.map { item.range.overlaps($0) } ?? false }
+        return Plan(proposals: (proposals + made.windDowns).sorted { $0.range.start < $1.range.start }, accepted: shown, shortfalls: plan.shortfalls,
+                    unplacedTasks: plan.unplacedTasks, horizon: plan.horizon, intensity: made.preferences.intensity)
+    }
+
+    /// What a plan is made from, read in one transaction.
+    struct PlanInput {
+        let input: TwoWeekPlan.Input
+        let preferences: PlannerPreferences
+        /// Accepted items of the last week and ahead.
+        let accepted: [PlanItem]
+        /// Wind-down blocks still waiting for an answer: kept, and busy for the plan.
+        let windDowns: [PlanItem]
+    }
+
+    /// The planner's input: goals, to-dos, busy time, accepted and rejected items, the
+    /// questionnaire and what was learned. `keeping` are proposals that stay as they are (a
+    /// re-plan): they hold their time and count towards their goal or to-do as accepted items
+    /// do. Wind-down blocks in `dropping` are left out.
+    func planInput(account: Account, zone: TimeZone, now: Date, learning: PlannerLearning, keeping kept: [PlanItem] = [],
+                   dropping: Set<String> = [], tx: any StoreTransaction) async throws -> PlanInput {
+        let goals = try await tx.goals(accountID: account.id).map(\.goal)
+        let preferences = try await Self.preferences(account: account, tx: tx)
+        // One more day: a night's session that starts on the last day ends after it.
+        let window = try TimeRange(start: now, duration: TimeInterval(Self.horizonDays + 1) * 86_400)
+        let busy = try await busyBlocks(account: account, in: window, tx: tx)
+        let sleepGoals = goals.contains { $0.category == .sleep }
+        // A sleep goal is placed over the person's sleep routine, so the routine does not
+        // hold that time; the questionnaire's night still closes it to every other goal.
+        var blocks = sleepGoals ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
+        let decided = try await tx.planItems(accountID: account.id, states: [.accepted, .rejected])
+        // Earlier in this week counts towards a weekly goal; older items change nothing.
+        let recent = now.addingTimeInterval(-8 * 86_400)
+        let accepted = decided.filter { $0.state == .accepted && $0.range.end > recent }
+        let rejected = decided.filter { $0.state == .rejected && $0.range.end > now }
+        // A wind-down block suggested after short nights waits for its answer through a re-plan.
+        let windDowns = try await tx.planItems(accountID: account.id, states: [.proposed]).filter { item in
+            if case .windDown = item.subject { return item.range.start >= now && !dropping.contains(item.id) }
+            return false
+        }
+        blocks += windDowns.map { BusyBlock($0.range, .event(id: $0.id, title: $0.title)) }
+        // To-dos as "Plan my tasks" sees them; time already given to one (its blocks in Task
+        // Time, planned or accepted) counts towards its estimate.
+        let (tasks, given) = try await plannableTasks(account: account, now: now, tx: tx)
+        let input = try TwoWeekPlan.Input(
+            now: now, timeZone: zone, horizonDays: Self.horizonDays, goals: goals, tasks: tasks, busy: BusyTime(blocks, window: window),
+            accepted: accepted.filter { !Self.isTask($0) }.map(\.placement) + given + kept.map(\.placement), rejected: rejected.map(\.placement),
+            preferences: preferences, learned: learning.model)
+        return PlanInput(input: input, preferences: preferences, accepted: accepted, windDowns: windDowns)
     }
 
     static func isTask(_ item: PlanItem) -> Bool {
@@ -275,6 +304,10 @@ public struct TwoWeekPlanning: Sendable {
         let now = clock.now
         return try await store.transaction { tx in
             try await tx.savePlannerAnswers(answers, accountID: account.id, at: now)
+            // Work days and the night set when the weekly plan is made.
+            if !(try await tx.goals(accountID: account.id)).isEmpty {
+                try await Self.queueWeekly(account: account, now: now, random: random, tx: tx)
+            }
             return answers
         }
     }
@@ -311,6 +344,15 @@ public struct TwoWeekPlanning: Sendable {
             if case .routine(let id, _) = block.kind { return sleepRoutines.contains(id) }
             return false
         }
+
+        /// What an item of the plan runs into: everything busy, but a sleep goal's session and
+        /// a wind-down block go over the sleep routine.
+        func overlaps(of item: PlanItem, goals: [StoredGoal]) -> [BusyOverlap] {
+            let goal = item.goalID.flatMap { id in goals.first { $0.id == id } }?.goal
+            var blocks = goal?.category == .sleep ? self.blocks.filter { !isSleepRoutine($0) } : self.blocks
+            if case .windDown = item.subject { blocks = blocks.filter { !isSleepRoutine($0) } }
+            return BusyTime(blocks).overlaps(with: item.range)
+        }
     }
 
     func busyBlocks(account: Account, in window: TimeRange, tx: any BusyTimeStore) async throws -> Busy {
@@ -329,10 +371,7 @@ public struct TwoWeekPlanning: Sendable {
                 tx: any CalendarWriteStore) async throws -> PlanItem {
         guard item.state == .proposed else { throw Refusal.alreadyDecided(id: item.id, state: item.state) }
         guard item.range.start >= now else { throw Refusal.started(id: item.id) }
-        let goal = item.goalID.flatMap { id in goals.first { $0.id == id } }?.goal
-        var blocks = goal?.category == .sleep ? busy.blocks.filter { !busy.isSleepRoutine($0) } : busy.blocks
-        if case .windDown = item.subject { blocks = blocks.filter { !busy.isSleepRoutine($0) } }
-        let overlaps = BusyTime(blocks).overlaps(with: item.range)
+        let overlaps = busy.overlaps(of: item, goals: goals)
         guard overlaps.isEmpty else { throw Refusal.slotTaken(id: item.id, overlaps: overlaps.map(ConflictCheck.overlap)) }
 
         let identity = ObjectIdentity.new(random: random)

@@ -24,7 +24,8 @@ public enum NotificationKind: String, Sendable, Hashable, Codable, CaseIterable 
     /// Someone invited the person to a meeting, changed or cancelled it, answered the person's
     /// invitation, or proposed another time.
     case invitation
-    /// Progress on goals and the tracker: a goal met this week, a streak, short nights.
+    /// Progress on goals and the tracker (a goal met this week, a streak, short nights) and the
+    /// plan (the weekly plan ready, proposals an event took the time of moved).
     case progress
 }
 

@@ -262,4 +262,48 @@ public struct NotificationText: Sendable {
         }
         return (arabic ? "نومك أقل من هدفك منذ \(ReasonFactor.arabicNights(nights.count))" : "Under your sleep goal \(nights.count) nights running", body)
     }
+
+    // MARK: The plan
+
+    /// "اقتراح واحد", "اقتراحان", "3 اقتراحات", "11 اقتراحًا".
+    static func arabicProposals(_ n: Int) -> String {
+        switch n {
+        case 1: "اقتراح واحد"
+        case 2: "اقتراحان"
+        case 3...10: "\(n) اقتراحات"
+        default: "\(n) اقتراحًا"
+        }
+    }
+
+    /// The weekly plan is ready.
+    public func weeklyPlan(proposals: Int, first: Date, unplacedTasks: Int) -> (title: String, body: String) {
+        var body = arabic
+            ? "في خطتك للأسبوعين القادمين \(Self.arabicProposals(proposals))، أولها \(when(first)). اقبل ما يناسبك منها أو ارفضه."
+            : "Your plan for the next two weeks has \(proposals) \(proposals == 1 ? "proposal" : "proposals"), the first on \(when(first)). Accept the ones that suit you."
+        if unplacedTasks > 0 {
+            body += arabic
+                ? " لم يجد جدول وقتًا لـ\(unplacedTasks == 1 ? "مهمة واحدة" : unplacedTasks == 2 ? "مهمتين" : "\(unplacedTasks) مهام")؛ السبب في صفحة الخطة."
+                : " \(unplacedTasks) \(unplacedTasks == 1 ? "to-do" : "to-dos") found no time; the plan page says why."
+        }
+        return (arabic ? "خطتك للأسبوعين القادمين جاهزة" : "Your plan for the next two weeks is ready", body)
+    }
+
+    /// Proposals a calendar change took the time of: each with its new time, or none found.
+    /// At most three are named; the rest are counted.
+    public func planChanged(_ moves: [(title: String, from: Date, to: Date?)]) -> (title: String, body: String) {
+        let named = moves.prefix(3).map { move -> String in
+            switch (arabic, move.to) {
+            case (true, let to?): "صار وقت «\(move.title)» \(when(move.from)) مشغولًا، فاقتُرح بدلًا منه \(when(to))."
+            case (true, nil): "صار وقت «\(move.title)» \(when(move.from)) مشغولًا، ولم يوجد وقت آخر مناسب."
+            case (false, let to?): "\(move.title) on \(when(move.from)) is taken now; proposed \(when(to)) instead."
+            case (false, nil): "\(move.title) on \(when(move.from)) is taken now, and no other time fits."
+            }
+        }
+        var body = named.joined(separator: " ")
+        if moves.count > 3 {
+            let rest = moves.count - 3
+            body += arabic ? " وتغيّر غيرها: \(Self.arabicProposals(rest))." : " \(rest) more changed."
+        }
+        return (arabic ? "تغيّرت خطتك: تعارض حدث مع اقتراح" : "Your plan changed: an event took a proposal's time", body)
+    }
 }

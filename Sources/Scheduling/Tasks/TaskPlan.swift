@@ -205,15 +205,18 @@ public struct UnplacedTask: Sendable, Hashable, CustomStringConvertible {
     public let task: PlannableTask
     public let reason: Reason
 
-    public var description: String {
-        let name = "task \(task.id) \"\(task.title)\""
+    public var description: String { Self.description(id: task.id, title: task.title, reason: reason) }
+
+    /// "task <id> "<title>": <why>", for a to-do known by its id and title.
+    public static func description(id: String, title: String, reason: Reason) -> String {
+        let name = "task \(id) \"\(title)\""
         switch reason {
         case .dueDatePassed(let due):
             return "\(name): its due date \(SchedulingError.stamp(due)) has passed"
         case .noRoomBeforeDue(let due, let needed, let free, let longest):
-            return "\(name): " + Self.shortage(needed: needed, free: free, longest: longest, before: "before it is due at \(SchedulingError.stamp(due))")
+            return "\(name): " + shortage(needed: needed, free: free, longest: longest, before: "before it is due at \(SchedulingError.stamp(due))")
         case .noRoomInHorizon(let end, let needed, let free, let longest):
-            return "\(name): " + Self.shortage(needed: needed, free: free, longest: longest, before: "before \(SchedulingError.stamp(end)), the end of the planning horizon")
+            return "\(name): " + shortage(needed: needed, free: free, longest: longest, before: "before \(SchedulingError.stamp(end)), the end of the planning horizon")
         }
     }
 

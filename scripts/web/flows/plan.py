@@ -1,8 +1,10 @@
 """Goals, the two-week plan, the questionnaire and the tracker in a real browser: answer the
 questionnaire (one answer refused first) and skip it from a first-run link; add a goal (one
-refused first), plan, accept and reject; add tracker entries (one refused first), read the chart
-and its table, import an Apple Health export through the file field; the screens in Arabic and
-at a phone's width."""
+refused first), plan, accept and reject; change the goal by keyboard alone (its kind, so the
+questionnaire's exercise time applies; one change refused first) and see a to-do the plan found no
+time for, with why; the first-run guide's step that offers the questionnaire; add tracker entries
+(one refused first), read the chart and its table, import an Apple Health export through the file
+field; the screens in Arabic and at a phone's width."""
 from __future__ import annotations
 
 import datetime
@@ -12,6 +14,9 @@ import zipfile
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
+from zoneinfo import ZoneInfo
+
+from flows.account import press, type_into
 
 
 def questionnaire(run) -> None:
@@ -72,6 +77,65 @@ def plan(run) -> None:
     run.wait_for(lambda: run.driver.find_elements(By.ID, "accepted-list"), "rejecting keeps the page")
     run.check(run.driver.find_elements(By.ID, "sessions"), "the page has a place to mark sessions done or skipped")
     run.screen("plan-accepted")
+
+
+def goal_change(run) -> None:
+    """The goal changed by keyboard alone: its kind becomes Exercise, so the questionnaire's
+    morning exercise time applies; too long a session is refused beside the field first."""
+    run.open("/plan")
+    run.wait_for(lambda: run.driver.find_elements(By.CSS_SELECTOR, "#goal-list a.goal-edit"), "each goal has a link to change it")
+    press(run, "#goal-list a.goal-edit")
+    run.wait_for(lambda: "edit=" in run.driver.current_url and "Change the goal" in run.find("#goal-form-title").text,
+                 "the link opens the form with the goal in it")
+    run.check(run.find("#title").get_attribute("value") == "Exercise" and run.find("#minutes").get_attribute("value") == "45",
+              "the form holds the goal as it is")
+    run.check(run.find("#category").get_attribute("value") == "other", "a goal made without a kind is General")
+    press(run, "#category", key="Exercise")
+    run.wait_for(lambda: run.find("#category").get_attribute("value") == "exercise", "typing on the list chooses Exercise")
+    type_into(run, "#minutes", "2000")
+    press(run, "#add-goal")
+    run.wait_for(lambda: "1 to 1440" in run.find("#minutes-error").text, "a session too long is refused beside the field")
+    run.check(run.find("#minutes").get_attribute("aria-invalid") == "true", "the refused field is marked invalid")
+    run.check(run.find("#category").get_attribute("value") == "exercise", "the chosen kind stays after a refusal")
+    run.screen("plan-change-invalid")
+    type_into(run, "#minutes", "50")
+    press(run, "#add-goal")
+    run.wait_for(lambda: run.driver.current_url.rstrip("/").endswith("/plan") and "50 min" in run.find("#goal-list").text,
+                 "the changed goal is listed")
+    goals = json.loads(run.api("GET", "/api/v1/goals")["body"])["goals"]
+    run.check(goals[0]["category"] == "exercise" and goals[0]["minutes"] == 50, f"the change is saved ({goals[0]})")
+    press(run, "#propose")
+    run.wait_for(lambda: "you prefer mornings" in run.find("#proposal-list").text,
+                 "an exercise goal takes the questionnaire's morning as its reason")
+
+
+def unplaced(run) -> None:
+    """A to-do due within the hour that needs ten: the plan finds it no time and says why."""
+    zone = json.loads(run.api("GET", "/api/v1/me")["body"])["timeZone"]
+    due = (datetime.datetime.now(ZoneInfo(zone)) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    made = run.api("POST", "/api/v1/tasks", {"title": "Tax return", "due": due, "estimateMinutes": 600})
+    run.check(made["status"] == 201, f"the to-do is made ({made['body'][:120]})")
+    run.open("/plan")
+    press(run, "#propose")
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "unplaced-list"), "the to-dos without time are listed")
+    text = run.find("#unplaced-list").text
+    run.check("Tax return" in text and "needs 10 h before it is due" in text, f"the to-do is listed with why ({text})")
+    run.check("Planned" in run.find("#plan-made").text, "the page says when the plan was made")
+    run.screen("plan-unplaced")
+
+
+def first_run_step(run) -> None:
+    """The guide's step about your days links to the questionnaire, which comes back to the guide."""
+    run.open("/welcome?step=chats")
+    press(run, "#next-step")
+    run.wait_for(lambda: "step=planner" in run.driver.current_url, "after chats the guide offers the planner's questions")
+    run.check(run.find("#step-count").text == "Step 6 of 7", "it is the sixth step of seven")
+    run.check(run.driver.find_elements(By.ID, "planner-answered"), "answers given before are acknowledged")
+    run.screen("welcome-planner")
+    press(run, "#open-questionnaire")
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "questionnaire-form"), "the step opens the questionnaire")
+    press(run, "#skip-questionnaire")
+    run.wait_for(lambda: "step=notifications" in run.driver.current_url, "skipping the questions goes on with the guide")
 
 
 # Zones without daylight saving (as of 2026), one per whole-hour offset from UTC.
@@ -173,7 +237,12 @@ def arabic(run) -> None:
     run.check(float(bars[-1].get_attribute("x")) < float(bars[0].get_attribute("x")), "in Arabic the newest bar is on the left: time runs right to left")
     run.screen("tracker-arabic")
     run.open("/plan")
+    run.check("مهام بلا وقت" in run.find("#plan").text and "رياضة" in run.find("#goal-list").text,
+              "the plan page's to-dos without time and the goal's kind in Arabic")
     run.screen("plan-arabic")
+    run.open("/plan?edit=" + json.loads(run.api("GET", "/api/v1/goals")["body"])["goals"][0]["id"])
+    run.check(run.find("#goal-form-title").text.startswith("تعديل الهدف"), "the goal form in Arabic, to change a goal")
+    run.screen("plan-change-arabic")
     run.open("/settings/questionnaire")
     run.check(run.find("#skip-questionnaire").text == "تخطَّ الآن", "the questionnaire speaks Arabic")
     run.screen("questionnaire-arabic")
@@ -193,4 +262,4 @@ def phone(run) -> None:
         run.driver.set_window_size(1280, 900)
 
 
-FLOWS = [questionnaire, plan, tracker, arabic, phone]
+FLOWS = [questionnaire, plan, goal_change, unplaced, first_run_step, tracker, arabic, phone]

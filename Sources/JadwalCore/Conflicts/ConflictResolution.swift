@@ -35,7 +35,7 @@ public struct ConflictResolution: Sendable {
         case notAnInvitation
     }
 
-    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore>
+    let store: StoreAccess<any CalendarWriteStore & CalendarShareStore & TrackerStore>
     public let clock: Clock
     let random: RandomSource
     let writes: CalendarWrites

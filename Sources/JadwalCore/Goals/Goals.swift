@@ -203,7 +203,7 @@ public struct Goals: Sendable {
     /// More than this is not a plan a person can follow, and keeps the planner's work bounded.
     public static let limit = 50
 
-    let store: StoreAccess<any GoalStore>
+    let store: StoreAccess<any CalendarStore & ConflictStore & GoalStore & JobStore>
     let clock: Clock
     let random: RandomSource
 

@@ -37,7 +37,7 @@ extension TwoWeekPlanning {
 
     /// When the next weekly plan is due: the plan time after the last weekly plan (so a week
     /// is never skipped), now when that has passed, and the next plan time when there was none.
-    static func nextWeekly(account: Account, now: Date, tx: any StoreTransaction) async throws -> Date {
+    static func nextWeekly(account: Account, now: Date, tx: any CalendarStore & ConflictStore & GoalStore) async throws -> Date {
         let preferences = try await preferences(account: account, tx: tx)
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         guard let last = try await tx.planRun(accountID: account.id)?.weeklyAt else {
@@ -48,7 +48,7 @@ extension TwoWeekPlanning {
 
     /// Queues the account's weekly plan at its time, in place of one queued already (in the
     /// caller's transaction: a goal made, the questionnaire answered, the sweep).
-    static func queueWeekly(account: Account, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueWeekly(account: Account, now: Date, random: RandomSource, tx: any CalendarStore & ConflictStore & GoalStore & JobStore) async throws {
         let subject = subject("plan-weekly", account.id)
         _ = try await tx.cancelQueuedJobs(kind: weeklyJob, subject: subject)
         let at = try await nextWeekly(account: account, now: now, tx: tx)
@@ -133,7 +133,7 @@ extension TwoWeekPlanning {
         }
     }
 
-    static func queueWeeklySweep(at time: Date, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueWeeklySweep(at time: Date, now: Date, random: RandomSource, tx: any JobStore) async throws {
         try await tx.cancelQueuedJobs(kind: weeklySweepJob, subject: "sweep")
         try await tx.enqueue(Job.new(weeklySweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
     }
@@ -141,7 +141,7 @@ extension TwoWeekPlanning {
     // MARK: Re-plan
 
     /// Queues a re-plan of the account in the caller's transaction, in place of one still waiting.
-    static func queueReplan(accountID: UUID, now: Date, random: RandomSource, tx: any StoreTransaction) async throws {
+    static func queueReplan(accountID: UUID, now: Date, random: RandomSource, tx: any JobStore) async throws {
         let subject = subject("plan-replan", accountID)
         _ = try await tx.cancelQueuedJobs(kind: replanJob, subject: subject)
         try await tx.enqueue(Job.new(replanJob, payload: try payload(accountID), maxAttempts: 5, runAt: now, now: now, id: random.uuid(), subject: subject))
@@ -236,7 +236,7 @@ extension ConflictCheck {
     /// Queues a re-plan when an event just written now overlaps a proposal of the plan still
     /// waiting for an answer (in the check's transaction). Only a first look: the re-plan reads
     /// busy time as the plan does and decides.
-    func replanIfProposalsBroken(by requests: [Request], now: Date, tx: any StoreTransaction) async throws {
+    func replanIfProposalsBroken(by requests: [Request], now: Date, tx: any AccountStore & CalendarStore & ConflictStore & GoalStore & JobStore) async throws {
         let written = requests.filter(\.recheckOthers)
         guard let accountID = written.first?.accountID else { return }
         let waiting = try await tx.planItems(accountID: accountID, states: [.proposed]).filter { $0.range.end > now }

@@ -88,7 +88,7 @@ public struct TwoWeekPlanning: Sendable {
     }
 
     /// The same in the caller's transaction; the plan is recorded as made by `trigger`.
-    func propose(account: Account, trigger: PlanRun.Trigger, now: Date, tx: any StoreTransaction) async throws -> Plan {
+    func propose(account: Account, trigger: PlanRun.Trigger, now: Date, tx: any BusyTimeStore & GoalStore & JobStore & TrackerStore) async throws -> Plan {
         let zone = TimeZone(identifier: account.timeZone) ?? .gmt
         var learning = try await tx.plannerLearning(accountID: account.id)
         if try await readSessions(account: account, zone: zone, now: now, learning: &learning, tx: tx) {
@@ -124,7 +124,7 @@ public struct TwoWeekPlanning: Sendable {
     /// re-plan): they hold their time and count towards their goal or to-do as accepted items
     /// do. Wind-down blocks in `dropping` are left out.
     func planInput(account: Account, zone: TimeZone, now: Date, learning: PlannerLearning, keeping kept: [PlanItem] = [],
-                   dropping: Set<String> = [], tx: any StoreTransaction) async throws -> PlanInput {
+                   dropping: Set<String> = [], tx: any BusyTimeStore & GoalStore) async throws -> PlanInput {
         let goals = try await tx.goals(accountID: account.id).map(\.goal)
         let preferences = try await Self.preferences(account: account, tx: tx)
         // One more day: a night's session that starts on the last day ends after it.

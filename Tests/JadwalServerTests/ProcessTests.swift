@@ -107,8 +107,9 @@ struct ProcessTests {
         first.kill(signal: SIGKILL)
 
         let store = try SQLStore(location: .sqlite(path: dataDir.appendingPathComponent("jadwal.sqlite").path), logger: TestEnvironment.logger)
-        // The email, beside the reminder and prayer-alert sweeps every server queues at start.
-        #expect(try await store.read { tx in try await tx.jobs(state: .queued, limit: 10) }.map(\.kind.rawValue).sorted() == ["email.send", "prayer.alerts.sweep", "reminder.sweep"])
+        // The email, beside the reminder, prayer-alert and weekly-plan sweeps every server queues at start.
+        #expect(try await store.read { tx in try await tx.jobs(state: .queued, limit: 10) }.map(\.kind.rawValue).sorted()
+            == ["email.send", "plan.weekly.sweep", "prayer.alerts.sweep", "reminder.sweep"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: maildir.path).filter { $0.hasSuffix(".eml") }.isEmpty)
 
         // Second life, with workers: the queued email is delivered.

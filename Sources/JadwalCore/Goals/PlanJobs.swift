@@ -117,7 +117,7 @@ extension TwoWeekPlanning {
                 try await Self.queueWeekly(account: account, now: now, random: random, tx: tx)
                 queued += 1
             }
-            try await Self.queueWeeklySweep(at: now.addingTimeInterval(Self.weeklySweepInterval), now: now, random: random, tx: tx)
+            try await tx.queueSweep(Self.weeklySweepJob, at: now.addingTimeInterval(Self.weeklySweepInterval), now: now, random: random)
             return queued
         }
     }
@@ -125,18 +125,9 @@ extension TwoWeekPlanning {
     /// Makes sure a sweep is queued (at start-up: the first one runs at once).
     public func ensureWeeklySweep() async throws {
         let now = clock.now
-        try await store.transaction { tx in
-            // Instances starting together on one database queue one sweep, not one each.
-            try await tx.serializeJobs(kind: Self.weeklySweepJob)
-            guard try await tx.queuedJobCount(kind: Self.weeklySweepJob) == 0 else { return }
-            try await Self.queueWeeklySweep(at: now, now: now, random: random, tx: tx)
-        }
+        try await store.transaction { tx in try await tx.ensureSweep(Self.weeklySweepJob, now: now, random: random) }
     }
 
-    static func queueWeeklySweep(at time: Date, now: Date, random: RandomSource, tx: any JobStore) async throws {
-        try await tx.cancelQueuedJobs(kind: weeklySweepJob, subject: "sweep")
-        try await tx.enqueue(Job.new(weeklySweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
-    }
 
     // MARK: Re-plan
 

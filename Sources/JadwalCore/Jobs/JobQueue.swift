@@ -81,3 +81,21 @@ public struct JobQueue: Sendable {
         try await store.transaction { tx in try await tx.failJob(id: job.id, error: error, retryAt: retryAt, at: now) }
     }
 }
+
+/// A periodic sweep: one queued job of its kind at a time (subject `sweep`), each run queueing
+/// the next. Reminders, prayer alerts and the weekly plan keep theirs so.
+extension JobStore {
+    /// Queues the sweep of `kind` at `time`, in place of any queued before.
+    public func queueSweep(_ kind: JobKind, at time: Date, now: Date, random: RandomSource) async throws {
+        try await cancelQueuedJobs(kind: kind, subject: "sweep")
+        try await enqueue(Job.new(kind, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
+    }
+
+    /// Queues the sweep of `kind` to run now unless one is queued (at start-up). Instances
+    /// starting together on one database queue one sweep, not one each.
+    public func ensureSweep(_ kind: JobKind, now: Date, random: RandomSource) async throws {
+        try await serializeJobs(kind: kind)
+        guard try await queuedJobCount(kind: kind) == 0 else { return }
+        try await queueSweep(kind, at: now, now: now, random: random)
+    }
+}

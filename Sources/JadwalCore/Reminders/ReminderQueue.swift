@@ -125,7 +125,7 @@ public struct ReminderQueue: Sendable {
                 try await tx.cancelQueuedJobs(kind: Self.scheduleJob, subject: target.subject)
                 try await tx.enqueue(target.scheduleJob(now: now, random: random))
             }
-            try await Self.queueSweep(at: now.addingTimeInterval(Self.sweepInterval), now: now, random: random, tx: tx)
+            try await tx.queueSweep(Self.sweepJob, at: now.addingTimeInterval(Self.sweepInterval), now: now, random: random)
             return targets.count
         }
     }
@@ -133,18 +133,9 @@ public struct ReminderQueue: Sendable {
     /// Makes sure a sweep is queued (at start-up: the first one runs at once).
     public func ensureSweep() async throws {
         let now = clock.now
-        try await store.transaction { tx in
-            // Instances starting together on one database queue one sweep, not one each.
-            try await tx.serializeJobs(kind: Self.sweepJob)
-            guard try await tx.queuedJobCount(kind: Self.sweepJob) == 0 else { return }
-            try await Self.queueSweep(at: now, now: now, random: random, tx: tx)
-        }
+        try await store.transaction { tx in try await tx.ensureSweep(Self.sweepJob, now: now, random: random) }
     }
 
-    static func queueSweep(at time: Date, now: Date, random: RandomSource, tx: any JobStore) async throws {
-        try await tx.cancelQueuedJobs(kind: sweepJob, subject: "sweep")
-        try await tx.enqueue(Job.new(sweepJob, payload: "{}", maxAttempts: 5, runAt: time, now: now, id: random.uuid(), subject: "sweep"))
-    }
 
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()

@@ -95,9 +95,10 @@ struct CalDAVSchedulingTests {
             #expect(Set(privileges(outboxEntry)).isSuperset(of: [.dav("read"), .scheduleSend, .scheduleSendInvite, .scheduleSendReply, .scheduleSendFreebusy]))
             #expect(outboxEntry.properties[.scheduleDefaultCalendarURL]?.status == 404, "the default calendar is a property of the Inbox")
 
-            // Depth 1 on the principal lists both; an unknown segment beside them is not a resource.
+            // Depth 1 on the principal lists both, and the notification collection beside them; an
+            // unknown segment beside them is not a resource.
             let members = try ParsedMultistatus(try await client.propfind(user.principal, as: user, depth: "1", ["d:resourcetype"])).hrefs
-            #expect(members == [user.principal, user.inbox, user.outbox])
+            #expect(members == [user.principal, user.inbox, user.outbox, user.principal + "notifications/"])
             #expect(try await client.propfind(user.principal + "drafts/", as: user, ["d:resourcetype"]).status == .notFound)
             #expect(try await client.dav(.get, user.inbox, as: user).status == .ok)
 

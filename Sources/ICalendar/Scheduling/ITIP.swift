@@ -477,13 +477,7 @@ public enum ITIPDelivery {
               let start = master.first("DTSTART"), let masterStart = try? start.dateValue(), masterStart.isDate == instance.isDate
         else { return nil }
         let resolver = TimeZoneResolver(calendar: calendar)
-        func instant(_ value: DateOrDateTime) -> Int64 {
-            switch value {
-            case .date(let day): Int64(day.daysSinceEpoch) * 86_400
-            case .dateTime(let local, .utc), .dateTime(let local, .floating): local.secondsSinceEpoch
-            case .dateTime(let local, .zone(let tzid)): (resolver.rules(for: tzid) ?? .utc).utcSeconds(for: local)
-            }
-        }
+        let instant = resolver.instant
         let at = instant(instance)
         let found = try? RecurrenceSet(uid: master.first("UID")?.value ?? "", components: calendar.components.filter { $0.name == name })
             .occurrences(from: at - 86_400, to: at + 2 * 86_400, resolver: resolver, options: ExpansionOptions(includeCancelled: true))

@@ -208,6 +208,17 @@ public struct TimeZoneResolver: Sendable {
         return calendarZones[tzid] ?? Self.offsetZone(tzid)
     }
 
+    /// The instant a DATE or DATE-TIME names, in seconds since 1970, read in these zones: a date
+    /// and a floating time count in UTC (as expansion's default does), an unknown TZID as UTC.
+    /// How a RECURRENCE-ID is matched to an expanded instance's `sortSeconds`.
+    public func instant(_ value: DateOrDateTime) -> Int64 {
+        switch value {
+        case .date(let day): Int64(day.daysSinceEpoch) * 86_400
+        case .dateTime(let local, .utc), .dateTime(let local, .floating): local.secondsSinceEpoch
+        case .dateTime(let local, .zone(let tzid)): (rules(for: tzid) ?? .utc).utcSeconds(for: local)
+        }
+    }
+
     /// The IANA identifier a TZID names, if any (without consulting VTIMEZONEs).
     public static func ianaIdentifier(for tzid: String) -> String? {
         knownZone(tzid)?.foundationIdentifier

@@ -35,13 +35,7 @@ struct EventSeries {
 
     /// The instant a DATE or DATE-TIME names, read in this object's zones (a date and a
     /// floating time count in UTC, as the expander's default does).
-    func instant(_ value: DateOrDateTime) -> Int64 {
-        switch value {
-        case .date(let day): Int64(day.daysSinceEpoch) * 86_400
-        case .dateTime(let local, .utc), .dateTime(let local, .floating): local.secondsSinceEpoch
-        case .dateTime(let local, .zone(let tzid)): (resolver.rules(for: tzid) ?? .utc).utcSeconds(for: local)
-        }
-    }
+    func instant(_ value: DateOrDateTime) -> Int64 { resolver.instant(value) }
 
     /// `value` written the way the series' DTSTART is (a date, a time in its zone, UTC or floating),
     /// as RECURRENCE-ID and EXDATE must be.

@@ -192,11 +192,12 @@ def colour_cues(run) -> None:
     answer = run.api("POST", f"/api/v1/calendars/{personal}/events",
                      {"title": "Tea with Noor", "start": f"{today}T16:00", "end": f"{today}T17:00"})
     run.check(answer["status"] == 201, f"an event to look at ({answer['status']} {answer['body'][:120]})")
+    # The views are redrawn live when the jobs the new event queued finish: read them again then.
     run.open("/calendar?view=month")
-    chips = run.driver.find_elements(By.CSS_SELECTOR, "table.month .item")
-    run.check(chips and all(chip.get_attribute("title") for chip in chips), "every month chip names its calendar (title)")
+    titles = run.again_if_redrawn(lambda: [chip.get_attribute("title") for chip in run.driver.find_elements(By.CSS_SELECTOR, "table.month .item")])
+    run.check(titles and all(titles), "every month chip names its calendar (title)")
     run.open("/calendar?view=agenda")
-    names = [e.text for e in run.driver.find_elements(By.CSS_SELECTOR, ".agenda-items .item .cal-name")]
+    names = run.again_if_redrawn(lambda: [e.text for e in run.driver.find_elements(By.CSS_SELECTOR, ".agenda-items .item .cal-name")])
     run.check(names and all(name.startswith("· ") for name in names), f"the agenda shows each event's calendar by name ({names[:3]})")
     run.screen("agenda-calendar-names")
 

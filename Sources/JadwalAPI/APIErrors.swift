@@ -61,6 +61,7 @@ package struct CoreRefusals: RouterMiddleware {
         case let problem as EmailChanges.Problem: APIError(problem)
         case let problem as AccountDeletion.Problem: APIError(problem)
         case let problem as Invitations.Problem: APIError(problem)
+        case let problem as MeetingTimes.Problem: APIError(problem)
         default: nil
         }
     }

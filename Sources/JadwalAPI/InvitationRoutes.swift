@@ -3,16 +3,40 @@ import Hummingbird
 import ICalendar
 import JadwalCore
 import JadwalHTTP
+import Scheduling
 
 /// Invitations to meetings: `/api/v1/invitations` (the invitee's list, their answer and their
 /// proposal of another time) and `/api/v1/proposals` (the organizer's answer to a proposal).
 /// Inviting is `attendees` on `POST /api/v1/calendars/{id}/events`; the rules are
 /// `Invitations`' and the write's own scheduling, this only reads bodies and shapes answers.
+/// `POST /api/v1/meeting-times` finds a time for a meeting with the people it invites (`MeetingTimes`).
 package struct InvitationRoutes: Sendable {
     package let invitations: Invitations
+    package let meetingTimes: MeetingTimes
 
-    package init(invitations: Invitations) {
+    package init(invitations: Invitations, meetingTimes: MeetingTimes) {
         self.invitations = invitations
+        self.meetingTimes = meetingTimes
+    }
+
+    struct MeetingTimesRequest: Decodable {
+        let attendees: [String]
+        let start: String
+        let end: String
+        /// The meeting's UID when it exists already: its own instances are not busy time.
+        let uid: String?
+        let count: Int?
+    }
+
+    struct MeetingTimesView: Encodable, Sendable {
+        struct Period: Encodable, Sendable { let start: Date, end: Date }
+        struct Person: Encodable, Sendable {
+            let email: String
+            let busyShown: Bool
+            let busy: [Period]
+        }
+        let attendees: [Person]
+        let suggestions: [SuggestionView]
     }
 
     struct ReplyRequest: Decodable {
@@ -150,6 +174,18 @@ package struct InvitationRoutes: Sendable {
                 comment: body.comment ?? "")
             return JSONResponse(InvitationView(try await invitations.received(id: id, by: account)))
         }
+        group.post("meeting-times") { request, context in
+            let account = try context.requireIdentity().account
+            let body = try await request.decodeJSON(as: MeetingTimesRequest.self)
+            let start = try Self.instant(body.start, field: "start"), end = try Self.instant(body.end, field: "end")
+            guard let meeting = try? TimeRange(start: start, end: end) else { throw APIError(MeetingTimes.Problem.invalidLength) }
+            let answer = try await meetingTimes.find(organizer: account, attendees: body.attendees, meeting: meeting, uid: body.uid, count: body.count ?? 5)
+            return JSONResponse(MeetingTimesView(
+                attendees: answer.people.map { person in
+                    MeetingTimesView.Person(email: person.email, busyShown: person.busyShown, busy: person.busy.map { .init(start: $0.start, end: $0.end) })
+                },
+                suggestions: answer.slots.map { SuggestionView($0, language: account.language) }))
+        }
         group.get("proposals") { _, context in
             let account = try context.requireIdentity().account
             return JSONResponse(ProposalList(proposals: try await invitations.proposals(for: account).map(ProposalEntry.init)))
@@ -184,6 +220,14 @@ package struct InvitationRoutes: Sendable {
 }
 
 extension APIError {
+    package init(_ problem: MeetingTimes.Problem) {
+        self = switch problem {
+        case .noAttendees, .tooManyAttendees: APIError.badRequest("invalid_attendees", problem.description.asSentence)
+        case .invalidLength: APIError.badRequest("invalid_range", problem.description.asSentence)
+        case .invalidCount: APIError.badRequest("invalid_field", "Field 'count': " + problem.description + ".")
+        }
+    }
+
     package init(_ problem: Invitations.Problem) {
         self = switch problem {
         case .notFound: APIError.notFound("No invitation of yours with that ID.")

@@ -268,7 +268,7 @@ extension CalDAVService {
     // MARK: - MKCALENDAR (RFC 4791 §5.3.1) and extended MKCOL (RFC 5689)
 
     package func makeCalendar(_ call: DAVCall, method: CollectionCreationRequest.Method) async throws -> Response {
-        guard case .calendar(let owner, let slug) = call.target else {
+        guard case .calendar(_, let slug) = call.target else {
             throw DAVError.precondition(
                 .calendarCollectionLocationOK, "Calendars are created directly in your calendar home, \(DAVHref.home(call.account.id)).")
         }

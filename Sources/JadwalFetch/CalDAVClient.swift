@@ -169,14 +169,18 @@ actor CalDAVClient: RemoteCalDAVConnection {
             "PROPFIND", home, depth: "1",
             body: Self.propfind([
                 .dav("resourcetype"), .dav("displayname"), .appleICal("calendar-color"), .caldav("supported-calendar-component-set"),
-                .calendarServer("getctag"), .dav("sync-token"),
+                .calendarServer("getctag"), .dav("supported-report-set"),
             ]))
+        // No sync-token here: answering it makes a server such as Radicale build and store its sync
+        // state for every object of every calendar, which made connecting slower than a whole
+        // sync; the first sync-collection (from no token) takes the token when one is needed.
         return listed.responses.compactMap { response in
             guard response.property(.dav("resourcetype"))?.contains(.calendar) == true else { return nil }
             let components = response.property(.caldav("supported-calendar-component-set"))?.elements(named: .comp).compactMap { $0.attribute("name")?.uppercased() } ?? []
+            let reports = response.property(.dav("supported-report-set"))?.elements(named: .dav("supported-report")).compactMap { $0.first(.dav("report")) } ?? []
             return RemoteCalendar(
                 url: response.url, displayName: response.text(.dav("displayname")), color: response.text(.appleICal("calendar-color")).flatMap(Self.color),
-                components: components, ctag: response.text(.calendarServer("getctag")), syncToken: response.text(.dav("sync-token")))
+                components: components, ctag: response.text(.calendarServer("getctag")), reportsSync: reports.contains { $0.contains(.syncCollection) })
         }.sorted { $0.url < $1.url }
     }
 

@@ -339,7 +339,8 @@ private func assemble(
     SubscriptionRoutes(subscriptions: subscriptions, caldavAccounts: caldavAccounts).addRoutes(to: signedIn)
     ShareRoutes(shares: CalendarShares(store: store, clock: dependencies.clock, random: dependencies.random)).addRoutes(to: signedIn)
     let invitations = Invitations(store: store, clock: dependencies.clock, random: dependencies.random, busyTime: busyTime)
-    InvitationRoutes(invitations: invitations).addRoutes(to: signedIn)
+    let meetingTimes = MeetingTimes(store: store, clock: dependencies.clock, busyTime: busyTime)
+    InvitationRoutes(invitations: invitations, meetingTimes: meetingTimes).addRoutes(to: signedIn)
     let transfer = CalendarTransfer(store: store, clock: dependencies.clock, random: dependencies.random)
     CalendarTransferRoutes(transfer: transfer, calendars: calendars).addRoutes(to: signedIn)
     let integrated = IntegratedCalendar(store: store, parse: parse)
@@ -398,7 +399,7 @@ private func assemble(
         healthImportLimit: configuration.healthImportLimit, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts, ownership: ownership
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts, ownership: ownership, meetingTimes: meetingTimes
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)

@@ -4,6 +4,7 @@ import ICalendar
 import JadwalCore
 import JadwalHTTP
 import PrayerTimes
+import Scheduling
 
 /// Adding, editing and deleting an event from the browser. The form becomes an `EventDraft`,
 /// the JSON API's description of an event, and is written through the path CalDAV PUT takes,
@@ -40,6 +41,11 @@ package enum EventPages {
         /// The instance of a repeating event the page shows, and which instances a change reaches.
         package var occurrence: String?
         package var scope: String?
+        /// `find-time`: the "Find a time" button, which looks for times and saves nothing.
+        package var intent: String?
+        /// A suggested time chosen (`2026-12-08T10:00/2026-12-08T11:00`, wall clock in `zone`):
+        /// the form comes back with it, unsaved.
+        package var slot: String?
     }
 
     /// The repeat choices a person picks from; any other rule a phone wrote is kept as "custom".
@@ -97,6 +103,30 @@ package enum EventPages {
 
 extension EventPages.Form {
     package var isAllDay: Bool { allDay == "on" || allDay == "true" }
+
+    /// The timed meeting the form describes, read on `zone`'s wall clock; nil when all day or
+    /// when a date or time is missing or malformed.
+    package func meetingRange(zone: String) -> TimeRange? {
+        guard !isAllDay, let startDay = startDate, let startClock = startTime else { return nil }
+        let wall = WebFormats.wallClockFormatter(zone: zone)
+        let endDay = (endDate ?? "").isEmpty ? startDay : (endDate ?? startDay)
+        guard let start = wall.date(from: "\(startDay)T\(startClock)"), let endClock = endTime,
+              let end = wall.date(from: "\(endDay)T\(endClock)")
+        else { return nil }
+        return try? TimeRange(start: start, end: end)
+    }
+
+    /// The form with its start and end set to `slot` (`start/end`, wall clock); nil for a value
+    /// that is not two wall-clock times.
+    package func moved(to slot: String) -> EventPages.Form? {
+        let parts = slot.split(separator: "/").map(String.init)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 16 && $0.dropFirst(10).first == "T" }) else { return nil }
+        var moved = self
+        (moved.startDate, moved.startTime) = (String(parts[0].prefix(10)), String(parts[0].suffix(5)))
+        (moved.endDate, moved.endTime) = (String(parts[1].prefix(10)), String(parts[1].suffix(5)))
+        (moved.slot, moved.intent) = (nil, nil)
+        return moved
+    }
 
     /// The draft this form describes; `keptRule` is a stored rule the repeat menu cannot show.
     package func draft(keptRule: String?) -> EventDraft {
@@ -235,6 +265,20 @@ extension WebRoutes {
         let texts = assets.texts(account.language)
         let editing = existing.map { (calendar, $0.object.name, $0.rule) }
         let meeting = existing?.parsed.master("VEVENT").flatMap { EventDraft(event: $0) }
+        // "Find a time" and a time chosen from its answer come back to the form, saving nothing.
+        if let slot = form.slot, !slot.isEmpty, let moved = form.moved(to: slot) {
+            let zone = form.zone.flatMap { $0.isEmpty ? nil : $0 } ?? account.timeZone
+            let chosen = moved.meetingRange(zone: zone).map { range in
+                WebFormats.shared(language: account.language, zone: TimeZone(identifier: zone) ?? .gmt).timeRange(range.start, range.end)
+            }
+            return try await eventPage(
+                request, context, form: moved, calendars: calendars, editing: editing, meeting: meeting,
+                notice: chosen.map { texts.text("findTimeChosen", ["time": "\(moved.startDate ?? "") \($0)"]) })
+        }
+        if form.intent == "find-time" {
+            let found = try await foundTimes(form, account: account, uid: existing == nil ? nil : uid)
+            return try await eventPage(request, context, form: form, calendars: calendars, editing: editing, meeting: meeting, findTime: found)
+        }
         let draft = form.draft(keptRule: existing?.rule)
         if let existing {
             // An edit goes through the series rules: the scope the person chose, or the whole event.
@@ -275,9 +319,48 @@ extension WebRoutes {
         return WebPage.redirect("/calendar?view=week&date=\(String((form.startDate ?? "").prefix(10)))")
     }
 
+    /// The answer of "Find a time" for the form's people and time, as the page shows it: each
+    /// person with whether their busy time counted, and the times that suit everyone, each a
+    /// button that puts it in the form.
+    private func foundTimes(_ form: EventPages.Form, account: Account, uid: String?) async throws -> [String: Any] {
+        let texts = assets.texts(account.language)
+        let zone = form.zone.flatMap { $0.isEmpty ? nil : $0 } ?? account.timeZone
+        let formats = WebFormats.shared(language: account.language, zone: TimeZone(identifier: zone) ?? .gmt)
+        let people = EventPages.attendees(form.attendees ?? "")
+        guard !people.isEmpty else { return ["findProblem": texts.text("findTimeNeedPeople")] }
+        guard let meeting = form.meetingRange(zone: zone) else { return ["findProblem": texts.text("findTimeNeedTime")] }
+        let answer: MeetingTimes.Answer
+        do {
+            answer = try await meetingTimes.find(organizer: account, attendees: people.map(\.email), meeting: meeting, uid: uid)
+        } catch let problem as MeetingTimes.Problem {
+            return ["findProblem": problem.description.asSentence]
+        }
+        let meetingDay = formats.localDay(meeting.start)
+        func when(_ range: TimeRange) -> String {
+            let time = formats.timeRange(range.start, range.end)
+            let day = formats.localDay(range.start)
+            return day == meetingDay ? time : "\(formats.shortDay(day)) · \(time)"
+        }
+        let wall = WebFormats.wallClockFormatter(zone: zone)
+        return [
+            "findPeople": answer.people.map { person -> [String: Any] in
+                var status = texts.text(person.busyShown ? "findTimeShown" : "findTimeHidden")
+                if !person.busy.isEmpty { status += "; " + texts.text("findTimeBusy", ["times": person.busy.map(when).joined(separator: ", ")]) }
+                return ["email": person.email, "status": status, "shown": person.busyShown]
+            },
+            "findSlots": answer.slots.enumerated().map { index, slot -> [String: Any] in
+                let label = "\(formats.shortDay(formats.localDay(slot.range.start))) · \(formats.timeRange(slot.range.start, slot.range.end))"
+                return ["id": "find-slot-\(index)", "value": wall.string(from: slot.range.start) + "/" + wall.string(from: slot.range.end),
+                        "label": texts.text("findTimeUse", ["time": label]), "explanation": slot.explanation.worded(in: account.language)]
+            },
+            "findNone": answer.slots.isEmpty, "hasFindPeople": !answer.people.isEmpty, "hasFindSlots": !answer.slots.isEmpty,
+        ]
+    }
+
     private func eventPage(
         _ request: Request, _ context: JadwalRequestContext, form: EventPages.Form, calendars: [CalendarCollection],
-        editing: (calendar: CalendarCollection, name: String, rule: String?)?, errors: [String: String] = [:], meeting: EventDraft? = nil
+        editing: (calendar: CalendarCollection, name: String, rule: String?)?, errors: [String: String] = [:], meeting: EventDraft? = nil,
+        notice: String? = nil, findTime: [String: Any]? = nil
     ) async throws -> Response {
         let viewer = try await viewer(request, context)
         let texts = assets.texts(viewer.language)
@@ -317,7 +400,7 @@ extension WebRoutes {
             "notes": form.notes ?? "", "etag": form.etag ?? "", "colors": colorOptions, "categories": form.categories ?? "", "repeats": repeats, "reminders": reminders, "calendars": calendarOptions,
             "errors": errors, "hasErrors": !errors.isEmpty,
             "action": editing.map { EventPages.editPath(calendarID: $0.calendar.id, objectName: $0.name) } ?? "/events/new",
-            "isNew": editing == nil, "notice": false,
+            "isNew": editing == nil, "notice": notice ?? false, "findTime": findTime ?? false,
         ]
         if let occurrence = form.occurrence, !occurrence.isEmpty, editing != nil {
             // A repeating event opened at one instance asks which instances a change reaches.

@@ -102,10 +102,15 @@ extension WebFormats {
     /// `datetime-local` value (`2026-11-25T18:30`); nil for text that is not a UTC date-time.
     package static func wallClock(utc text: String, zone: String) -> String? {
         guard text.hasSuffix("Z"), let instant = ISO8601DateFormatter().date(from: text) else { return nil }
+        return wallClockFormatter(zone: zone).string(from: instant)
+    }
+
+    /// Reads and writes `2026-12-08T10:00` on `zone`'s wall clock (a form's date and time fields).
+    package static func wallClockFormatter(zone: String) -> DateFormatter {
         let wall = DateFormatter()
         wall.locale = Locale(identifier: "en_US_POSIX")
         wall.timeZone = TimeZone(identifier: zone) ?? .gmt
         wall.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return wall.string(from: instant)
+        return wall
     }
 }

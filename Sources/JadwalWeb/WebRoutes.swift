@@ -60,8 +60,10 @@ package struct WebRoutes: Sendable {
     package let reminders: UpcomingReminders
     /// The first-run guide, a new address, the export and deletion; their pages exist only with it.
     package let ownership: AccountOwnership?
+    /// "Find a time" on the event form.
+    package let meetingTimes: MeetingTimes
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, tracker: Tracker, healthImport: HealthImport, healthImportLimit: Int, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, tracker: Tracker, healthImport: HealthImport, healthImportLimit: Int, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil, meetingTimes: MeetingTimes) {
         self.caldavAccounts = caldavAccounts
         self.assets = assets
         self.browser = browser
@@ -101,6 +103,7 @@ package struct WebRoutes: Sendable {
         self.agenda = agenda
         self.reminders = reminders
         self.ownership = ownership
+        self.meetingTimes = meetingTimes
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {

@@ -246,4 +246,99 @@ struct InvitationAPITests {
             #expect(message.textBody.contains("lang=ar") && message.calendar?.method == "REQUEST")
         }
     }
+
+    struct FoundTimes: Decodable {
+        struct Period: Decodable {
+            let startText: String, endText: String
+            var start: Date { ISO8601DateFormatter().date(from: startText) ?? .distantPast }
+            var end: Date { ISO8601DateFormatter().date(from: endText) ?? .distantPast }
+            enum CodingKeys: String, CodingKey { case startText = "start", endText = "end" }
+        }
+        struct Person: Decodable { let email: String; let busyShown: Bool; let busy: [Period] }
+        struct Suggestion: Decodable {
+            let startText: String, endText: String, explanation: String
+            var start: Date { ISO8601DateFormatter().date(from: startText) ?? .distantPast }
+            var end: Date { ISO8601DateFormatter().date(from: endText) ?? .distantPast }
+            enum CodingKeys: String, CodingKey { case startText = "start", endText = "end", explanation }
+        }
+        let attendees: [Person]
+        let suggestions: [Suggestion]
+    }
+
+    @Test("find a time: the API and the event form count the busy time of the people who share it, never that of others, and a chosen time fills the form unsaved",
+          arguments: TestEnvironment.engines)
+    func findTime(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine, configure: { $0.workers = 0 }) { harness, client in
+            let alice = try await client.signIn("alice@example.com", harness: harness).accessToken
+            let bob = try await client.signIn("bob@example.com", harness: harness).accessToken
+            let carol = try await client.signIn("carol@example.com", harness: harness).accessToken
+            let bobCalendar = try await Self.personalID(client, token: bob)
+            let carolCalendar = try await Self.personalID(client, token: carol)
+            // Bob shares his busy time with Alice and is busy 10:00–12:00; Carol shares nothing and is busy 09:00–10:00.
+            #expect(try await client.send(.put, "/api/v1/free-busy/sharing", json: #"{"allow": ["alice@example.com"]}"#, token: bob).status == .ok)
+            #expect(try await client.send(.post, "/api/v1/calendars/\(bobCalendar)/events",
+                                          json: #"{"title": "Gym", "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T12:00:00Z"}"#, token: bob).status == .created)
+            #expect(try await client.send(.post, "/api/v1/calendars/\(carolCalendar)/events",
+                                          json: #"{"title": "Dentist", "start": "2026-09-22T09:00:00Z", "end": "2026-09-22T10:00:00Z"}"#, token: carol).status == .created)
+
+            let asked = try await client.send(.post, "/api/v1/meeting-times", json: """
+                {"attendees": ["bob@example.com", "carol@example.com", "nobody@example.org"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}
+                """, token: alice)
+            #expect(asked.status == .ok, "\(asked.text)")
+            #expect(!asked.text.contains("Gym") && !asked.text.contains("Dentist"), "no titles leave: \(asked.text)")
+            let found = try asked.json(FoundTimes.self)
+            #expect(found.attendees.map(\.busyShown) == [true, false, false])
+            let gymStart = try #require(ISO8601DateFormatter().date(from: "2026-09-22T10:00:00Z"))
+            #expect(found.attendees[0].busy.map(\.start) == [gymStart] && found.attendees[0].busy.map { $0.end.timeIntervalSince($0.start) } == [7200])
+            #expect(found.attendees[1].busy.isEmpty && found.attendees[2].busy.isEmpty, "not shared and unknown look alike")
+            let first = try #require(found.suggestions.first)
+            #expect(first.start == gymStart.addingTimeInterval(-3600), "09:00: Carol's dentist does not count, Bob's gym does: \(found.suggestions)")
+            #expect(found.suggestions.allSatisfy { $0.end <= gymStart || $0.start >= gymStart.addingTimeInterval(7200) } && !first.explanation.isEmpty)
+
+            // Bad requests say what to fix.
+            for (body, code) in [
+                (#"{"attendees": [], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}"#, "invalid_attendees"),
+                (#"{"attendees": ["alice@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}"#, "invalid_attendees"),
+                (#"{"attendees": ["bob@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T09:00:00Z"}"#, "invalid_range"),
+                (#"{"attendees": ["bob@example.com"], "start": "tomorrow", "end": "2026-09-22T09:00:00Z"}"#, "invalid_field"),
+                (#"{"attendees": ["bob@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z", "count": 0}"#, "invalid_field"),
+            ] {
+                let refused = try await client.send(.post, "/api/v1/meeting-times", json: body, token: alice)
+                #expect(refused.status == .badRequest && refused.text.contains(code), "\(body): \(refused.status) \(refused.text)")
+            }
+            #expect(try await client.send(.post, "/api/v1/meeting-times", json: #"{"attendees": ["bob@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}"#).status == .unauthorized)
+
+            // The event form: "Find a time" lists who counted and the times; a time chosen fills the form; nothing is saved until Save.
+            var browser = TestBrowser()
+            try await browser.signIn("alice@example.com", client: client, harness: harness)
+            let page = try await browser.get(client, "/events/new?date=2026-09-22")
+            #expect(page.text.contains(#"id="find-time""#) && page.text.contains(#"name="zone" value="UTC""#), "\(page.text)")
+            let csrf = try #require(TestBrowser.csrf(in: page))
+            let fields: [(String, String)] = [
+                ("title", "Review"), ("startDate", "2026-09-22"), ("startTime", "10:00"), ("endDate", "2026-09-22"), ("endTime", "11:00"), ("zone", "UTC"),
+                ("attendees", "Bob <bob@example.com>\ncarol@example.com"),
+            ]
+            let answer = try await browser.post(client, "/events/new", fields + [("intent", "find-time")], csrf: csrf)
+            #expect(answer.status == .ok, "\(answer.status)")
+            #expect(answer.text.contains(#"id="find-time-results""#) && answer.text.contains("busy time taken into account")
+                    && answer.text.contains("busy time not shared with you"), "\(answer.text)")
+            #expect(!answer.text.contains("Gym") && !answer.text.contains("Dentist"))
+            let slot = try #require(TestBrowser.first(#"name="slot" value="([^"]+)" id="find-slot-0""#, in: answer.text), "\(answer.text)")
+            #expect(slot == "2026-09-22T09:00/2026-09-22T10:00")
+            let chosen = try await browser.post(client, "/events/new", fields + [("slot", slot)], csrf: csrf)
+            #expect(chosen.status == .ok && chosen.text.contains(#"id="startTime" name="startTime" type="time" value="09:00""#)
+                    && chosen.text.contains(#"name="endTime" type="time" value="10:00""#) && chosen.text.contains("Save to keep it"), "\(chosen.text)")
+            let events = try await client.send(.get, "/api/v1/events?start=2026-09-21&end=2026-09-24", token: alice)
+            #expect(!events.text.contains("Review"), "nothing saved yet: \(events.text)")
+            let noPeople = try await browser.post(client, "/events/new", [("title", "Solo"), ("startDate", "2026-09-22"), ("startTime", "10:00"),
+                                                                          ("endDate", "2026-09-22"), ("endTime", "11:00"), ("intent", "find-time")], csrf: csrf)
+            #expect(noPeople.status == .ok && noPeople.text.contains("Add the people to invite first"), "\(noPeople.text)")
+            // Saving the chosen time invites them at 09:00.
+            let saved = try await browser.post(client, "/events/new", fields.map { $0.0 == "startTime" ? ($0.0, "09:00") : $0.0 == "endTime" ? ($0.0, "10:00") : $0 },
+                                               csrf: csrf)
+            #expect(saved.status == .seeOther)
+            let after = try await client.send(.get, "/api/v1/events?start=2026-09-21&end=2026-09-24", token: alice)
+            #expect(after.text.contains("Review") && after.text.contains("2026-09-22T09:00"), "\(after.text)")
+        }
+    }
 }

@@ -316,8 +316,14 @@ public struct CalDAVAccounts: Sendable {
         var changed: [String: String] = [:]
         var removed: [String] = []
         var next = mirror
-        if remote.supportsSync, mirror.syncToken != nil {
-            if mirror.syncToken == remote.syncToken { return Counts() }
+        // The ctag says nothing changed since the last sync (our own write-backs change it too).
+        if let ctag = remote.ctag, ctag == mirror.ctag { return Counts() }
+        // A first sync lists ETags even where the server keeps sync tokens: a sync-collection from
+        // no token makes a server such as Radicale build and store its sync state for every
+        // object, which cost more than the listing. The next change is read by sync-collection
+        // from no token (a complete listing that brings a token), then from its token.
+        let firstSync = mirror.syncToken == nil && mirror.ctag == nil && remote.ctag != nil
+        if remote.supportsSync, !firstSync {
             var token = mirror.syncToken
             var complete = token == nil
             while true {
@@ -339,16 +345,11 @@ public struct CalDAVAccounts: Sendable {
             if complete { removed += known.keys.filter { changed[$0] == nil } }
             next.syncToken = token
         } else {
-            if !remote.supportsSync, mirror.ctag != nil, mirror.ctag == remote.ctag { return Counts() }
-            // A first sync lists ETags even where the server keeps sync tokens: a first
-            // sync-collection makes a server such as Radicale build and store its sync state for
-            // every object, which cost more than the listing. The token listed with the calendar,
-            // taken before the listing, is where the next sync-collection starts.
             changed = try await connection.etags(calendar: mirror.remoteURL)
             removed = known.keys.filter { changed[$0] == nil }
-            next.ctag = remote.ctag
-            if remote.supportsSync { next.syncToken = remote.syncToken }
         }
+        // Taken with the listing, before the objects were read: a change made since moves it again.
+        next.ctag = remote.ctag
         // Only what the remote changed since both sides agreed (our own write-backs come back
         // with the ETag already recorded).
         let wanted = changed.filter { url, etag in etag.isEmpty || known[url]?.remoteETag != etag }.keys.sorted()

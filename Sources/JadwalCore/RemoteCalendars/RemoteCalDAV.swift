@@ -22,20 +22,23 @@ public struct RemoteCalendar: Sendable, Hashable, Codable {
     public var components: [String]
     /// `getctag`: changes whenever anything in it does.
     public var ctag: String?
-    /// `sync-token` (RFC 6578), when the server keeps one.
+    /// `sync-token` (RFC 6578), as listings before `reportsSync` recorded it; listings now leave
+    /// it out (a server such as Radicale builds its sync state for every object to answer it).
     public var syncToken: String?
+    /// Whether `supported-report-set` lists `sync-collection`; nil in listings made before it was asked.
+    public var reportsSync: Bool?
 
-    public init(url: String, displayName: String? = nil, color: String? = nil, components: [String] = [], ctag: String? = nil, syncToken: String? = nil) {
+    public init(url: String, displayName: String? = nil, color: String? = nil, components: [String] = [], ctag: String? = nil, reportsSync: Bool) {
         self.url = url
         self.displayName = displayName
         self.color = color
         self.components = components
         self.ctag = ctag
-        self.syncToken = syncToken
+        self.reportsSync = reportsSync
     }
 
     /// Whether it answers `sync-collection`.
-    public var supportsSync: Bool { syncToken != nil }
+    public var supportsSync: Bool { reportsSync ?? (syncToken != nil) }
 }
 
 /// What discovery found from the address a person gave.

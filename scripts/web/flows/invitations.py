@@ -89,6 +89,34 @@ def invitations(run) -> None:
     run.check(bool(marked) and "Invitation, accepted" in marked[0],
               f"the week marks the invited event with its answer for screen readers too ({marked})")
 
+    # Find a time: Omar lets Sara see his busy time and is at the gym 14:00-15:00; the form finds
+    # times around 14:00 that suit both, and a time chosen fills the form without saving it.
+    api_as(run, omar, "PUT", "/api/v1/free-busy/sharing", {"allow": ["sara@example.com"]})
+    api_as(run, omar, "POST", f"/api/v1/calendars/{omar_calendar['id']}/events", {"title": "Gym", "start": f"{day}T14:00", "end": f"{day}T15:00"})
+    run.open(f"/events/new?date={day}")
+    run.find("#title").send_keys("Coffee")
+    run.set_value("#startTime", "14:00")
+    run.set_value("#endTime", "15:00")
+    run.find("#attendees").send_keys("omar@example.com\nnobody@example.org")
+    run.find("#find-time").click()
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "find-time-results"), "Find a time answers on the form")
+    results = run.find("#find-time-results").text
+    run.check("omar@example.com: busy time taken into account" in results and "Gym" not in results,
+              f"Omar's busy time counts, without what fills it ({results!r})")
+    run.check("nobody@example.org: busy time not shared with you" in results, f"an address with no account says only that it is not shared ({results!r})")
+    first = run.find("#find-slot-0")
+    chosen = first.get_attribute("value")
+    run.check(chosen and not chosen.startswith(f"{day}T14:"), f"the first time found is not during Omar's gym ({chosen!r})")
+    run.check(run.driver.switch_to.active_element.get_attribute("id") == "find-time-title", "the answer's heading takes the focus")
+    run.screen("event-form-find-time")
+    first.send_keys(Keys.ENTER)
+    run.wait_for(lambda: run.driver.find_elements(By.ID, "event-notice") and "Save to keep it" in run.find("#event-notice").text,
+                 "a chosen time comes back in the form, not saved yet")
+    run.check(run.find("#startTime").get_attribute("value") == chosen.split("/")[0][11:],
+              f"the form's start is the time chosen ({run.find('#startTime').get_attribute('value')!r}, {chosen!r})")
+    run.check(run.find("#title").get_attribute("value") == "Coffee" and "omar@example.com" in run.find("#attendees").get_attribute("value"),
+              "what was typed is kept")
+
     # Sara invites Omar from the event form; his answer shows on her event.
     run.open(f"/events/new?date={day}")
     run.find("#title").send_keys("Planning lunch")

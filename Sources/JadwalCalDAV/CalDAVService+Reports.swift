@@ -128,15 +128,16 @@ extension CalDAVService {
 
     // MARK: - principal-property-search (RFC 3744 §9.4)
 
-    /// Answers with the requesting principal and the people they share calendars with (either
-    /// way) that match, and nobody else: people cannot look up strangers through Jadwal.
+    /// Answers with the requesting principal and the people they may find that match
+    /// (`CalendarShares.findablePeople`): those they share calendars with, either way, and the
+    /// rest of the server only when the operator opened a server-wide directory.
     package func principalSearch(_ call: DAVCall, _ search: PrincipalPropertySearchReport, minimal: Bool) async throws -> Multistatus {
         switch call.target {
         case .root, .principals, .principal: break
         default: throw DAVError.precondition(.supportedReport, "principal-property-search is supported on \(DAVHref.principals), not on \(call.href).")
         }
         var responses: [Multistatus.Response] = []
-        for person in [call.account] + (try await shares.relatedPeople(of: call.account)) {
+        for person in [call.account] + (try await shares.findablePeople(of: call.account, matching: search.searches.map(\.match))) {
             var sheet = DAVPropertySheet(account: person, caches: caches)
             // Quota is the caller's own business only.
             if person.id == call.account.id { sheet = try await propertySheet(for: call.account, selection: search.properties) }

@@ -29,13 +29,13 @@ package struct CalDAVService: Sendable {
 
     package init(
         store: any Store, clock: Clock, random: RandomSource, writes: CalendarWrites, calendars: Calendars, authentication: DAVAuthentication,
-        caches: CalDAVCaches
+        caches: CalDAVCaches, directory: PrincipalDirectory = .related
     ) {
         self.store = store
         self.clock = clock
         self.writes = writes
         self.calendars = calendars
-        shares = CalendarShares(store: store, clock: clock, random: random)
+        shares = CalendarShares(store: store, clock: clock, random: random, directory: directory)
         invitations = Invitations(store: store, clock: clock, random: random)
         self.authentication = authentication
         self.caches = caches

@@ -87,6 +87,8 @@ public protocol AccountStore: Sendable {
     func insertAccount(_ account: Account) async throws
     func updateAccount(_ account: Account) async throws
     func accounts() async throws -> [Account]
+    /// Active accounts whose address or name contains `text` (lowercase), by address, at most `limit`.
+    func accounts(containing text: String, limit: Int) async throws -> [Account]
 }
 
 public protocol SignInTokenStore: Sendable {

@@ -305,7 +305,8 @@ private func assemble(
     // methods and paths the router has no routes for.
     router.add(middleware: CalDAVMiddleware(service: CalDAVService(
         store: store, clock: dependencies.clock, random: dependencies.random, writes: writes, calendars: calendars,
-        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), caches: caches)))
+        authentication: DAVAuthentication(store: store, appPasswords: appPasswords, sessions: sessions), caches: caches,
+        directory: configuration.principalDirectory)))
 
     HealthRoutes(store: store, clock: dependencies.clock, metricsToken: configuration.metricsToken).addRoutes(to: router)
     let assets: WebAssets

@@ -95,6 +95,9 @@ public struct ServerConfiguration: Sendable {
     public var allowPrivateFetch = false
     /// Address ranges (CIDR) subscriptions may fetch from even though they are not public.
     public var fetchAllowList: [String] = []
+    /// Whom a principal search shows: by default only the people one shares with; `.serverWide`
+    /// lists every active account by name or address (a household or a team).
+    public var principalDirectory: PrincipalDirectory = .related
     /// Run the bundled WhatsApp bridge (link with a pairing code); nil leaves it off.
     public var whatsAppBridge: WhatsAppBridgeConfiguration?
 

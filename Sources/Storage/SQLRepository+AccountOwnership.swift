@@ -104,5 +104,5 @@ extension SQLRepository: AccountOwnershipStore {
 
     /// The engine's "where does this text start in that one" (0: nowhere); no LIKE, whose `_`
     /// and `%` would make an address match others.
-    private var position: String { engine == .postgres ? "strpos" : "instr" }
+    var position: String { engine == .postgres ? "strpos" : "instr" }
 }

@@ -49,6 +49,15 @@ extension SQLRepository: AccountStore {
             .all().map(Self.account(from:))
     }
 
+    func accounts(containing text: String, limit: Int) async throws -> [Account] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: Self.accountColumns) FROM accounts
+            WHERE disabled_at IS NULL
+              AND (\(unsafeRaw: position)(LOWER(email), \(bind: text)) > 0 OR \(unsafeRaw: position)(LOWER(name), \(bind: text)) > 0)
+            ORDER BY email LIMIT \(bind: limit)
+            """).all().map(Self.account(from:))
+    }
+
     static func account(from row: any SQLRow) throws -> Account {
         let email = try row.decode(column: "email", as: String.self)
         let language = try row.decode(column: "language", as: String.self)

@@ -73,6 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("llm-timeout-seconds"), help: "How long a chat may wait for the model before the rules answer (env JADWAL_LLM_TIMEOUT_SECONDS, default 30).")
     var llmTimeoutSeconds: String?
 
+    @Flag(name: .customLong("principal-directory"), help: "Let people find every account of this server by name or address when they share or invite (env JADWAL_PRINCIPAL_DIRECTORY); off, only the people they share with.")
+    var principalDirectory = false
+
     @Flag(name: .customLong("allow-private-fetch"), help: "Let calendar subscriptions fetch from loopback and private addresses (env JADWAL_ALLOW_PRIVATE_FETCH); off, only public addresses.")
     var allowPrivateFetch = false
 
@@ -188,6 +191,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.vapidPrivateKey = env["JADWAL_VAPID_PRIVATE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.vapidSubject = try ConfigurationValue.vapidSubject(env["JADWAL_VAPID_SUBJECT"])
         configuration.webPushCAFile = env["JADWAL_WEBPUSH_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.principalDirectory = try principalDirectory
+            || ConfigurationValue.bool(env["JADWAL_PRINCIPAL_DIRECTORY"] ?? "", name: "JADWAL_PRINCIPAL_DIRECTORY") ? .serverWide : .related
         configuration.allowPrivateFetch = try allowPrivateFetch
             || ConfigurationValue.bool(env["JADWAL_ALLOW_PRIVATE_FETCH"] ?? "", name: "JADWAL_ALLOW_PRIVATE_FETCH")
         if let list = fetchAllow ?? env["JADWAL_FETCH_ALLOW"] {

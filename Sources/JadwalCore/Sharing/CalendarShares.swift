@@ -6,10 +6,13 @@ import Foundation
 /// one set of rules decides who sees what.
 public struct CalendarShares: Sendable {
     let store: StoreAccess<any NoticeStore & AccountStore & CalendarShareStore>
+    /// Whom a principal search may show (the operator's choice).
+    let directory: PrincipalDirectory
     let clock: Clock
     let random: RandomSource
 
-    public init(store: any Store, clock: Clock, random: RandomSource) {
+    public init(store: any Store, clock: Clock, random: RandomSource, directory: PrincipalDirectory = .related) {
+        self.directory = directory
         self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
@@ -234,6 +237,30 @@ public struct CalendarShares: Sendable {
         }
     }
 
+    /// The people a principal search may show the person besides themselves: those related to
+    /// them by a share and, when the operator opened a server-wide directory, any active account
+    /// whose address or name contains one of `terms` (at least two letters each; a `mailto:` is
+    /// ignored), at most `directoryLimit` a term. An empty search finds nobody new.
+    public func findablePeople(of account: Account, matching terms: [String]) async throws -> [Account] {
+        var people = try await relatedPeople(of: account)
+        guard directory == .serverWide else { return people }
+        let needles = Set(terms.map { term in
+            let lowered = term.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            return lowered.hasPrefix("mailto:") ? String(lowered.dropFirst("mailto:".count)) : lowered
+        }.filter { $0.count >= 2 }).sorted()
+        guard !needles.isEmpty else { return people }
+        let found = try await store.read { tx in
+            var found: [Account] = []
+            for needle in needles { found += try await tx.accounts(containing: needle, limit: Self.directoryLimit) }
+            return found
+        }
+        for person in found where person.id != account.id && !people.contains(where: { $0.id == person.id }) { people.append(person) }
+        return people
+    }
+
+    /// The most accounts one search term finds in a server-wide directory.
+    public static let directoryLimit = 50
+
     // MARK: Busy time
 
     /// Whom the person lets see their busy time.
@@ -251,4 +278,13 @@ public struct CalendarShares: Sendable {
         if account.id == asker.id { return true }
         return try await busyTimeVisibility(of: account).allows(asker.email)
     }
+}
+
+/// Whom a principal search may show a person (RFC 3744 §9.4, what sharing dialogs search).
+public enum PrincipalDirectory: String, Sendable {
+    /// Themselves and the people they share calendars with, either way: nobody can look up strangers.
+    case related
+    /// Also any active account of the server by name or address: for a household or a team that
+    /// all know each other, chosen by the operator (`--principal-directory`).
+    case serverWide = "server-wide"
 }

@@ -249,6 +249,36 @@ struct CalDAVSharingTests {
         }
     }
 
+    @Test("a server-wide principal directory, when the operator opens it: anyone active by name or address, never the disabled, nobody for an empty search",
+          arguments: TestEnvironment.engines)
+    func serverWideDirectory(engine: TestEngine) async throws {
+        try await ServerHarness.run(engine: engine, configure: { $0.principalDirectory = .serverWide }) { harness, client in
+            let alice = try await DAVUser.make("alice@example.com", harness: harness, client: client)
+            let bob = try await DAVUser.make("bob@example.com", harness: harness, client: client)
+            let carol = try await DAVUser.make("carol@example.com", harness: harness, client: client)
+            func search(_ text: String, as user: DAVUser) async throws -> [String] {
+                try ParsedMultistatus(try await client.dav(.report, "/dav/principals/", as: user, body: """
+                    <d:principal-property-search xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" test="anyof">
+                    <d:property-search><d:prop><d:displayname/></d:prop><d:match>\(text)</d:match></d:property-search>
+                    <d:property-search><d:prop><c:calendar-user-address-set/></d:prop><d:match>\(text)</d:match></d:property-search>
+                    <d:prop><d:displayname/></d:prop></d:principal-property-search>
+                    """, depth: "0")).hrefs
+            }
+            // No share between them, yet each finds the other: the operator opened the directory.
+            #expect(try await search("alice", as: carol) == [alice.principal])
+            #expect(try await search("mailto:BOB@example", as: carol) == [bob.principal])
+            #expect(Set(try await search("example.com", as: carol)) == Set([alice.principal, bob.principal, carol.principal]))
+            #expect(try await search("", as: carol) == [carol.principal], "an empty search lists nobody new")
+            #expect(try await search("a", as: carol) == [carol.principal], "one letter lists nobody new")
+            try await harness.instance.store.transaction { tx in
+                guard var account = try await tx.account(email: try EmailAddress("bob@example.com")) else { return }
+                account.disabledAt = Date()
+                try await tx.updateAccount(account)
+            }
+            #expect(try await search("bob", as: carol).isEmpty, "a disabled account is not listed")
+        }
+    }
+
     @Test("Apple's notification collection: a pending share is a CS:invite-notification an iPhone can read and answer; answered, it goes; dismissed, the share is declined; nobody else reads it",
           arguments: TestEnvironment.engines)
     func notificationCollection(engine: TestEngine) async throws {

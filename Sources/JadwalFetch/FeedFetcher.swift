@@ -191,6 +191,11 @@ public struct FeedFetcher: FeedFetching {
         } catch let failure as FeedFetchFailure {
             throw failure
         } catch let error as NIOSSLError {
+            // A handshake refused for the certificate is said as such: what the person can act on.
+            if case .handshakeFailed(let reason) = error, "\(reason)".contains("CERTIFICATE_VERIFY_FAILED") {
+                throw FeedFetchFailure(
+                    .tls, "the certificate of \(target.host) was not accepted (it is not signed by a trusted authority, has expired, or is for another name)")
+            }
             throw FeedFetchFailure(.tls, "the secure connection to \(target.host) failed: \(error)")
         } catch let error as BoringSSLError {
             throw FeedFetchFailure(.tls, "the certificate of \(target.host) was not accepted: \(error)")

@@ -240,9 +240,12 @@ private func assemble(
     }
     // One fetcher for feeds and CalDAV accounts: the same address rules and fetch slots.
     let fetcher = FeedFetcher(policy: FetchPolicy(allowPrivate: configuration.allowPrivateFetch, allowed: fetchRanges, ownURL: configuration.effectivePublicURL))
-    let subscriptions = CalendarSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, fetcher: fetcher)
+    // One refresh of a person's feeds and accounts at a time, so their slow ones hold one worker at most.
+    let fetchTurns = ExternalFetchTurns()
+    let subscriptions = CalendarSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, fetcher: fetcher, turns: fetchTurns)
     let caldavAccounts = CalDAVAccounts(
-        store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher), cipher: chatCipher)
+        store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher), cipher: chatCipher,
+        turns: fetchTurns)
     // Web Push posts to addresses browsers give, by the same address rules as every other fetch.
     var webPushConfiguration = baseWebPush
     webPushConfiguration.allowPrivate = configuration.allowPrivateFetch

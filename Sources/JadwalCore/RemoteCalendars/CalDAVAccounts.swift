@@ -25,9 +25,15 @@ public struct CalDAVAccounts: Sendable {
     let random: RandomSource
     let servers: any RemoteCalDAVServers
     let cipher: MessageCipher
+    /// One refresh of a person's at a time (shared with their feeds).
+    let turns: ExternalFetchTurns
     let calendars: Calendars
 
-    public init(store: any Store, clock: Clock, random: RandomSource, servers: any RemoteCalDAVServers, cipher: MessageCipher) {
+    public init(
+        store: any Store, clock: Clock, random: RandomSource, servers: any RemoteCalDAVServers, cipher: MessageCipher,
+        turns: ExternalFetchTurns = ExternalFetchTurns()
+    ) {
+        self.turns = turns
         self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
@@ -235,6 +241,8 @@ public struct CalDAVAccounts: Sendable {
             case applied(written: Int, deleted: Int, unchanged: Int)
             case failed(FeedFetchFailure.Kind, String)
             case skipped
+            /// Another refresh of the person's was running: this one is queued again shortly.
+            case waiting
         }
 
         public var result: Result
@@ -251,6 +259,17 @@ public struct CalDAVAccounts: Sendable {
             return (account, owner, try await tx.calendarMirrors(caldavAccountID: id))
         }), owner.disabledAt == nil
         else { return Sync(result: .skipped) }
+        guard let synced = try await turns.inTurn(of: owner.id, { try await synced(account, owner: owner, mirrors: mirrors) }) else {
+            // The person's turn is taken (one of their feeds or accounts is being fetched): a little later.
+            let later = clock.now.addingTimeInterval(ExternalFetchTurns.retryAfter)
+            try await store.transaction { tx in try await schedule(id, at: later, tx: tx) }
+            return Sync(result: .waiting)
+        }
+        return synced
+    }
+
+    /// The remote read and applied, in one of the person's turns.
+    private func synced(_ account: CalDAVAccount, owner: Account, mirrors: [CalendarMirror]) async throws -> Sync {
         let connection = servers.connection(try credentials(account))
         var written = 0, deleted = 0, unchanged = 0
         do {

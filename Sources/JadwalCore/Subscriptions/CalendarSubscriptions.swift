@@ -22,10 +22,13 @@ public struct CalendarSubscriptions: Sendable {
     let store: StoreAccess<any CalendarWriteStore & AccountOwnershipStore & CalDAVAccountStore & CalendarShareStore & CalendarSubscriptionStore & ChatStore>
     let clock: Clock
     let fetcher: any FeedFetching
+    /// One refresh of a person's at a time (shared with their connected accounts).
+    let turns: ExternalFetchTurns
     let random: RandomSource
     let calendars: Calendars
 
-    public init(store: any Store, clock: Clock, random: RandomSource, fetcher: any FeedFetching) {
+    public init(store: any Store, clock: Clock, random: RandomSource, fetcher: any FeedFetching, turns: ExternalFetchTurns = ExternalFetchTurns()) {
+        self.turns = turns
         self.store = StoreAccess(store) { $0 }
         self.clock = clock
         self.random = random
@@ -318,6 +321,8 @@ public struct CalendarSubscriptions: Sendable {
             case failed(FeedFetchFailure.Kind, String)
             /// Paused or removed: nothing was fetched.
             case skipped
+            /// Another refresh of the person's was running: this one is queued again shortly.
+            case waiting
         }
 
         public var result: Result
@@ -338,7 +343,17 @@ public struct CalendarSubscriptions: Sendable {
             return (subscription, calendar, account)
         }), subscription.pausedAt == nil, account.disabledAt == nil
         else { return Refresh(result: .skipped) }
+        guard let refreshed = try await turns.inTurn(of: account.id, { try await fetched(subscription, calendar: calendar, account: account) }) else {
+            // The person's turn is taken (another of their feeds is being fetched): a little later.
+            let later = clock.now.addingTimeInterval(ExternalFetchTurns.retryAfter)
+            try await store.transaction { tx in try await schedule(subscription, at: later, tx: tx) }
+            return Refresh(result: .waiting)
+        }
+        return refreshed
+    }
 
+    /// The fetch and what it brings, in one of the person's turns.
+    private func fetched(_ subscription: CalendarSubscription, calendar: CalendarCollection, account: Account) async throws -> Refresh {
         let response: FeedResponse
         do {
             response = try await fetcher.fetch(FeedRequest(url: subscription.url, etag: subscription.etag, lastModified: subscription.lastModified))

@@ -17,6 +17,9 @@ struct FeedServer: Sendable {
         case html
         /// A body of this many bytes, announced in Content-Length.
         case oversized(Int)
+        /// A calendar answered only once the test opens the gate (`release()`): a slow feed
+        /// whose slowness the test decides, not a clock.
+        case held(String)
     }
 
     actor Host {
@@ -24,12 +27,26 @@ struct FeedServer: Sendable {
         /// Every request: the path and its If-None-Match.
         var requests: [(path: String, ifNoneMatch: String?)] = []
 
+        var gateOpen = false
+        var held: [CheckedContinuation<Void, Never>] = []
+
         func set(_ name: String, _ answer: Answer) { answers[name] = answer }
+        /// Answers every held request, and later ones at once.
+        func release() {
+            gateOpen = true
+            for waiting in held { waiting.resume() }
+            held = []
+        }
+        /// How many requests are being held now.
+        var holding: Int { held.count }
         func count(_ name: String) -> Int { requests.filter { $0.path == name }.count }
 
-        func respond(_ name: String, ifNoneMatch: String?) -> Response {
+        func respond(_ name: String, ifNoneMatch: String?) async -> Response {
             requests.append((name, ifNoneMatch))
             switch answers[name] ?? .status(404) {
+            case .held(let text):
+                if !gateOpen { await withCheckedContinuation { held.append($0) } }
+                return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
             case .calendar(let text, let withETag, let maxAge):
                 let tag = "\"" + String(text.hashValue, radix: 16) + "\""
                 var headers: HTTPFields = [.contentType: "text/calendar; charset=utf-8"]
@@ -74,10 +91,12 @@ struct FeedServer: Sendable {
             guard let port = await iterator.next() else { throw CancellationError() }
             do {
                 let result = try await body(FeedServer(host: host, port: port))
+                await host.release()
                 await services.triggerGracefulShutdown()
                 try await group.waitForAll()
                 return result
             } catch {
+                await host.release()
                 await services.triggerGracefulShutdown()
                 try? await group.waitForAll()
                 throw error

@@ -9,6 +9,8 @@ import JadwalCore
 @testable import JadwalJobs
 import JadwalTestSupport
 import NIOCore
+import NIOPosix
+import NIOSSL
 import Testing
 
 /// ICS feeds a person subscribes to, fetched over real HTTP from a host on loopback: the
@@ -346,6 +348,123 @@ struct FeedSubscriptionTests {
                     #expect(refused.text.contains("own address"), "\(refused.text)")
                 }
                 #expect(await feeds.host.requests.isEmpty, "nothing was fetched")
+            }
+        }
+    }
+
+    /// Waits (real time, at most `seconds`) until `condition` holds; false if it never did.
+    static func eventually(seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await condition()
+    }
+
+    @Test("one person's slow feeds hold one job worker at most: another person's feed is fetched while theirs still wait for an answer")
+    func slowFeedsDelayNobodyElse() async throws {
+        try await FeedServer.run { feeds in
+            try await ServerHarness.run(configure: { $0.workers = 2; $0.allowPrivateFetch = true }) { harness, client in
+                await feeds.host.set("slow-1.ics", .held(Self.timetable()))
+                await feeds.host.set("slow-2.ics", .held(Self.canvas()))
+                await feeds.host.set("fast.ics", .calendar(Self.timetable(withSeminar: false)))
+                let (_, omar) = try await ChatAPITests.omar(harness, client)
+                let (_, sara) = try await ChatAPITests.omar(harness, client, email: "sara@example.com")
+                // Omar's two feeds answer only when the test says; both are asked for at once.
+                var slow: [String] = []
+                for name in ["slow-1.ics", "slow-2.ics"] {
+                    let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url(name))"}"#, token: omar)
+                    #expect(created.status == .created, "\(created.text)")
+                    slow.append(try created.json(Subscription.self).id)
+                }
+                #expect(try await Self.eventually { await feeds.host.holding == 1 }, "one of Omar's feeds is being fetched")
+                // Sara's feed, added after both of his: fetched while his are still held.
+                let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url("fast.ics"))"}"#, token: sara)
+                let fast = try created.json(Subscription.self).id
+                let fetched = try await Self.eventually { try await Self.status(client, fast, token: sara).status.state == "ok" }
+                #expect(fetched, "Sara's feed is fetched while Omar's slow feed holds its answer")
+                let holding = await feeds.host.holding
+                let asked = await feeds.host.count("slow-1.ics") + feeds.host.count("slow-2.ics")
+                #expect(holding == 1 && asked == 1, "Omar's second feed waits for his turn instead of a worker (\(holding) held, \(asked) asked)")
+                // His feeds answer: the first is applied, the second is fetched on its next try (a few seconds later).
+                await feeds.host.release()
+                harness.clock.advance(by: ExternalFetchTurns.retryAfter + 1)
+                for id in slow {
+                    let done = try await Self.eventually { try await Self.status(client, id, token: omar).status.state == "ok" }
+                    #expect(done, "Omar's feed \(id) is fetched once its turn comes")
+                }
+            }
+        }
+    }
+
+    @Test("a feed whose server's certificate is not trusted fails with the certificate named, and nothing is applied")
+    func certificateRefused() async throws {
+        let certificate = try APNsTestCertificate()
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate.certificate)], privateKey: .privateKey(certificate.privateKey))
+        configuration.minimumTLSVersion = .tlsv12
+        let context = try NIOSSLContext(configuration: configuration)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        do {
+            try await ServerHarness.run(configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+                let (_, token) = try await ChatAPITests.omar(harness, client)
+                let created = try await Self.subscribe(client, #"{"url": "https://127.0.0.1:\#(port)/calendar.ics"}"#, token: token)
+                #expect(created.status == .created, "\(created.text)")
+                let id = try created.json(Subscription.self).id
+                try await ConflictAPITests.runJobs(harness)
+                let status = try await Self.status(client, id, token: token).status
+                #expect(status.state == "failing" && status.objects == 0, "\(status)")
+                #expect(status.lastError?.contains("certificate of 127.0.0.1 was not accepted") == true, "\(status.lastError ?? "no error")")
+            }
+        } catch {
+            try? await listener.close()
+            throw error
+        }
+        try await listener.close()
+    }
+
+    @Test("a feed gone (404) for a week is paused, says so, and is not fetched again until the person asks")
+    func goneForAWeekPauses() async throws {
+        try await FeedServer.run { feeds in
+            try await ServerHarness.run(configure: { $0.workers = 0; $0.allowPrivateFetch = true }) { harness, client in
+                var (_, token) = try await ChatAPITests.omar(harness, client)
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                let created = try await Self.subscribe(client, #"{"url": "\#(feeds.url("timetable.ics"))"}"#, token: token)
+                let id = try created.json(Subscription.self).id
+                try await ConflictAPITests.runJobs(harness)
+                #expect(try await Self.status(client, id, token: token).status.state == "ok")
+
+                // The address goes away: failing, and still failing (not paused) after six days of retries.
+                await feeds.host.set("timetable.ics", .status(404))
+                try await Self.refresh(harness, client, id, token: token)
+                for _ in 0..<6 {
+                    harness.clock.advance(by: 86_400)
+                    try await ConflictAPITests.runJobs(harness)
+                }
+                // Days later the access token has expired: sign in again to look.
+                token = try await client.signIn("omar@example.com", harness: harness).accessToken
+                let failing = try await Self.status(client, id, token: token)
+                #expect(failing.status.state == "failing" && failing.status.lastError?.contains("404") == true, "\(failing.status)")
+                // A week after the first 404: paused, with the last good events kept.
+                harness.clock.advance(by: 86_400 + 3600)
+                try await ConflictAPITests.runJobs(harness)
+                token = try await client.signIn("omar@example.com", harness: harness).accessToken
+                let paused = try await Self.status(client, id, token: token)
+                #expect(paused.status.state == "paused" && paused.status.objects == 2, "\(paused.status)")
+                let asked = await feeds.host.count("timetable.ics")
+                harness.clock.advance(by: 7 * 86_400)
+                try await ConflictAPITests.runJobs(harness)
+                #expect(await feeds.host.count("timetable.ics") == asked, "a paused feed is not fetched")
+                token = try await client.signIn("omar@example.com", harness: harness).accessToken
+                // The person asks for a refresh: it resumes, and recovers once the address is back.
+                await feeds.host.set("timetable.ics", .calendar(Self.timetable()))
+                try await Self.refresh(harness, client, id, token: token)
+                #expect(try await Self.status(client, id, token: token).status.state == "ok")
             }
         }
     }

@@ -6,13 +6,16 @@ import JadwalCore
 /// same address rules, redirect checks, size cap and timeouts as a feed's.
 public struct CalDAVServers: RemoteCalDAVServers {
     let fetcher: FeedFetcher
+    /// Google's OAuth, when the operator configured it: what `.google` accounts sign in with.
+    let google: GoogleOAuth?
 
-    public init(fetcher: FeedFetcher) {
+    public init(fetcher: FeedFetcher, google: GoogleOAuth? = nil) {
         self.fetcher = fetcher
+        self.google = google
     }
 
     public func connection(_ credentials: RemoteCredentials) -> any RemoteCalDAVConnection {
-        CalDAVClient(fetcher: fetcher, credentials: credentials)
+        CalDAVClient(fetcher: fetcher, credentials: credentials, google: google)
     }
 }
 
@@ -29,9 +32,14 @@ actor CalDAVClient: RemoteCalDAVConnection {
     /// page whose answer is over the fetcher's size cap is asked again in halves.
     static let multigetPage = 1000
 
-    init(fetcher: FeedFetcher, credentials: RemoteCredentials) {
+    let google: GoogleOAuth?
+    /// For a Google account: the access token this connection signs its requests with.
+    var bearer: String?
+
+    init(fetcher: FeedFetcher, credentials: RemoteCredentials, google: GoogleOAuth? = nil) {
         self.fetcher = fetcher
         self.credentials = credentials
+        self.google = google
     }
 
     // MARK: Requests
@@ -49,6 +57,7 @@ actor CalDAVClient: RemoteCalDAVConnection {
             request.headers.append(("Content-Type", "text/calendar; charset=utf-8"))
             request.body = Array(text.utf8)
         }
+        if credentials.signIn == .google { return try await sendAsGoogle(request) }
         var answer = try await exchange(request)
         if answer.status == 401 {
             // The raw values: the canonical form would split a Digest challenge at its commas.
@@ -64,6 +73,22 @@ actor CalDAVClient: RemoteCalDAVConnection {
             if answer.status == 401 { throw Self.refused(401) }
         }
         return answer
+    }
+
+    /// A request to Google's CalDAV with an access token, renewed once if Google refuses it
+    /// (they last an hour; a sync may outlive one).
+    private func sendAsGoogle(_ request: FetchRequest) async throws(FeedFetchFailure) -> FetchAnswer {
+        guard let google else {
+            throw FeedFetchFailure(.unauthorized, "this server is not configured for Google Calendar any more (no Google client secret)", status: 401)
+        }
+        for fresh in [false, true] {
+            if fresh || bearer == nil { bearer = try await google.accessToken(refreshToken: credentials.password) }
+            var signed = request
+            signed.headers.append(("Authorization", "Bearer " + (bearer ?? "")))
+            let answer = try await fetcher.exchange(signed)
+            if answer.status != 401 { return answer }
+        }
+        throw FeedFetchFailure(.unauthorized, "Google refused the calendar's access token; connect Google Calendar again", status: 401)
     }
 
     static func refused(_ status: Int) -> FeedFetchFailure {

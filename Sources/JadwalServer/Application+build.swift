@@ -243,9 +243,19 @@ private func assemble(
     // One refresh of a person's feeds and accounts at a time, so their slow ones hold one worker at most.
     let fetchTurns = ExternalFetchTurns()
     let subscriptions = CalendarSubscriptions(store: store, clock: dependencies.clock, random: dependencies.random, fetcher: fetcher, turns: fetchTurns)
+    // Google Calendar over CalDAV: only with the Google client's secret (its CalDAV takes OAuth, not passwords).
+    let googleOAuth = configuration.googleClientID.flatMap { clientID in
+        configuration.googleClientSecret.map { secret in
+            GoogleOAuth(
+                clientID: clientID, clientSecret: secret,
+                endpoints: .init(consent: configuration.googleAuthorizationURL, token: configuration.googleTokenURL, caldav: configuration.googleCalDAVURL),
+                fetcher: fetcher)
+        }
+    }
     let caldavAccounts = CalDAVAccounts(
-        store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher), cipher: chatCipher,
+        store: store, clock: dependencies.clock, random: dependencies.random, servers: CalDAVServers(fetcher: fetcher, google: googleOAuth), cipher: chatCipher,
         turns: fetchTurns)
+    let googleCalendars = googleOAuth.map { GoogleCalendars(accounts: caldavAccounts, google: $0, cipher: chatCipher, clock: dependencies.clock) }
     // Web Push posts to addresses browsers give, by the same address rules as every other fetch.
     var webPushConfiguration = baseWebPush
     webPushConfiguration.allowPrivate = configuration.allowPrivateFetch
@@ -403,7 +413,7 @@ private func assemble(
         healthImportLimit: configuration.healthImportLimit, integrated: integrated, calendars: calendars,
         subscriptions: subscriptions, transfer: transfer, publicURL: configuration.effectivePublicURL,
         whatsAppWebhookConfigured: configuration.whatsAppAppSecret != nil && configuration.whatsAppVerifyToken != nil,
-        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts, ownership: ownership, meetingTimes: meetingTimes
+        whatsAppLinks: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil, webPush: webPush, prayerAlerts: prayerAlerts, agenda: dayAgenda, reminders: upcomingReminders, caldavAccounts: caldavAccounts, ownership: ownership, meetingTimes: meetingTimes, googleCalendars: googleCalendars
     ).addRoutes(to: router)
     // The WhatsApp bridge: its routes exist only when this server runs one, with a token made now.
     WhatsAppLinkRoutes(links: whatsAppLinks, bridgeRunning: configuration.whatsAppBridge != nil).addRoutes(to: signedIn)

@@ -49,6 +49,12 @@ public struct ServerConfiguration: Sendable {
     public var googleJWKSURL = "https://www.googleapis.com/oauth2/v3/certs"
     /// Where the browser is sent to sign in with Google (OpenID Connect authorization endpoint).
     public var googleAuthorizationURL = "https://accounts.google.com/o/oauth2/v2/auth"
+    /// The Google client's secret: with it (and the client ID) people can connect Google Calendar.
+    public var googleClientSecret: String?
+    /// Google's OAuth token endpoint (redeems codes, renews access tokens).
+    public var googleTokenURL = "https://oauth2.googleapis.com/token"
+    /// Google's CalDAV root.
+    public var googleCalDAVURL = "https://apidata.googleusercontent.com/caldav/v2/"
     /// Background job workers in this process (0 runs none: the API only).
     public var workers = 2
     /// Take the client address from `X-Forwarded-For` (only behind your own proxy), believed

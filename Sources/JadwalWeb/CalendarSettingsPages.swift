@@ -241,6 +241,26 @@ extension WebRoutes {
                 return try await calendarsPage(request, context, .init(errors: [shown.field: texts.text(shown.key, shown.values)], connect: form, status: status))
             }
         }
+        // Google Calendar: to Google's consent page, and back with a code.
+        group.post("settings/calendars/google") { _, context -> Response in
+            let account = try context.requireIdentity().account
+            guard let googleCalendars else { throw HTTPError(.notFound, message: "This server does not connect Google Calendar.") }
+            return WebPage.redirect(googleCalendars.start(for: account, redirectURI: googleCallbackURL))
+        }
+        group.get("settings/calendars/google/callback") { request, context -> Response in
+            let account = try context.requireIdentity().account
+            guard let googleCalendars else { throw HTTPError(.notFound, message: "This server does not connect Google Calendar.") }
+            let query = request.uri.queryParameters
+            do {
+                let connected = try await googleCalendars.finish(
+                    for: account, code: query.get("code"), state: query.get("state") ?? "", error: query.get("error"), redirectURI: googleCallbackURL)
+                return WebPage.redirect(path + "?done=connected#" + Self.accountAnchor(connected.account.id))
+            } catch let problem as GoogleCalendars.Problem {
+                return try await calendarsPage(request, context, .init(errors: ["google": problem.description.asSentence], status: .unprocessableContent))
+            } catch let problem as CalDAVAccounts.Problem {
+                return try await calendarsPage(request, context, .init(errors: ["google": problem.description.asSentence], status: .unprocessableContent))
+            }
+        }
         group.post("settings/calendars/accounts/{id}/mirror") { request, context -> Response in
             let account = try context.requireIdentity().account
             let connected = try await ownAccount(context, accountID: account.id)
@@ -485,7 +505,7 @@ extension WebRoutes {
             "refreshChoices": CalendarSettingsPages.refreshChoices.map { minutes -> [String: Any] in
                 ["minutes": String(minutes), "label": Self.interval(minutes, texts: texts), "selected": extras.subscribe?.refresh == String(minutes)]
             },
-            "canConnect": caldavAccounts != nil,
+            "canConnect": caldavAccounts != nil, "canConnectGoogle": googleCalendars != nil,
             // The password is never put back in the page.
             "connectURL": extras.connect?.url ?? "", "connectUsername": extras.connect?.username ?? "",
             "accounts": connectedAccounts.map { connected in

@@ -62,8 +62,11 @@ package struct WebRoutes: Sendable {
     package let ownership: AccountOwnership?
     /// "Find a time" on the event form.
     package let meetingTimes: MeetingTimes
+    /// "Connect Google Calendar", when the operator configured Google's OAuth client with its secret.
+    package let googleCalendars: GoogleCalendars?
+    package var googleCallbackURL: String { publicURL + "/settings/calendars/google/callback" }
 
-    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, tracker: Tracker, healthImport: HealthImport, healthImportLimit: Int, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil, meetingTimes: MeetingTimes) {
+    package init(assets: WebAssets, browser: BrowserSession, store: any Store, clock: Clock, random: RandomSource, signIn: SignIn, writes: CalendarWrites, google: GoogleWebSignIn?, appPasswords: AppPasswords, setup: EasySetup, prayer: PrayerPreferences, chats: Chats, chatImportLimit: Int, notifications: Notifications, profiles: Profiles, tasks: Tasks, planner: TaskPlanner, conflicts: Conflicts, conflictResolution: ConflictResolution, routines: RoutineCalendar, goals: Goals, planning: TwoWeekPlanning, tracker: Tracker, healthImport: HealthImport, healthImportLimit: Int, integrated: IntegratedCalendar, calendars: Calendars, subscriptions: CalendarSubscriptions, transfer: CalendarTransfer, publicURL: String, whatsAppWebhookConfigured: Bool, whatsAppLinks: WhatsAppLinks? = nil, bridgeRunning: Bool = false, webPush: WebPushSubscriptions? = nil, prayerAlerts: PrayerAlerts? = nil, agenda: DayAgenda, reminders: UpcomingReminders, caldavAccounts: CalDAVAccounts? = nil, ownership: AccountOwnership? = nil, meetingTimes: MeetingTimes, googleCalendars: GoogleCalendars? = nil) {
         self.caldavAccounts = caldavAccounts
         self.assets = assets
         self.browser = browser
@@ -104,6 +107,7 @@ package struct WebRoutes: Sendable {
         self.reminders = reminders
         self.ownership = ownership
         self.meetingTimes = meetingTimes
+        self.googleCalendars = googleCalendars
     }
 
     package func addRoutes(to router: Router<JadwalRequestContext>) {

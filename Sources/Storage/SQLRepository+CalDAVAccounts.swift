@@ -5,7 +5,7 @@ import SQLKit
 extension SQLRepository: CalDAVAccountStore {
     private static let caldavAccountColumns = """
         id, account_id, url, home_url, username, password_ciphertext, password_nonce, password_key_id, remote_calendars, last_attempt_at, \
-        last_success_at, next_sync_at, last_error, failures, failure_notified, created_at
+        last_success_at, next_sync_at, last_error, failures, failure_notified, created_at, sign_in
         """
 
     func insertCalDAVAccount(_ a: CalDAVAccount) async throws {
@@ -15,7 +15,7 @@ extension SQLRepository: CalDAVAccountStore {
                     \(bind: a.password.ciphertext.base64EncodedString()), \(bind: a.password.nonce.base64EncodedString()), \(bind: a.password.keyID),
                     \(bind: try Self.calendarsText(a.remoteCalendars)), \(bind: a.lastAttemptAt?.unixMilliseconds), \(bind: a.lastSuccessAt?.unixMilliseconds),
                     \(bind: a.nextSyncAt.unixMilliseconds), \(bind: a.lastError), \(bind: a.failures), \(bind: a.failureNotified),
-                    \(bind: a.createdAt.unixMilliseconds))
+                    \(bind: a.createdAt.unixMilliseconds), \(bind: a.signIn.rawValue))
             """).run()
     }
 
@@ -116,7 +116,7 @@ extension SQLRepository: CalDAVAccountStore {
             remoteCalendars: calendars, lastAttemptAt: try optionalDate(row, "last_attempt_at"), lastSuccessAt: try optionalDate(row, "last_success_at"),
             nextSyncAt: try date(row, "next_sync_at"), lastError: try row.decode(column: "last_error", as: String?.self),
             failures: try row.decode(column: "failures", as: Int.self), failureNotified: try row.decode(column: "failure_notified", as: Bool.self),
-            createdAt: try date(row, "created_at"))
+            createdAt: try date(row, "created_at"), signIn: RemoteSignIn(rawValue: try row.decode(column: "sign_in", as: String.self)) ?? .password)
     }
 
     private static func mirror(from row: any SQLRow) throws -> CalendarMirror {

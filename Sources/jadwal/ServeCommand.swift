@@ -142,6 +142,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.googleClientID = googleClientID ?? env["JADWAL_GOOGLE_CLIENT_ID"]
         if let value = googleJWKSURL ?? env["JADWAL_GOOGLE_JWKS_URL"] { configuration.googleJWKSURL = value }
         if let value = googleAuthorizationURL ?? env["JADWAL_GOOGLE_AUTHORIZATION_URL"] { configuration.googleAuthorizationURL = value }
+        if let value = env["JADWAL_GOOGLE_CLIENT_SECRET"], !value.isEmpty { configuration.googleClientSecret = value }
+        if let value = env["JADWAL_GOOGLE_TOKEN_URL"] { configuration.googleTokenURL = value }
+        if let value = env["JADWAL_GOOGLE_CALDAV_URL"] { configuration.googleCalDAVURL = value }
         if let value = workers {
             configuration.workers = value
         } else if let text = env["JADWAL_WORKERS"] {

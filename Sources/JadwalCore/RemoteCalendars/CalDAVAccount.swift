@@ -11,7 +11,9 @@ public struct CalDAVAccount: Sendable, Hashable {
     /// The calendar home discovery found.
     public var homeURL: String
     public var username: String
+    /// The password sealed, or for Google the refresh token sealed.
     public var password: SealedText
+    public var signIn: RemoteSignIn
     /// The remote calendars as last listed, mirrored or not.
     public var remoteCalendars: [RemoteCalendar]
     public var lastAttemptAt: Date?
@@ -26,8 +28,9 @@ public struct CalDAVAccount: Sendable, Hashable {
     public init(
         id: UUID, accountID: UUID, url: String, homeURL: String, username: String, password: SealedText, remoteCalendars: [RemoteCalendar],
         lastAttemptAt: Date? = nil, lastSuccessAt: Date? = nil, nextSyncAt: Date, lastError: String? = nil, failures: Int = 0,
-        failureNotified: Bool = false, createdAt: Date
+        failureNotified: Bool = false, createdAt: Date, signIn: RemoteSignIn = .password
     ) {
+        self.signIn = signIn
         self.id = id
         self.accountID = accountID
         self.url = url

@@ -105,7 +105,8 @@ public struct CalDAVAccounts: Sendable {
 
     /// Discovers the account's calendars (which proves the password), stores it with the
     /// password sealed, and mirrors `mirror` (every calendar when nil); the first sync is queued.
-    public func connect(url: String, username: String, password: String, mirror: [String]?, account: Account) async throws -> Connected {
+    public func connect(url: String, username: String, password: String, mirror: [String]?, account: Account, signIn: RemoteSignIn = .password)
+        async throws -> Connected {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 2048 else { throw Problem.invalidURL("give the server's address, e.g. https://caldav.example.com") }
         let address = trimmed.contains("://") ? trimmed : "https://" + trimmed
@@ -113,7 +114,7 @@ public struct CalDAVAccounts: Sendable {
               components.host?.isEmpty == false
         else { throw Problem.invalidURL("\"\(trimmed.prefix(80))\" is not an http:// or https:// address") }
         guard !username.isEmpty, !password.isEmpty, username.utf8.count <= 512, password.utf8.count <= 1024 else { throw Problem.missingCredentials }
-        let credentials = RemoteCredentials(username: username, password: password)
+        let credentials = RemoteCredentials(username: username, password: password, signIn: signIn)
         let discovery: RemoteAccountDiscovery
         do {
             discovery = try await servers.connection(credentials).discover(address)
@@ -126,7 +127,7 @@ public struct CalDAVAccounts: Sendable {
         let stored = CalDAVAccount(
             id: id, accountID: account.id, url: address, homeURL: discovery.homeURL, username: username,
             password: cipher.seal(data: Data(password.utf8), purpose: Self.passwordPurpose(id)), remoteCalendars: discovery.calendars,
-            nextSyncAt: now, createdAt: now)
+            nextSyncAt: now, createdAt: now, signIn: signIn)
         let made = try chosen.map { try calendar(for: $0, caldavAccountID: id, account: account) }
         try await store.transaction { tx in
             guard try await tx.caldavAccounts(accountID: account.id).count < Self.perAccountLimit else { throw Problem.tooMany(limit: Self.perAccountLimit) }
@@ -217,7 +218,7 @@ public struct CalDAVAccounts: Sendable {
 
     func credentials(_ account: CalDAVAccount) throws -> RemoteCredentials {
         let password = try cipher.open(data: account.password, purpose: Self.passwordPurpose(account.id))
-        return RemoteCredentials(username: account.username, password: String(decoding: password, as: UTF8.self))
+        return RemoteCredentials(username: account.username, password: String(decoding: password, as: UTF8.self), signIn: account.signIn)
     }
 
     /// The local name of a remote object: its last path segment when that is a name Jadwal

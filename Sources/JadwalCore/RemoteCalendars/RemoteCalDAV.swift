@@ -1,14 +1,26 @@
 import Foundation
 
 /// The user name and app-specific password of another CalDAV server's account.
-public struct RemoteCredentials: Sendable, Hashable, Codable {
+public struct RemoteCredentials: Sendable, Hashable {
     public var username: String
+    /// The password, or for `.google` the OAuth refresh token.
     public var password: String
+    public var signIn: RemoteSignIn
 
-    public init(username: String, password: String) {
+    public init(username: String, password: String, signIn: RemoteSignIn = .password) {
         self.username = username
         self.password = password
+        self.signIn = signIn
     }
+}
+
+/// How Jadwal signs in to a connected account's server.
+public enum RemoteSignIn: String, Sendable, Hashable {
+    /// A username and (app-specific) password, by Basic or Digest.
+    case password
+    /// Google's CalDAV: an OAuth access token (`Authorization: Bearer`) from the refresh token
+    /// the person granted through Google's consent page.
+    case google
 }
 
 /// One calendar collection of a remote account, as its server describes it.

@@ -13,7 +13,7 @@ enum SQLEngine: Sendable {
 }
 
 enum Migrations {
-    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership, v24Invitations, v26TrackerSources, v25ChangeLogRetention, v28CalendarUsage, v32FairJobs, v33PlanRuns]
+    static let all: [Migration] = [v1Accounts, v2Jobs, v3Calendars, v4AppPasswords, v5PrayerSettings, v6CalendarFeeds, v7DeadPropertiesAndSetup, v8TimeRangeIndex, v9Chats, v10CloudAPINumbers, v11Conflicts, v12ScheduleSettings, v13Notifications, v14HijriPreference, v15ShortSpans, v16ChatLengthsAndQuiet, v17CalendarSubscriptions, v18GoalsAndTracker, v19SignInThrottle, v20HiddenCalendars, v21WhatsAppLinks, v22CalendarShares, v23CalDAVAccounts, v29WebPushAndPrayerAlerts, v31ConflictOverlaps, v27WhatsAppHistoryAndQR, v30AccountOwnership, v24Invitations, v26TrackerSources, v25ChangeLogRetention, v28CalendarUsage, v32FairJobs, v33PlanRuns, v34RemoteSignIn]
     static var latestVersion: Int { all.map(\.version).max() ?? 0 }
 
     // Instants are BIGINT milliseconds since 1970 and ids are TEXT UUIDs on both engines,

@@ -511,12 +511,14 @@ struct ConversationTracker {
         return false
     }
 
-    /// A refined "10:15" after "10 tonight" keeps the evening.
+    /// A refined "10:15" after "10 tonight" keeps the evening; so does a counter a few hours off
+    /// ("Gym 6am?" "7 better" is 07:00; "19:00?" "8?" is 20:00).
     private func carryHalfOfDay(_ clock: SpokenClock, from current: SpokenClock) -> SpokenClock {
-        guard clock.isPM == nil, !clock.isTwentyFourHour else { return clock }
+        guard clock.isPM == nil, !clock.isTwentyFourHour, (1...12).contains(clock.hour) else { return clock }
         var result = clock
-        if current.isTwentyFourHour, clock.hour == current.hour - 12 { result.hour = current.hour }
-        if current.isPM != nil, clock.hour == current.hour { result.isPM = current.isPM }
+        let near = 3
+        if current.isTwentyFourHour, current.hour > 12, abs(clock.hour % 12 + 12 - current.hour) <= near { result.hour = clock.hour % 12 + 12 }
+        if let isPM = current.isPM, !current.isTwentyFourHour, abs(clock.hour % 12 - current.hour % 12) <= near { result.isPM = isPM }
         return result
     }
 

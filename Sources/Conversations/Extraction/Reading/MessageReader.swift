@@ -209,7 +209,7 @@ struct MessageReader: Sendable {
     private func planItems(_ items: [Item], text: ChatText, sentAt: LocalDateTime, reading: inout MessageReading) -> [Item] {
         let clauses = Self.clauses(items)
         guard clauses.count > 0 else { return items }
-        var kept: [Item] = []
+        var keptClauses: [[Item]] = []
         var ownDays: [Item] = []
         var yesElsewhere = false
         let hasQuestionMark = items.contains { $0.text == "?" }
@@ -258,8 +258,9 @@ struct MessageReader: Sendable {
             if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
             }
-            kept += clauseItems
+            keptClauses.append(clauseItems)
         }
+        var kept = Array(Self.withoutAsides(keptClauses, denies: reading.denies).joined())
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
         // "اي شفت الخبر": a yes about the news, the weather or the past agrees to no plan.
         if yesElsewhere, !kept.contains(where: { $0.has(.accept) || $0.has(.acceptAlone) }) { reading.accepts = false }
@@ -271,6 +272,33 @@ struct MessageReader: Sendable {
         reading.isNotAMeeting = false
         reading.isHypothetical = false
         return kept
+    }
+
+    /// A time binds to the day of its own clause. When a clause asks or invites and names a when,
+    /// another clause that reports one person's own day ("I", "my", "she", no "we" or "you"), and
+    /// neither asks, invites nor answers, tells of something else ("I'm on night duty Tuesday till
+    /// 8am, so shall we do chai Wednesday at 5?").
+    /// In a no, a clause beside the counter that only says the sender's own day gives no time
+    /// either ("can't, at work till 6. Saturday?"). Alternatives ("Friday or Saturday?") stay whole.
+    private static func withoutAsides(_ clauses: [[Item]], denies: Bool) -> [[Item]] {
+        guard clauses.count > 1, !clauses.contains(where: { $0.contains { $0.has(.or) } }) else { return clauses }
+        func asks(_ clause: [Item]) -> Bool { clause.contains { $0.text == "?" || $0.has(.invite) } }
+        func answers(_ clause: [Item]) -> Bool { clause.contains { $0.has(.accept) || $0.has(.acceptAlone) || $0.has(.deny) || $0.has(.cancel) || $0.has(.tentative) } }
+        func namesDay(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) } }
+        func namesWhen(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: isWhenCue) } }
+        // "cinema Friday 8pm, and brunch Sunday at 11?": a clause naming an activity is a plan of its own.
+        func namesActivity(_ clause: [Item]) -> Bool { clause.contains { $0.cues.contains { if case .activity = $0 { true } else { false } } } }
+        let asking = clauses.filter { asks($0) && namesWhen($0) }
+        guard !asking.isEmpty else { return clauses }
+        let askedDay = asking.contains(where: namesDay)
+        func reportsOnePerson(_ clause: [Item]) -> Bool {
+            let roles = clause.map { wordRoles[$0.text] ?? [] }
+            return roles.contains { $0.contains(.single) } && !roles.contains { $0.contains(.shared) }
+        }
+        return clauses.filter { clause in
+            guard !asks(clause), !answers(clause), !namesActivity(clause), namesWhen(clause) else { return true }
+            return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || denies)
+        }
     }
 
     /// Why a clause is not about a plan between the two.
@@ -388,6 +416,10 @@ struct MessageReader: Sendable {
             if item.cues.isEmpty, position > 0, Self.negations.contains(items[position - 1].text), Self.negatableYes.contains(item.text) {
                 reading.denies = true
             }
+            // "ما نلحقش", "مانقدرش", "مجيش": the Egyptian and Maghrebi negation around a verb of coming.
+            if item.cues.isEmpty, item.token.kind == .word, Self.isCircumfixNegation(item.text, after: position > 0 ? items[position - 1].text : "") {
+                reading.denies = true
+            }
             if item.cues.isEmpty, item.token.kind == .word {
                 // "منأجلها", "هنلغيها", "بنأجل": the first-person plural prefix before the stem.
                 let unprefixed = item.text.first.map { Self.pluralPrefixes.contains($0) } == true ? String(item.text.dropFirst()) : item.text
@@ -407,6 +439,13 @@ struct MessageReader: Sendable {
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
+                    // "I'm not busy", "مش مشغول": a no denied is no refusal.
+                    if negated { break }
+                    // "can't promise", "ما اقدر اوعدك": the no is about promising; it hedges.
+                    if position + 1 < items.count, Self.isPromise(items[position + 1].text) {
+                        reading.isTentative = true
+                        break
+                    }
                     if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
                 case .tentative: reading.isTentative = true
                 case .conditional: reading.isConditional = true
@@ -444,6 +483,14 @@ struct MessageReader: Sendable {
         }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
+        // "sorry for the late reply! yes count me in", "آسف على التأخير، أكيد جاي": an apology
+        // before a yes is politeness ("oh ya sorry" after a yes is still sorry).
+        if reading.denies, reading.accepts, !reading.cancels,
+           let firstNo = items.firstIndex(where: { $0.has(.deny) }),
+           items.allSatisfy({ !$0.has(.deny) || Lexicon.apologies.contains($0.text) }),
+           items[(firstNo + 1)...].contains(where: { $0.has(.accept) }), !items[..<firstNo].contains(where: { $0.has(.accept) }) {
+            reading.denies = false
+        }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         reading.wordCount = words
         // "صار", "ih", "can": yes only as the whole reply.
@@ -480,6 +527,24 @@ struct MessageReader: Sendable {
             let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
             if yesBefore, !yesAfter, counterAfter { reading.accepts = false }
         }
+    }
+
+    private static func isPromise(_ word: String) -> Bool {
+        Lexicon.promiseStems.contains { word.hasPrefix($0) }
+    }
+
+    /// "ما نلحقش", "مانقدرش", "منقدرش", "مجيش": ما (apart or joined) before a verb of coming, ش after it.
+    private static func isCircumfixNegation(_ word: String, after previous: String) -> Bool {
+        guard word.count >= 4, word.hasSuffix("ش") else { return false }
+        var stem = String(word.dropLast())
+        if previous == "ما" || previous == "م" {
+            if Lexicon.comingVerbs.contains(stem) { return true }
+        }
+        for prefix in ["ما", "م"] where stem.hasPrefix(prefix) {
+            stem = String(stem.dropFirst(prefix.count))
+            if Lexicon.comingVerbs.contains(stem) || Lexicon.comingVerbs.contains("ا" + stem) { return true }
+        }
+        return false
     }
 
     /// "نحضره", "نشوفها": a first-person plural verb with its object, without the object.
@@ -651,9 +716,9 @@ struct MessageReader: Sendable {
         if !fragment.days.isEmpty { fragment.isVague = false }
         fragment.dayIsPlainWeekday = fragment.days.count == 1 && !dayPositions.isEmpty && dayPositions.allSatisfy(\.plainWeekday)
 
-        readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, into: &fragment)
-        readPrayers(items, today: today, into: &fragment)
         let place = readLocation(items, text: text)
+        readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, after: place?.items, into: &fragment)
+        readPrayers(items, today: today, into: &fragment)
         fragment.location = place?.text
         readActivity(items, skipping: place?.items ?? 0..<0, into: &fragment)
         return fragment
@@ -894,7 +959,8 @@ struct MessageReader: Sendable {
 
     private static let makeItWords: Set<String> = ["خلها", "خليها", "خليه", "خله", "خلوها", "نخليها", "نخليه", "make", "5aliha", "5alliha", "khalliha", "5leha"]
 
-    private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, into fragment: inout PlanFragment) {
+    /// `place`: the items of the place named, if any; a bare hour right after it is a clock ("بكرة في كافيه بارنز ٨؟").
+    private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, after place: Range<Int>?, into fragment: inout PlanFragment) {
         let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         let hasDayMention = fragment.hasDay
         var index = 0
@@ -910,6 +976,7 @@ struct MessageReader: Sendable {
                 continue
             }
             let isTime = isClock(at: index, items, hasDayMention: hasDayMention, wordCount: wordCount)
+                || hasDayMention && Self.isHourAfterPlace(index, items, place: place)
             guard isTime, var clock = spokenClock(at: index, value: value, items) else {
                 index += 1
                 continue
@@ -1027,12 +1094,22 @@ struct MessageReader: Sendable {
         // A short reply that is mostly a number: "8?", "سبع", "اوكي ٥", "8 is good".
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
-            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.clockLead) || $0.element.has(.sameTime)
+            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.clockLead) || $0.element.has(.sameTime) || $0.element.has(.preference)
                 || ["is", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
                 return true
             }
         }
         return false
+    }
+
+    /// "Saturday, Carmine's on 44th, 7?", "bokra fel mall 6?": a bare hour said right after the place,
+    /// closing the clause, is when to be there.
+    private static func isHourAfterPlace(_ index: Int, _ items: [Item], place: Range<Int>?) -> Bool {
+        guard let place, index == place.upperBound || index == place.upperBound + 1 && items[place.upperBound].text == ",",
+              items[index].isNumber, items[index].token.minute == nil, (1...12).contains(items[index].token.number) else { return false }
+        guard index + 1 < items.count else { return true }
+        let next = items[index + 1]
+        return next.token.kind == .punctuation || isDayItem(next)
     }
 
     private func spokenClock(at index: Int, value: (hour: Int, minute: Int), _ items: [Item]) -> SpokenClock? {

@@ -9,6 +9,8 @@ enum Cue: Hashable, Sendable {
     case contrast
     /// "maybe", "let me check", بشوف: neither yes nor no.
     case tentative
+    /// "better", "instead", احسن, "a7san": "7 better" offers another time in a word or two.
+    case preference
     /// "if it's sunny", اذا: a yes that hangs on something.
     case conditional
     /// An agreed plan is called off or put off.

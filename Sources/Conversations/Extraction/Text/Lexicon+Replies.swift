@@ -1,4 +1,17 @@
 extension Lexicon {
+    /// Verbs of being able to come or make it ("نقدر", "نلحق", "نجي"): inside the Egyptian and
+    /// Maghrebi negation ما…ش ("ما نلحقش", "مانقدرش", "مجيش") they say no.
+    static let comingVerbs: Set<String> = [
+        "نقدر", "اقدر", "قدر", "نلحق", "الحق", "لحق", "نجي", "اجي", "جي", "نوصل", "اوصل", "ينفع", "يصلح", "نفضى", "افضى", "فضيت", "نخرج", "اخرج",
+        "نروح", "اروح", "يمشي", "نحضر", "احضر", "نكون", "اكون", "نجم", "نجمت", "يزبط", "نزبط", "يناسب", "تنفع", "تمشي",
+    ]
+
+    /// "promise", اوعد, اضمن: a no in front of them ("can't promise", "ما اقدر اوعدك") hedges.
+    static let promiseStems = ["اوعد", "وعد", "نوعد", "اضمن", "نضمن", "promise", "guarantee", "aw3d", "aw3ed", "w3d", "ad2an"]
+
+    /// "sorry", اسف, معليش: an apology, which says no only when nothing in the message says yes.
+    static let apologies: Set<String> = ["sorry", "soz", "sry", "اسف", "اسفه", "اسفين", "معليش", "معلش", "ma3lesh", "ma3lish", "desole", "désolé", "dsl"]
+
     /// Yes, no and maybe as the dialects and Englishes say them beyond the lists in `source` and
     /// `dialects`: Yemen, Sudan, the Levant, Egypt and the Maghreb in Arabic script and Arabizi;
     /// Filipino, South Asian and West African English; texting shorthand. Also the frames and
@@ -19,6 +32,15 @@ extension Lexicon {
             "d'acc", "dac dac", "ça marche", "c'est bon", "cest bon", "ok pour moi", "je viens", "j'arrive", "avec plaisir",
         ], .accept),
         (["oo", "opo", "haa", "ji"], .acceptAlone),
+        ([
+            // Egyptian "قشطة", Levantine "ع راسي" ("on my head"), and their Arabizi.
+            "قشطه", "قشطه يا معلم", "ع راسي", "عراسي", "ع راسي والله", "ع عيني", "ع عيوني", "عالراس", "على راسي والله",
+            "2ashta", "ashta ya", "3a rasi", "3a rase", "3ala rasi", "3ala rase", "3a 3yoni", "3ala 3eni",
+        ], .accept),
+        ([
+            "better", "instead", "rather", "preferably", "احسن", "افضل", "ابرك", "بدال", "بدل", "بدالها",
+            "a7san", "ahsan", "afdal", "bdal", "badal", "mieux", "plutot", "plutôt",
+        ], .preference),
         ([
             // "There is no time": Yemen (ما بش), Egypt (مفيش), the Levant and the Gulf.
             "ما بش وقت", "مابش وقت", "ما بش", "مابش", "ما فيش وقت", "مافيش وقت", "مفيش وقت", "ما في وقت", "مافي وقت", "ما فيه وقت",
@@ -84,6 +106,17 @@ extension Lexicon {
         (["shiftak", "shiftik", "your shift", "ur shift", "دوامك", "شفتك بكره", "shiftak bukra"], .inquiry),
         // "we want to" (Emirati نبا) and "we intend to" ask the other along.
         (["نبا", "نبى", "نبغا", "ناوين", "نبي نروح", "nabgha"], .invite),
+        (["el gaya", "el gaya'", "el gayya", "elgaya", "el gai", "el gay", "gaya", "el jaya", "el jaye", "el jayeh", "el jayi"], .next),
+        // "yitdafa3 qabl el khamis": paid before Thursday, a deadline.
+        (["qabl", "9abl"], .deadline),
+        (["qabl", "9abl"], .before),
+        (["ejar", "el ejar", "ijar", "el ijar", "el fatora", "fatora", "yitdafa3", "yetdafa3", "يتدفع", "يندفع", "tadfee3"], .notAMeeting),
+        ([
+            // Watching a broadcast oneself: "هتفرج عليه في البيت", "I'll watch it at home".
+            "هتفرج", "هتفرج عليه", "بتفرج عليه", "حتفرج", "حتفرج عليه", "راح اتفرج", "اتفرج عليه", "بتابعه", "هتابعه", "بشوفه بالبيت",
+            "i'll watch it", "ill watch it", "watch it at home", "watching it at home", "hatfarag", "hat2farag", "7atfarraj", "btfarraj",
+        ], .notAMeeting),
+        (["ahwa", "2ahwa", "el ahwa", "el 2ahwa", "ahwa?", "2hwa"], .activity(Activity("Coffee", "قهوة", .none, weight: 3))),
         (["عقب", "3ugb", "3gb", "3igb", "3ugub", "après", "apres"], .after),
         (["ghda", "ghedda", "ghdda"], .relativeDay(1)),
         (["boxing day"], .fixedDate(month: 12, day: 26)),

@@ -345,7 +345,7 @@ struct Lexicon: Sendable {
         (["an hour", "one hour", "ساعه وحده", "ساعه وحدة"], .duration(minutes: 60)),
         (["half an hour", "نص ساعه", "نصف ساعه", "nos sa3a"], .duration(minutes: 30)),
         (["an hour and a half", "ساعه ونص", "sa3a w nos"], .duration(minutes: 90)),
-        (["one", "وحده", "واحده", "وحدة", "wa7da"], .numberWord(1)),
+        (["one", "وحده", "واحده", "وحدة", "wa7da", "واحد", "wa7ed"], .numberWord(1)),
         (["two", "ثنتين", "اثنين", "اتنين", "thintain"], .numberWord(2)),
         (["three", "ثلاث", "ثلاثه", "تلاته", "تلاتة", "thalath"], .numberWord(3)),
         (["four", "اربع", "اربعه", "arba3"], .numberWord(4)),

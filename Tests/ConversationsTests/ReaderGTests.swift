@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import Conversations
+
+/// Reader G's mechanisms, each on wording none of the fixtures uses. 2026-12-06 is a Sunday; the
+/// chats are in Riyadh time.
+@Suite struct ReaderGTests {
+    static func outcome(_ messages: [(String, String, String)]) -> ConversationOutcome { ExtractionTests.outcome(messages) }
+    static func start(_ outcome: ConversationOutcome) -> String? { ExtractionTests.start(outcome) }
+
+    static func reply(_ proposal: String, _ answers: String...) -> ConversationOutcome {
+        var chat = [("A", "2026-12-06T10:00", proposal)]
+        for (index, answer) in answers.enumerated() {
+            chat.append((index % 2 == 0 ? "B" : "A", "2026-12-06T10:0\(index + 1)", answer))
+        }
+        return outcome(chat)
+    }
+
+    @Test("a time binds to the day of its own clause, not to one's own shift or flight beside it", arguments: [
+        ("I'm on night duty Tuesday till 8am, so shall we do chai Wednesday at 5?", "2026-12-09T17:00"),
+        ("My shift ends Thursday at 6. Lunch Saturday at 1?", "2026-12-12T13:00"),
+    ])
+    func timeBindsToItsClause(proposal: String, expected: String) {
+        let result = Self.reply(proposal, "yes")
+        #expect(result.state == .agreed, "\(proposal)")
+        #expect(Self.start(result) == expected, "\(proposal)")
+    }
+
+    @Test func anExcuseBesideACounterGivesNoTime() {
+        let result = Self.reply("Coffee tomorrow at 4?", "can't, at work till 6. Saturday?", "Saturday works")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-12T16:00")
+    }
+
+    @Test("a short counter with a word of preference, then a short yes, settles the counter", arguments: [
+        ("Gym tomorrow 6am?", "7 better", "deal", "2026-12-07T07:00"),
+        ("ahwa el sabt 11?", "12 a7san", "tamam", "2026-12-12T12:00"),
+        ("نتقابل الخميس الساعة ٦ المسا؟", "٧ احسن", "تم", "2026-12-10T19:00"),
+    ])
+    func shortCounter(proposal: String, counter: String, yes: String, expected: String) {
+        let result = Self.reply(proposal, counter, yes)
+        #expect(result.state == .agreed, "\(counter)")
+        #expect(Self.start(result) == expected, "\(counter)")
+    }
+
+    @Test("a bare hour right after the place is the time", arguments: [
+        ("بكرة في كافيه بارنز ٨؟", "2026-12-07T20:00"),
+        ("bokra fel mall 6?", "2026-12-07T18:00"),
+    ])
+    func hourAfterPlace(proposal: String, expected: String) {
+        let result = Self.reply(proposal, "tamam")
+        #expect(Self.start(result) == expected, "\(proposal)")
+    }
+
+    @Test func egyptianArabiziNextWeekday() {
+        let result = Self.reply("net2abel el arba3 el gaya 5?", "mashy")
+        #expect(Self.start(result) == "2026-12-09T17:00")
+    }
+
+    @Test("a no in front of promising hedges", arguments: ["ان شاء الله، بس ما اقدر اوعدك", "can't promise, I'll try", "ما بقدر اوعدك"])
+    func cannotPromise(reply: String) {
+        #expect(Self.reply("نتعشى السبت الساعة ٨؟", reply).state == .proposed, "\(reply)")
+    }
+
+    @Test("a negated no is no refusal", arguments: ["Sure, I'm not busy that night", "yes, never busy for you"])
+    func negatedNo(reply: String) {
+        #expect(Self.reply("Movie Friday 9pm?", reply).state == .agreed, "\(reply)")
+    }
+
+    @Test("an apology before a yes is politeness", arguments: ["sorry for the late reply! yes count me in", "آسف على التأخير بالرد، أكيد جاي"])
+    func apologyThenYes(reply: String) {
+        #expect(Self.reply("Brunch Sunday at 11?", reply).state == .agreed, "\(reply)")
+    }
+
+    @Test("the ما…ش negation of a verb of coming says no", arguments: ["والله ما نلحقش، عندي خدمة", "مانقدرش السبت", "مقدرش اجي"])
+    func circumfixNegation(reply: String) {
+        #expect(Self.reply("نتغداو السبت مع 2؟", reply).state == .denied, "\(reply)")
+    }
+
+    @Test func oneIsNotAndSunday() {
+        // "واحد" (one) is not و + احد (and Sunday).
+        let result = Self.reply("بكرة نلعب الساعة ٨، ناقصنا واحد، تجي؟")
+        #expect(result.state == .proposed)
+        #expect(Self.start(result) == "2026-12-07T20:00")
+    }
+
+    @Test func aRentDeadlineInArabiziIsNoPlan() {
+        #expect(Self.reply("el ejar lazem yitdafa3 qabl el khamis", "ok").state == .noEvent)
+    }
+
+    @Test("dialect yes-words", arguments: ["قشطة يا معلم", "ع راسي", "3a rasi"])
+    func dialectYes(reply: String) {
+        #expect(Self.reply("نلعب كورة الجمعة الساعة ٤؟", reply).state == .agreed, "\(reply)")
+    }
+}

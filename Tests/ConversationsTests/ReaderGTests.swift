@@ -92,4 +92,39 @@ import Testing
     func dialectYes(reply: String) {
         #expect(Self.reply("نلعب كورة الجمعة الساعة ٤؟", reply).state == .agreed, "\(reply)")
     }
+
+    @Test func aRangeGivesItsStartTheEndsHalfOfTheDay() {
+        let result = Self.reply("badminton Saturday? court booked 7 to 8am", "done")
+        #expect(Self.start(result) == "2026-12-12T07:00")
+    }
+
+    @Test("prayers as Arabizi spells them", arguments: [("bokra ba3d el 3sha padel?", "2026-12-07T18:34"), ("bokra ba3d el fagr jogging?", "2026-12-07T04:52")])
+    func arabiziPrayers(proposal: String, expected: String) {
+        #expect(Self.start(Self.reply(proposal, "tamam")) == expected, "\(proposal)")
+    }
+
+    @Test func weWillMakeItCounters() {
+        let result = Self.reply("نتعشى بكرة الساعة ٩ ونص بالليل؟", "مرة حلو، بس نخليها ١٠", "خلاص ١٠")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T22:00")
+    }
+
+    @Test func frenchMonthsAndHours() {
+        let result = Self.reply("on se fait un brunch samedi 2 janvier? vers 11h", "samedi c'est bon, 11h ça marche")
+        #expect(Self.start(result) == "2027-01-02T11:00")
+    }
+
+    @Test func aNewWhenInAnswerToTheOthersQuestionOffersIt() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "painting workshop Tuesday 5 to 7, wanna come?"), ("B", "2026-12-06T10:05", "Tuesday I have class till 5:30 😕"),
+            ("B", "2026-12-06T10:06", "any other day?"), ("A", "2026-12-06T10:08", "there's one on Wednesday too, same time"),
+            ("B", "2026-12-06T10:10", "Wednesday works"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-09T17:00")
+    }
+
+    @Test func frenchNewsIsNoPlan() {
+        #expect(Self.reply("T'as vu? le mariage de Amel c'est le 26 décembre à la salle El Djazair", "Oui, mais je serai à Paris").state == .noEvent)
+    }
 }

@@ -71,6 +71,7 @@ struct ConversationTracker {
             reading.denies = false
         }
         answered = bound.map(\.plans) ?? []
+        answersTheOther = bound != nil
         // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
         // tells more of the news; it proposes nothing.
         if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
@@ -99,6 +100,8 @@ struct ConversationTracker {
 
     /// The plans the message being read answers (set by the other's latest ask).
     private var answered: Set<Int> = []
+    /// The message being read answers the other's latest question or request ("fi ghayro?", "another day?").
+    private var answersTheOther = false
 
     private mutating func takeMessage(_ reading: MessageReading, from sender: String) {
         step += 1
@@ -197,11 +200,15 @@ struct ConversationTracker {
 
     // MARK: acts
 
-    /// "Sunday works" in answer to "what about the Sunday then, the 20th?": a bare weekday a
-    /// week before a plan's day on that weekday names the plan's day.
+    /// "Sunday works" in answer to "what about the Sunday then, the 20th?", "samedi c'est bon" to
+    /// "samedi 2 janvier": a bare weekday some weeks before a plan's day on that weekday names the plan's day.
     private func onPlanWeekday(_ fragment: PlanFragment) -> PlanFragment {
         guard fragment.dayIsPlainWeekday, let day = fragment.days.first,
-              let planDay = plans.last(where: { ($0.status == .open || $0.status == .agreed) && $0.day.map { $0.daysSinceEpoch - day.daysSinceEpoch == 7 } == true })?.day
+              let planDay = plans.last(where: { plan in
+                  guard plan.status == .open || plan.status == .agreed, let planDay = plan.day else { return false }
+                  let gap = planDay.daysSinceEpoch - day.daysSinceEpoch
+                  return gap > 0 && gap % 7 == 0 && gap <= 35
+              })?.day
         else { return fragment }
         var result = fragment
         result.days = [planDay]
@@ -422,7 +429,10 @@ struct ConversationTracker {
                 }
                 return
             case .refused, .cancelled:
-                if fragment.hasWhen, reading.isQuestion || reading.invites, !vetoed, changesWhen(fragment, of: index) {
+                // "fi ghayro?" "fi kaman wa7ad el arb3a": a new when said in answer to the other's
+                // question offers it as much as asking does.
+                let offers = reading.isQuestion || reading.invites || answersTheOther && plans[index].proposer == sender && !reading.isAboutOthersOnly
+                if fragment.hasWhen, offers, !vetoed, changesWhen(fragment, of: index) {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)
                     plans[index].touched = step

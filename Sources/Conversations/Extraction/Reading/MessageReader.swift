@@ -127,7 +127,7 @@ struct MessageReader: Sendable {
     private static let knowingVerbs: Set<String> = [
         "see", "saw", "seen", "hear", "heard", "know", "سمعت", "سمعتي", "سمعتو", "شفت", "شفتي", "عرفت", "عرفتي", "دريت", "دريتي", "تدري", "تدرين",
         "تعرف", "تعرفي", "تعرفين", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
-        "shifti", "shifty", "shefte", "shefti", "chefti", "cheft", "sm3ti", "sme3te",
+        "shifti", "shifty", "shefte", "shefti", "chefti", "cheft", "sm3ti", "sme3te", "vu", "entendu", "su",
     ]
 
     /// Requests to the other aside from a plan: "let me know", "text me", "send pics", "خبريني", "طمنيني", "3ayetli".
@@ -193,6 +193,8 @@ struct MessageReader: Sendable {
         if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
                 || first >= 1 && words[first - 1] == "you"
+                // French "t'as vu?", "tu as entendu", "vous avez vu".
+                || first >= 1 && ["t'as", "as", "avez", "tas"].contains(words[first - 1])
             // The "you" of "did you see" is the one asked, not someone brought into a plan.
             let sharedElsewhere = roles.indices.contains { $0 != first - 1 && roles[$0].contains(.shared) }
             let verb = words[first]
@@ -1039,9 +1041,16 @@ struct MessageReader: Sendable {
     /// Ordinal hours ("الساعة العاشرة"): a time only after the word for the hour; elsewhere "the fifth", "the third".
     private static let ordinalHours: Set<String> = ["ثالثه", "رابعه", "خامسه", "سادسه", "ثامنه", "تاسعه", "عاشره", "حاديه", "ثانيه"]
 
+    /// "one", "واحد": a pronoun or a count ("there's one on Wednesday", "ناقصنا واحد") unless led as a time ("at one", "one pm").
+    private static let countingOnes: Set<String> = ["one", "واحد", "wa7ed"]
+
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
         if index > 0, items[index - 1].has(.numberLabel) { return false }
+        if item.token.kind == .word, Self.countingOnes.contains(item.text) {
+            let previous = index > 0 ? items[index - 1] : nil
+            return looksLikeClock(index, items) || previous.map { $0.has(.clockLead) || $0.has(.after) || $0.has(.before) || $0.has(.rangeFrom) || $0.has(.rangeTo) } == true
+        }
         if item.token.kind == .word, Lexicon.variants(of: item.text).contains(where: Self.ordinalHours.contains) {
             return index > 0 && items[index - 1].has(.clockLead)
         }
@@ -1148,7 +1157,8 @@ struct MessageReader: Sendable {
               items[index + 1].token.start == items[index].token.end else { return false }
         let hour = items[index].token.number
         if index > 0, items[index - 1].has(.clockLead) { return true }
-        if (13...23).contains(hour) { return true }
+        // "11h ça marche": seven hours and more are a time of day, not how long ("8h de route" is).
+        if (7...23).contains(hour) { return !(index + 2 < items.count && ["de", "d'"].contains(items[index + 2].text)) }
         return index > 0 && isDayItem(items[index - 1]) && (1...12).contains(hour)
     }
 

@@ -116,6 +116,23 @@ extension Lexicon {
             "هتفرج", "هتفرج عليه", "بتفرج عليه", "حتفرج", "حتفرج عليه", "راح اتفرج", "اتفرج عليه", "بتابعه", "هتابعه", "بشوفه بالبيت",
             "i'll watch it", "ill watch it", "watch it at home", "watching it at home", "hatfarag", "hat2farag", "7atfarraj", "btfarraj",
         ], .notAMeeting),
+        // Prayers as Egyptian and Levantine Arabizi spell them (g for ج, no vowel after 3).
+        (["fagr", "el fagr", "il fagr", "al fajr", "il fajr", "el fejr", "fejr"], .prayer(.fajr)),
+        (["el zohr", "zohr", "el dhuhur", "el zuhur", "el do7r", "do7r"], .prayer(.dhuhr)),
+        (["el mghrib", "mghrib", "el maghreb", "il maghrib", "el ma8rib"], .prayer(.maghrib)),
+        // "ba3d el 3sha" is after Isha; "3sha" alone, like العشا, may be dinner.
+        (["3sha", "el 3sha", "el 3esha", "3esha", "il 3sha", "el 3eshaa"], .ishaOrDinner),
+        // "we'll make it…": the plural of خليها ("بس نخليها ١٠").
+        (["نخليها", "نخليه", "نخلي", "نخلها", "نخلوها", "nkhaliha", "n5aliha", "n5alliha", "nkhalliha"], .invite),
+        // French months, as the Maghreb and Lebanon write dates ("samedi 2 janvier").
+        (["janvier", "janv"], .month(1)), (["février", "fevrier", "fév", "fev"], .month(2)), (["mars"], .month(3)), (["avril"], .month(4)),
+        (["juin"], .month(6)), (["juillet"], .month(7)), (["août", "aout"], .month(8)), (["septembre"], .month(9)), (["octobre"], .month(10)),
+        (["novembre"], .month(11)), (["décembre", "decembre"], .month(12)),
+        // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
+        (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
+        (["صحا", "صحيت"], .acceptAlone),
+        // French family words: "ton frère il part quand?" asks about someone else's day.
+        (["ton frère", "ta sœur", "ta soeur", "mon frère", "ma sœur", "ma soeur", "ta mère", "ton père", "ma mère", "mon père", "ma tante", "mon cousin", "ma cousine"], .thirdParty),
         (["ahwa", "2ahwa", "el ahwa", "el 2ahwa", "ahwa?", "2hwa"], .activity(Activity("Coffee", "قهوة", .none, weight: 3))),
         (["عقب", "3ugb", "3gb", "3igb", "3ugub", "après", "apres"], .after),
         (["ghda", "ghedda", "ghdda"], .relativeDay(1)),

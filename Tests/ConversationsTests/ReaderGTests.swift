@@ -127,4 +127,39 @@ import Testing
     @Test func frenchNewsIsNoPlan() {
         #expect(Self.reply("T'as vu? le mariage de Amel c'est le 26 décembre à la salle El Djazair", "Oui, mais je serai à Paris").state == .noEvent)
     }
+
+    @Test("not promising hedges", arguments: ["نشوف كان نروح بكري، ما نوعدكش", "نفسي آجي بس مش وعد", "inshallah, mesh wa3d"])
+    func notPromising(reply: String) {
+        #expect(Self.reply("نروح الحمام الخميس العصر؟", reply).state == .proposed, "\(reply)")
+    }
+
+    @Test func theProposerTakingTheNoRefusesThePlan() {
+        let result = Self.reply("Bowling Friday 8?", "ugh I wish, cousins in town all weekend", "aw too bad, have fun with them")
+        #expect(result.state == .denied)
+    }
+
+    @Test func theOneWhoSaidNoOffersAnotherDayAfterBut() {
+        let result = Self.outcome([
+            ("A", "2026-12-06T10:00", "بتقدر تيجي تساعدنا بالتعزيل يوم السبت؟"), ("B", "2026-12-06T10:05", "السبت عندي دوام لحد الساعة ٤"),
+            ("B", "2026-12-06T10:06", "بس بقدر آجي الاحد اذا بيمشي الحال"), ("A", "2026-12-06T10:08", "الاحد منيح"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13")
+    }
+
+    @Test func aWaivedInvitationInvitesNobody() {
+        #expect(Self.reply("I'm presenting to the client Friday 10am, you don't need to join", "sounds good").state == .noEvent)
+    }
+
+    @Test func askingWhetherTheOtherWatchesIsNoPlan() {
+        #expect(Self.reply("el matsh bokra el sa3a 7, hatetfarag?", "la2, hanam badry").state == .noEvent)
+    }
+
+    @Test func thanksForAnEveningThatWas() {
+        #expect(Self.reply("thanks for having us tonight, the kids loved it", "anytime! next time at yours", "deal").state == .noEvent)
+    }
+
+    @Test func aJoinedAndBeforeTheNegation() {
+        #expect(Self.reply("نمشيو للحمام نهار الخميس مع 3؟", "الخميس عندي الخدمة حتى ل 6 وما نقدرش").state == .denied)
+    }
 }

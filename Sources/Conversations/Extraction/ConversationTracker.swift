@@ -60,7 +60,11 @@ struct ConversationTracker {
     /// The latest message that asked or proposed something: a reply from the other side answers it.
     private var lastAsk: Ask?
 
+    /// Who sent the message before this one.
+    private var lastSender: String?
+
     mutating func take(_ reading: MessageReading, from sender: String) {
+        defer { lastSender = sender }
         var reading = reading
         let bound = lastAsk.flatMap { $0.sender == sender ? nil : $0 }
         // Bind the answer to what it answers: a yes or no to the other's latest question or request
@@ -143,6 +147,14 @@ struct ConversationTracker {
             reading.denies = true
         }
 
+        // "خسارة، بالتوفيق", "too bad, another time": the proposer taking the other's answer as a no.
+        if reading.regrets, !reading.accepts, !fragments.contains(where: \.hasWhen), lastSender != sender, lastSender != nil,
+           let latest = plans.indices.filter({ plans[$0].status == .open }).max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].proposer == sender {
+            plans[latest].status = .refused
+            plans[latest].touched = step
+            return
+        }
         // "if rain we cancel": a call-off on a condition is a condition.
         if reading.cancels, reading.isConditional { reading.cancels = false }
         if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
@@ -431,7 +443,9 @@ struct ConversationTracker {
             case .refused, .cancelled:
                 // "fi ghayro?" "fi kaman wa7ad el arb3a": a new when said in answer to the other's
                 // question offers it as much as asking does.
+                // "السبت عندي دوام" … "بس بقدر آجي الاحد": the one who said no offering another when, after a "but", counters.
                 let offers = reading.isQuestion || reading.invites || answersTheOther && plans[index].proposer == sender && !reading.isAboutOthersOnly
+                    || refusedBy[index] == sender && reading.opensWithContrast
                 if fragment.hasWhen, offers, !vetoed, changesWhen(fragment, of: index) {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)

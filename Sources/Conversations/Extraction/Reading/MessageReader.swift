@@ -214,6 +214,9 @@ struct MessageReader: Sendable {
         var keptClauses: [[Item]] = []
         var ownDays: [Item] = []
         var yesElsewhere = false
+        // "el matsh bokra el sa3a 7, hatetfarag?": asking whether the other watches, deadlines or
+        // the weather make the whole message about that thing, unless something in it invites.
+        var asksAboutOtherThing = false
         let hasQuestionMark = items.contains { $0.text == "?" }
         for clause in clauses {
             var clauseItems = Array(items[clause])
@@ -242,6 +245,7 @@ struct MessageReader: Sendable {
                 // An invitation to someone else's event is an event between the two (labelling rule 1).
                 || (veto.isThirdParty && !clauseInvites && !reading.invites)
             if dropped {
+                if veto.isNotAMeeting, clauseItems.contains(where: { $0.text == "?" }), !clauseInvites { asksAboutOtherThing = true }
                 if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
                 if veto.isOwnPlan || veto.isNotAMeeting {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
@@ -261,6 +265,9 @@ struct MessageReader: Sendable {
                 reading.asksAboutTheWhen = true
             }
             keptClauses.append(clauseItems)
+        }
+        if asksAboutOtherThing, !reading.invites {
+            keptClauses = keptClauses.map { clause in clause.filter { !Self.isDayItem($0) && $0.token.kind != .number && !$0.cues.contains(where: Self.isWhenCue) } }
         }
         var kept = Array(Self.withoutAsides(keptClauses, denies: reading.denies).joined())
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
@@ -309,7 +316,7 @@ struct MessageReader: Sendable {
 
         /// "عندي" alone is "I have" at the head of a clause ("عندي دوام") but "at mine" after a
         /// gathering ("عزيمة عندي في البيت").
-        static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande"]
+        static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande", "3andy", "3ndy", "3nde"]
 
         init(_ items: [Item]) {
             var sawActivity = false
@@ -412,14 +419,21 @@ struct MessageReader: Sendable {
         // "ما تيجي ننزل نتمشى؟", "why don't we grab lunch?", "mat3ali m3ana?": a negated
         // invitation asked as a question invites; only said flat ("ما نروح") does it refuse.
         let asks = items.contains { $0.text.contains("?") || $0.text.contains("؟") }
+        var waived = false
         for (position, item) in items.enumerated() {
+            if item.has(.waiver) { waived = true }
+            // "ما نوعدكش", "مش وعد", "mesh wa3d": not promising hedges.
+            if item.cues.isEmpty, position > 0, Self.negations.contains(Self.withoutAnd(items[position - 1].text)) || items[position - 1].has(.deny),
+               Self.isPromise(item.text) {
+                reading.isTentative = true
+            }
             if item.text == "?" { reading.isQuestion = true }
             let negated = position > 0 && items[position - 1].cues.isEmpty && Self.negations.contains(items[position - 1].text)
             if item.cues.isEmpty, position > 0, Self.negations.contains(items[position - 1].text), Self.negatableYes.contains(item.text) {
                 reading.denies = true
             }
             // "ما نلحقش", "مانقدرش", "مجيش": the Egyptian and Maghrebi negation around a verb of coming.
-            if item.cues.isEmpty, item.token.kind == .word, Self.isCircumfixNegation(item.text, after: position > 0 ? items[position - 1].text : "") {
+            if item.cues.isEmpty, item.token.kind == .word, Self.isCircumfixNegation(item.text, after: position > 0 ? Self.withoutAnd(items[position - 1].text) : "") {
                 reading.denies = true
             }
             if item.cues.isEmpty, item.token.kind == .word {
@@ -438,6 +452,8 @@ struct MessageReader: Sendable {
                     let vocative = item.text == "ya" && position + 1 < items.count && items[position + 1].token.kind == .word
                     if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
+                    // "you don't need to join": waived, it invites nobody.
+                    if waived { break }
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
@@ -450,6 +466,7 @@ struct MessageReader: Sendable {
                     }
                     if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
                 case .tentative: reading.isTentative = true
+                case .regret: reading.regrets = true
                 case .conditional: reading.isConditional = true
                 case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
@@ -529,6 +546,11 @@ struct MessageReader: Sendable {
             let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
             if yesBefore, !yesAfter, counterAfter { reading.accepts = false }
         }
+    }
+
+    /// "وما", "ومش": the joined "and" before a negation.
+    private static func withoutAnd(_ word: String) -> String {
+        word.count > 1 && word.hasPrefix("و") && negations.contains(String(word.dropFirst())) ? String(word.dropFirst()) : word
     }
 
     private static func isPromise(_ word: String) -> Bool {

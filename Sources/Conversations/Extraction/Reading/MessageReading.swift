@@ -49,6 +49,8 @@ struct MessageReading: Sendable {
     var accepts = false
     var denies = false
     var isTentative = false
+    /// "too bad", "never mind", خسارة: said by the proposer, the other's no is taken.
+    var regrets = false
     var isConditional = false
     var cancels = false
     var asksTime = false

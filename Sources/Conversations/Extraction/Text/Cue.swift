@@ -11,6 +11,10 @@ enum Cue: Hashable, Sendable {
     case tentative
     /// "better", "instead", احسن, "a7san": "7 better" offers another time in a word or two.
     case preference
+    /// "too bad", "never mind", خسارة, "ya khsara": the proposer taking the other's no.
+    case regret
+    /// "you don't need to join", "مو لازم تجي": the invitation after it is waived.
+    case waiver
     /// "if it's sunny", اذا: a yes that hangs on something.
     case conditional
     /// An agreed plan is called off or put off.

@@ -7,7 +7,7 @@ extension Lexicon {
     ]
 
     /// "promise", اوعد, اضمن: a no in front of them ("can't promise", "ما اقدر اوعدك") hedges.
-    static let promiseStems = ["اوعد", "وعد", "نوعد", "اضمن", "نضمن", "promise", "guarantee", "aw3d", "aw3ed", "w3d", "ad2an"]
+    static let promiseStems = ["اوعد", "وعد", "نوعد", "اضمن", "نضمن", "promise", "guarantee", "aw3d", "aw3ed", "w3d", "wa3d", "ad2an"]
 
     /// "sorry", اسف, معليش: an apology, which says no only when nothing in the message says yes.
     static let apologies: Set<String> = ["sorry", "soz", "sry", "اسف", "اسفه", "اسفين", "معليش", "معلش", "ma3lesh", "ma3lish", "desole", "désolé", "dsl"]
@@ -131,6 +131,28 @@ extension Lexicon {
         // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
         (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
         (["صحا", "صحيت"], .acceptAlone),
+        ([
+            "خساره", "يا خساره", "ياخساره", "خسارتها", "يا حرام", "ya khsara", "ya 5sara", "khsara", "5sara", "5saara", "too bad", "what a shame",
+            "shame", "such a shame", "pity", "what a pity", "never mind", "nevermind", "nvm", "oh well", "مره اخرى", "مره اخري", "marra okhra",
+            "dommage", "tant pis", "sayang", "sayang naman",
+        ], .regret),
+        ([
+            "don't need to", "dont need to", "no need to", "you needn't", "no need for you to", "مو لازم", "مش لازم", "مب لازم", "ما يحتاج", "ما له داعي",
+            "ملوش لزوم", "mesh lazem", "msh lazem", "mo lazem", "mb lazem", "pas besoin",
+        ], .waiver),
+        // "I wish (I could)": a regret before the excuse ("يا ريت والله، بس عندي امتحان").
+        (["يا ريت", "ياريت", "ya reit", "ya rait", "ya rit"], .hypothetical),
+        // Someone else said it: "قالوا بترجع الساعة ٢" (the power, not a plan).
+        (["قالوا", "قالو", "بيقولوا", "يقولوا", "they said", "they say", "qalou", "2alo", "2alu"], .thirdParty),
+        (["الكهربا", "الكهرباء", "كهربا", "الكهربه", "power cut", "power outage", "load shedding", "loadshedding", "el kahraba", "kahraba", "el kahrba"], .notAMeeting),
+        (["3andy", "3ndy", "3andy shoghl"], .ownPlan),
+        // Offering a favour, not an invitation: "تبين شي من هناك؟", "need anything?".
+        (["تبين شي", "تبي شي", "تبغى شي", "تبغين شي", "تحتاج شي", "need anything", "want anything", "tabi shay", "tebi shi"], .neutral),
+        // Thanks for an evening that was: "thanks for having us tonight".
+        (["thanks for having us", "thanks for having me", "thank you for having us", "thank you for having me", "thx for having us", "thanks for tonight"], .past),
+        // Yemeni "I want you (to come)".
+        (["اشتيك", "اشتيكم", "اشتي تجي", "ashteek"], .invite),
+        (["سمحي ليا", "سمحيلي", "سمحيلي الزين", "سمح ليا الزين", "سمحي ليا الزين"], .deny),
         // French family words: "ton frère il part quand?" asks about someone else's day.
         (["ton frère", "ta sœur", "ta soeur", "mon frère", "ma sœur", "ma soeur", "ta mère", "ton père", "ma mère", "mon père", "ma tante", "mon cousin", "ma cousine"], .thirdParty),
         (["ahwa", "2ahwa", "el ahwa", "el 2ahwa", "ahwa?", "2hwa"], .activity(Activity("Coffee", "قهوة", .none, weight: 3))),

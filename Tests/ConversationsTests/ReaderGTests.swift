@@ -162,4 +162,14 @@ import Testing
     @Test func aJoinedAndBeforeTheNegation() {
         #expect(Self.reply("نمشيو للحمام نهار الخميس مع 3؟", "الخميس عندي الخدمة حتى ل 6 وما نقدرش").state == .denied)
     }
+
+    @Test("and then another activity with its own when is a second plan on the same day", arguments: [
+        "deal, and then dinner at 8?", "tamam, w ba3dein 3asha el sa3a 8?",
+    ])
+    func aSecondPlanAfterAndThen(reply: String) {
+        let result = Self.reply("Padel Saturday at 5?", reply, "perfect")
+        #expect(result.state == .agreed, "\(reply)")
+        #expect(Self.start(result) == "2026-12-12T17:00", "\(reply)")
+        #expect(result.otherEvents.map { String($0.start?.description.prefix(16) ?? "") } == ["2026-12-12T20:00"], "\(reply)")
+    }
 }

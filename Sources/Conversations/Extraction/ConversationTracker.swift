@@ -455,6 +455,11 @@ struct ConversationTracker {
                 if fragment.activity == nil { return }
             }
         }
+        var fragment = fragment
+        // "and then dinner after Isha" with no day of its own is on the day of the plan it follows.
+        if fragment.followsOn, !fragment.hasDay, let previous = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }) {
+            fragment.days = plans[previous].details.days
+        }
         // "ما تيجي ننزل نتمشى عالكورنيش بالليل؟": an invitation for a part of the day is for today.
         guard fragment.hasWhen || reading.invites && fragment.partOfDay != nil && !reading.hasNoTimeFrame, !vetoed else { return }
         // Only plans between the two people (labelling rule 1): "did you hear Mona's wedding is on the 20th?"
@@ -496,6 +501,8 @@ struct ConversationTracker {
     private func target(for fragment: PlanFragment, among candidates: [Int]) -> Int? {
         guard !candidates.isEmpty else { return nil }
         if let activity = fragment.activity {
+            // "and then dinner after Isha": another plan, unless one of these is that activity.
+            if fragment.followsOn, !candidates.contains(where: { plans[$0].details.activity?.english == activity.english }) { return nil }
             if let same = candidates.last(where: { plans[$0].details.activity?.english == activity.english }) { return same }
             // "والمعرض الساعة ٥؟" names another plan than these.
             if plans.contains(where: { $0.details.activity?.english == activity.english }) { return nil }

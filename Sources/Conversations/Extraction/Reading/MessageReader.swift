@@ -73,7 +73,8 @@ struct MessageReader: Sendable {
         readInvolvement(text, into: &reading)
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
-            let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
+            var fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
+            fragment.followsOn = segment.lowerBound > 0 && items[segment.lowerBound].has(.sequence)
             if fragment.hasWhen || fragment.activity != nil || fragment.location != nil {
                 reading.fragments.append(fragment)
             }
@@ -615,6 +616,13 @@ struct MessageReader: Sendable {
     private static func segments(_ items: [Item]) -> [Range<Int>] {
         let whole = [0..<items.count]
         let activities = items.indices.filter { items[$0].cues.contains { if case .activity = $0 { true } else { false } } }
+        // "تم الخميس. وبعدها بعد العشا نتعشى عند ابو نواف؟": after "and then", an activity with a
+        // when of its own is a second plan.
+        if let then = items.indices.first(where: { $0 > 0 && items[$0].has(.sequence) }), activities.contains(where: { $0 > then }),
+           items[then...].contains(where: { item in isDayItem(item) || item.token.kind == .number || item.cues.contains { isWhenCue($0) || $0 == .after } }),
+           !items.contains(where: { $0.has(.or) }) {
+            return [0..<then, then..<items.count]
+        }
         let days = items.indices.filter { isDayItem(items[$0]) }
         guard activities.count >= 2, days.count >= 2,
               !items.contains(where: { $0.has(.or) }) else { return whole }

@@ -38,6 +38,9 @@ struct PlanFragment: Sendable {
     /// own day a week further on ("the Sunday then, the 20th").
     var dayIsPlainWeekday = false
 
+    /// Said after "and then", وبعدها with an activity of its own: another plan after the one before it.
+    var followsOn = false
+
     var hasDay: Bool { !days.isEmpty }
     var hasTime: Bool { clock != nil || anchor != nil }
     var hasWhen: Bool { hasDay || hasTime || isVague }

@@ -15,6 +15,8 @@ enum Cue: Hashable, Sendable {
     case regret
     /// "you don't need to join", "مو لازم تجي": the invitation after it is waived.
     case waiver
+    /// "and then", وبعدها, "w ba3dein": what follows is a plan of its own after the one before.
+    case sequence
     /// "if it's sunny", اذا: a yes that hangs on something.
     case conditional
     /// An agreed plan is called off or put off.

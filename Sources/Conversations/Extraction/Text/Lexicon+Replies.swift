@@ -132,6 +132,10 @@ extension Lexicon {
         (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
         (["صحا", "صحيت"], .acceptAlone),
         ([
+            "وبعدها", "و بعدها", "وبعدين", "و بعدين", "وبعده", "and then", "then after", "after that", "afterwards", "and after that", "w ba3dein",
+            "w ba3dain", "w ba3deen", "wba3dein", "w ba3daha", "w ba3dha", "et après", "puis",
+        ], .sequence),
+        ([
             "خساره", "يا خساره", "ياخساره", "خسارتها", "يا حرام", "ya khsara", "ya 5sara", "khsara", "5sara", "5saara", "too bad", "what a shame",
             "shame", "such a shame", "pity", "what a pity", "never mind", "nevermind", "nvm", "oh well", "مره اخرى", "مره اخري", "marra okhra",
             "dommage", "tant pis", "sayang", "sayang naman",

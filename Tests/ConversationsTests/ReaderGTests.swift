@@ -172,4 +172,11 @@ import Testing
         #expect(Self.start(result) == "2026-12-12T17:00", "\(reply)")
         #expect(result.otherEvents.map { String($0.start?.description.prefix(16) ?? "") } == ["2026-12-12T20:00"], "\(reply)")
     }
+
+    @Test("a when stated that the other answers by watching it was news", arguments: [
+        ("the derby's tomorrow at 9", "yeah I'll watch it at home"), ("الماتش بكرة الساعة ٩", "اه هتفرج عليه في البيت"),
+    ])
+    func statedWhenAnsweredByWatching(statement: String, reply: String) {
+        #expect(Self.reply(statement, reply).state == .noEvent, "\(statement)")
+    }
 }

@@ -23,6 +23,9 @@ struct ConversationTracker {
         /// ("ok fine the 16th 4:30am") accepts it.
         var offers: [Offer] = []
 
+        /// Set by a statement of a when, with no invitation and no question ("الماتش بكرة الساعة ٩").
+        var isStatement = false
+
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
     }
@@ -153,6 +156,16 @@ struct ConversationTracker {
            plans[latest].proposer == sender {
             plans[latest].status = .refused
             plans[latest].touched = step
+            return
+        }
+        // "الماتش بكرة الساعة ٩" "اه هتفرج عليه في البيت": a when stated, not asked, that the other
+        // answers by watching it where they are was news. It goes, as the latest plan, with nothing said of it since.
+        if reading.speaksOfOtherThing, !reading.accepts, !reading.denies, !reading.invites, !fragments.contains(where: \.hasWhen),
+           let news = plans.last, news.isStatement, news.status == .open, news.proposer != sender, news.touched == step - 1 {
+            let index = plans.count - 1
+            plans.removeLast()
+            refusedBy[index] = nil
+            lastAsk = nil
             return
         }
         // "if rain we cancel": a call-off on a condition is a condition.
@@ -478,7 +491,9 @@ struct ConversationTracker {
         // the 2nd floor", "ya 15/3. I'm renewing, u?"): that asks about the other's own day.
         guard reading.invites || reading.isQuestion && !reading.asksOnlyAboutTheOther
             || ((fragment.activity != nil || fragment.location != nil) && (fragment.hasTime || fragment.partOfDay != nil)) else { return }
-        plans.append(newPlan(fragment, reading: reading, sender: sender, today: today))
+        var plan = newPlan(fragment, reading: reading, sender: sender, today: today)
+        plan.isStatement = !reading.invites && !reading.isQuestion
+        plans.append(plan)
     }
 
     /// A plan is in focus while the talk is on it: touched by this message or one of the three

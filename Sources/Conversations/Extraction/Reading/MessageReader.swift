@@ -247,6 +247,7 @@ struct MessageReader: Sendable {
                 || (veto.isThirdParty && !clauseInvites && !reading.invites)
             if dropped {
                 if veto.isNotAMeeting, clauseItems.contains(where: { $0.text == "?" }), !clauseInvites { asksAboutOtherThing = true }
+                if veto.isNotAMeeting { reading.speaksOfOtherThing = true }
                 if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
                 if veto.isOwnPlan || veto.isNotAMeeting {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)

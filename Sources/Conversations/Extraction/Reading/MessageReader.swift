@@ -425,8 +425,8 @@ struct MessageReader: Sendable {
         for (position, item) in items.enumerated() {
             if item.has(.waiver) { waived = true }
             // "ما نوعدكش", "مش وعد", "mesh wa3d": not promising hedges.
-            if item.cues.isEmpty, position > 0, Self.negations.contains(Self.withoutAnd(items[position - 1].text)) || items[position - 1].has(.deny),
-               Self.isPromise(item.text) {
+            if item.cues.isEmpty, position > 0, Self.negations.contains(items[position - 1].text) || items[position - 1].has(.deny)
+                || Self.negations.contains(Self.withoutAnd(items[position - 1].text)), Self.isPromise(item.text) {
                 reading.isTentative = true
             }
             if item.text == "?" { reading.isQuestion = true }
@@ -552,7 +552,9 @@ struct MessageReader: Sendable {
 
     /// "وما", "ومش": the joined "and" before a negation.
     private static func withoutAnd(_ word: String) -> String {
-        word.count > 1 && word.hasPrefix("و") && negations.contains(String(word.dropFirst())) ? String(word.dropFirst()) : word
+        guard word.hasPrefix("و") else { return word }
+        let rest = String(word.dropFirst())
+        return negations.contains(rest) ? rest : word
     }
 
     private static func isPromise(_ word: String) -> Bool {
@@ -561,7 +563,7 @@ struct MessageReader: Sendable {
 
     /// "ما نلحقش", "مانقدرش", "منقدرش", "مجيش": ما (apart or joined) before a verb of coming, ش after it.
     private static func isCircumfixNegation(_ word: String, after previous: String) -> Bool {
-        guard word.count >= 4, word.hasSuffix("ش") else { return false }
+        guard word.hasSuffix("ش"), word.count >= 4 else { return false }
         var stem = String(word.dropLast())
         if previous == "ما" || previous == "م" {
             if Lexicon.comingVerbs.contains(stem) { return true }

@@ -179,4 +179,16 @@ import Testing
     func statedWhenAnsweredByWatching(statement: String, reply: String) {
         #expect(Self.reply(statement, reply).state == .noEvent, "\(statement)")
     }
+
+    @Test func awayForWorkOnThePlansDayTurnsItDown() {
+        let result = Self.reply("free on Saturday the 12th? let's visit grandma", "the 12th I'm in Dammam for work till the 14th")
+        #expect(result.state == .denied)
+    }
+
+    @Test("a number after a name is no time, a time with its minutes still is", arguments: [
+        ("hike Trail 5 this Saturday?", "2026-12-12"), ("game at Stout Fri Dec 11th? first pitch 7:05", "2026-12-11T19:05"),
+    ])
+    func numbersAfterNames(proposal: String, expected: String) {
+        #expect(Self.start(Self.reply(proposal)) == expected, "\(proposal)")
+    }
 }

@@ -1079,7 +1079,8 @@ struct MessageReader: Sendable {
 
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
-        if index > 0, items[index - 1].has(.numberLabel) { return false }
+        // "court 3", "Trail 5"; a time written with its minutes ("first pitch 7:05") is still a time.
+        if index > 0, items[index - 1].has(.numberLabel), item.token.minute == nil { return false }
         if item.token.kind == .word, Self.countingOnes.contains(item.text) {
             let previous = index > 0 ? items[index - 1] : nil
             return looksLikeClock(index, items) || previous.map { $0.has(.clockLead) || $0.has(.after) || $0.has(.before) || $0.has(.rangeFrom) || $0.has(.rangeTo) } == true

@@ -150,6 +150,10 @@ extension Lexicon {
         (["قالوا", "قالو", "بيقولوا", "يقولوا", "they said", "they say", "qalou", "2alo", "2alu"], .thirdParty),
         (["الكهربا", "الكهرباء", "كهربا", "الكهربه", "power cut", "power outage", "load shedding", "loadshedding", "el kahraba", "kahraba", "el kahrba"], .notAMeeting),
         (["3andy", "3ndy", "3andy shoghl"], .ownPlan),
+        // Away for work: "Sunday week I'm in Davao for work".
+        (["for work", "on a work trip", "work trip", "business trip", "on business", "للشغل", "عشان الشغل", "في مهمه عمل", "رحله عمل", "lel shoghl"], .ownPlan),
+        // Names with a number: "Trail 5", "Hall 4", "Tower 2" (the number is no time).
+        (["trail", "hall", "tower", "block", "phase", "sector", "zone", "lane", "exit", "bay", "studio", "screen", "unit", "villa", "plot", "stage", "ward", "route", "شارع", "بلوك", "مخرج", "بوابة"], .numberLabel),
         // Offering a favour, not an invitation: "تبين شي من هناك؟", "need anything?".
         (["تبين شي", "تبي شي", "تبغى شي", "تبغين شي", "تحتاج شي", "need anything", "want anything", "tabi shay", "tebi shi"], .neutral),
         // Thanks for an evening that was: "thanks for having us tonight".

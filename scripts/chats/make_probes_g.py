@@ -16,7 +16,7 @@ OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests" / "ConversationsTest
 DAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 OFFSETS = {"Asia/Riyadh": "+03:00", "Africa/Cairo": "+02:00", "Asia/Beirut": "+02:00", "Asia/Dubai": "+04:00",
            "Europe/London": "+00:00", "Africa/Casablanca": "+01:00", "America/New_York": "-05:00", "Asia/Baghdad": "+03:00",
-           "Asia/Amman": "+03:00", "Asia/Manila": "+08:00", "Asia/Karachi": "+05:00", "Africa/Khartoum": "+02:00", "Asia/Aden": "+03:00"}
+           "Asia/Amman": "+03:00", "Asia/Manila": "+08:00", "Asia/Karachi": "+05:00", "Africa/Khartoum": "+02:00", "Asia/Aden": "+03:00", "Asia/Kuwait": "+03:00"}
 PRAYERS = {"fajr": "05:02", "dhuhr": "11:48", "asr": "14:51", "maghrib": "17:14", "isha": "18:44"}
 NAMES = {"en": ("Sam", "Priya"), "ar": ("أبو خالد", "فهد"), "mixed": ("Omar", "Lina")}
 
@@ -240,3 +240,71 @@ probe("multi-03", "en", "America/New_York", b, [("A", "coffee tomorrow 10?"), ("
 
 OUT.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items))
 print(f"{len(items)} probes -> {OUT}")
+
+# A hold-out written after reader G's first mechanisms and before any were fitted to it: the same
+# phenomena in other words, scored once with F and once with G (docs/extraction.md), never tuned on.
+items = []
+b = "2027-01-11"  # a Monday
+probe("h-day-01", "en", "Europe/London", b, [("A", "I've got a dentist appointment Wednesday at 9. Could we grab a pint Thursday at 7 instead?"), ("B", "go on then")],
+      AG, weekday(D(b), "thu"), "19:00", "Drinks", tags=["own-day-nearby"])
+probe("h-day-02", "ar", "Asia/Riyadh", b, [("A", "انا مداوم الثلاثاء لين ٤، وش رايك نتقهوى الاربعاء الساعة ٨؟"), ("B", "ابشر")],
+      AG, weekday(D(b), "wed"), "20:00", "قهوة", tags=["own-day-nearby"])
+probe("h-day-03", "mixed", "Africa/Cairo", b, [("A", "ana msafer el 7ad el sob7, tigi nit3asha el sabt 9?"), ("B", "akeed")],
+      AG, weekday(D(b), "sat"), "21:00", "Dinner", tags=["own-day-nearby"])
+probe("h-excuse-01", "en", "America/New_York", b, [("A", "Tacos tonight at 7?"), ("B", "can't tonight, stuck in the lab until 9. Friday?"), ("A", "Friday's good")],
+      AG, weekday(D(b), "fri"), "19:00", "Meal", alts=["Tacos"], tags=["excuse-times"])
+probe("h-excuse-02", "ar", "Africa/Cairo", b, [("A", "نتقابل بكرة الساعة ٦؟"), ("B", "مش هقدر، عندي شغل لحد ٨ بكرة")],
+      DN, D(b) + dt.timedelta(days=1), "18:00", "لقاء", tags=["excuse-times"])
+probe("h-counter-01", "en", "Asia/Dubai", b, [("A", "Breakfast Saturday at 9?"), ("B", "10 instead?"), ("A", "sure")],
+      AG, weekday(D(b), "sat"), "10:00", "Breakfast", tags=["counter"])
+probe("h-counter-02", "ar", "Asia/Kuwait", b, [("A", "نلعب بلوت الخميس الساعة ٩؟"), ("B", "١٠ ابرك"), ("A", "تم")],
+      AG, weekday(D(b), "thu"), "22:00", "بلوت", tags=["counter"])
+probe("h-counter-03", "mixed", "Asia/Amman", b, [("A", "argileh el jom3a 8?"), ("B", "9 a7san"), ("A", "yalla")],
+      AG, weekday(D(b), "fri"), "21:00", "Gathering", alts=["Argileh"], tags=["counter"])
+probe("h-venue-01", "en", "Europe/London", b, [("A", "Friday, Flat Iron in Covent Garden, 8?"), ("B", "see you there")],
+      AG, weekday(D(b), "fri"), "20:00", "Dinner", location="Flat Iron in Covent Garden", tags=["venue-hour"])
+probe("h-venue-02", "ar", "Asia/Riyadh", b, [("A", "الخميس في مقهى دانة ٧؟"), ("B", "تمام")],
+      AG, weekday(D(b), "thu"), "19:00", "قهوة", location="مقهى دانة", tags=["venue-hour"])
+probe("h-wd-01", "ar", "Africa/Cairo", b, [("A", "نروح النادي يوم الحد الجاي الساعة ٥؟"), ("B", "ماشي")],
+      AG, weekday(D(b), "sun"), "17:00", "النادي", tags=["egyptian-weekday"])
+probe("h-wd-02", "ar", "Asia/Beirut", b, [("A", "هالأربعا منتعشى سوا الساعة ٩؟"), ("B", "أكيد")],
+      AG, weekday(D(b), "wed"), "21:00", "عشاء", tags=["levantine-weekday"])
+probe("h-wd-03", "mixed", "Africa/Cairo", b, [("A", "nrou7 el cinema el 5ames el gai 10?"), ("B", "tamam")],
+      AG, weekday(D(b), "thu"), "22:00", "Cinema", tags=["arabizi-weekday"])
+probe("h-hedge-01", "en", "America/New_York", b, [("A", "Game night at mine Saturday 7pm?"), ("B", "would love to but let me see if I can get a sitter")],
+      PR, weekday(D(b), "sat"), "19:00", "Game night", alts=["Gathering"], tags=["hedge"])
+probe("h-hedge-02", "ar", "Asia/Riyadh", b, [("A", "نطلع الاستراحة الجمعة بعد العصر؟"), ("B", "الله كريم، ما اقدر اوعدك")],
+      PR, weekday(D(b), "fri"), None, "جلسة", anchor="asr", tags=["hedge"])
+probe("h-hedge-03", "mixed", "Asia/Beirut", b, [("A", "bowling el sabt 6?"), ("B", "ma ba3ref, yimkin, bkhabrak")],
+      PR, weekday(D(b), "sat"), "18:00", "Game", tags=["hedge"])
+probe("h-yes-01", "ar", "Asia/Baghdad", b, [("A", "نروح للمول السبت الساعة ٥؟"), ("B", "اي والله خوش، اجي")],
+      AG, weekday(D(b), "sat"), "17:00", "تسوق", tags=["dialect-yes"])
+probe("h-no-01", "ar", "Africa/Casablanca", b, [("A", "نخرجو للبحر الحد مع 10؟"), ("B", "سمحلي، ما نقدرش نجي الحد")],
+      DN, weekday(D(b), "sun"), "10:00", "رحلة", tags=["dialect-no"])
+probe("h-no-02", "ar", "Africa/Cairo", b, [("A", "نتغدى الجمعة الساعة ٣؟"), ("B", "معلش مش هينفع الجمعة خالص")],
+      DN, weekday(D(b), "fri"), "15:00", "غداء", tags=["dialect-no"])
+probe("h-neg-01", "en", "Europe/London", b, [("A", "Quiz night Tuesday at 8?"), ("B", "I'm never busy on a Tuesday, count me in")],
+      AG, weekday(D(b), "tue"), "20:00", "Quiz", alts=["Outing"], tags=["negation-in-yes"])
+probe("h-neg-02", "ar", "Asia/Riyadh", b, [("A", "نتعشى السبت الساعة ٩؟"), ("B", "معليش تأخرت بالرد، تمام اكيد")],
+      AG, weekday(D(b), "sat"), "21:00", "عشاء", tags=["negation-in-yes"])
+probe("h-side-01", "en", "America/New_York", b, [("A", "Movie Friday at 8?"), ("B", "which one? can you send me the trailer"), ("A", "yep sending")],
+      PR, weekday(D(b), "fri"), "20:00", "Cinema", tags=["side-request"])
+probe("h-hard-01", "en", "Europe/London", b, [("A", "Don't forget the council tax is due Friday"), ("B", "ok thanks")],
+      NO, tags=["deadline"])
+probe("h-hard-02", "ar", "Asia/Riyadh", b, [("A", "اختي زواجها الخميس الجاي الساعة ٩"), ("B", "الله يتمم لها على خير")],
+      NO, tags=["other-people"])
+probe("h-hard-03", "mixed", "Africa/Cairo", b, [("A", "el matsh el gom3a el sa3a 8, hatetfarag fen?"), ("B", "fel beit 3adi")],
+      NO, tags=["tv"])
+probe("h-rel-01", "en", "Europe/London", b, [("A", "Brunch Saturday week at 11?"), ("B", "perfect")],
+      AG, weekday(D(b), "sat", weeks=1), "11:00", "Brunch", tags=["sunday-week"])
+probe("h-rel-02", "ar", "Asia/Riyadh", b, [("A", "بعد بكرة نروح البر؟"), ("B", "تم")],
+      AG, D(b) + dt.timedelta(days=2), None, "رحلة", tags=["relative"])
+probe("h-num-01", "en", "Asia/Dubai", b, [("A", "Table for 6 at Zuma, Thursday 9pm?"), ("B", "done")],
+      AG, weekday(D(b), "thu"), "21:00", "Dinner", location="Zuma", tags=["several-numbers"])
+probe("h-multi-01", "en", "America/New_York", b, [("A", "Coffee Wednesday at 10?"), ("B", "yes!"), ("A", "and dinner Friday at 8?"), ("B", "also yes")],
+      AG, weekday(D(b), "wed"), "10:00", "Coffee", others=[(weekday(D(b), "fri"), "20:00", "Dinner")], tags=["multi-event"])
+probe("h-multi-02", "ar", "Asia/Riyadh", b, [("A", "نتغدى السبت الساعة ٢؟"), ("B", "تمام، وبعدها نروح السينما الساعة ٥؟"), ("A", "اكيد")],
+      AG, weekday(D(b), "sat"), "14:00", "غداء", others=[(weekday(D(b), "sat"), "17:00", "سينما")], tags=["multi-event"])
+HOLDOUT = OUT.with_name("probes-g-holdout.jsonl")
+HOLDOUT.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items))
+print(f"{len(items)} hold-out probes -> {HOLDOUT}")

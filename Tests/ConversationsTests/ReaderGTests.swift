@@ -191,4 +191,29 @@ import Testing
     func numbersAfterNames(proposal: String, expected: String) {
         #expect(Self.start(Self.reply(proposal)) == expected, "\(proposal)")
     }
+
+    @Test("the proposer's no that asks for another day moves the agreed plan", arguments: [
+        "اسف صار عندي دوام الاربعاء، نخليها الخميس نفس الوقت؟", "sorry I'm stuck at the office Wednesday, Thursday same time?",
+    ])
+    func aNoThatAsksForAnotherDay(move: String) {
+        let result = Self.reply("نجتمع الاربعاء الساعة ٧ المسا في الكوفي؟", "اوكي", move, "ماشي")
+        #expect(result.state == .agreed, "\(move)")
+        #expect(Self.start(result) == "2026-12-10T19:00", "\(move)")
+    }
+
+    @Test func aMaybeButANewTimeCounters() {
+        let result = Self.reply("نتقابل بكرة الساعة ٤ العصر؟", "ممكن بس خليها ٤ ونص", "تمام")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T16:30")
+    }
+
+    @Test func aNoToADontPromises() {
+        let result = Self.reply("tennis tomorrow at 8am?", "9?", "fine 9 dont be late", "wont")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T09:00")
+    }
+
+    @Test func anOrdinalStreetIsNoDate() {
+        #expect(Self.start(Self.reply("Fri Dec 11th after work? like 6:15 by the entrance on 14th st", "👍 works")) == "2026-12-11T18:15")
+    }
 }

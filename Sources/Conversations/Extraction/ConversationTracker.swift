@@ -65,6 +65,8 @@ struct ConversationTracker {
 
     /// Who sent the message before this one.
     private var lastSender: String?
+    /// The sender of the message before this one, if it told the other not to do something.
+    private var lastForbidder: String?
 
     mutating func take(_ reading: MessageReading, from sender: String) {
         defer { lastSender = sender }
@@ -77,6 +79,11 @@ struct ConversationTracker {
             reading.accepts = false
             reading.denies = false
         }
+        // "fine 7.30 dont bail" "wont": a short no to the other's "don't" promises; it refuses nothing.
+        if lastForbidder != nil, lastForbidder != sender, reading.denies, !reading.cancels, reading.wordCount <= 3, reading.fragments.isEmpty {
+            reading.denies = false
+        }
+        lastForbidder = reading.forbidsSomething ? sender : nil
         answered = bound.map(\.plans) ?? []
         answersTheOther = bound != nil
         // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
@@ -283,11 +290,26 @@ struct ConversationTracker {
             let days = (fragment?.days ?? []) + reading.excuseDays
             let activity = fragment?.activity?.english
             guard !days.isEmpty || activity != nil else { return false }
-            let agreed = plans.indices.filter { index in
+            var agreed = plans.indices.filter { index in
                 plans[index].status == .agreed
                     && (plans[index].day.map { days.contains($0) } == true || (activity != nil && plans[index].details.activity?.english == activity))
             }
+            // "sorry I'm stuck at the office Wednesday, Thursday same time?": a no that asks for
+            // another day is about the agreed plan still being talked about.
+            if agreed.isEmpty, reading.isQuestion || reading.invites, fragment?.hasDay == true,
+               let latest = plans.indices.filter({ plans[$0].status == .agreed }).max(by: { plans[$0].touched < plans[$1].touched }), inFocus(latest) {
+                agreed = [latest]
+            }
             guard let last = agreed.last else { return false }
+            // "معليش طلع لي شغل الأربعاء، نخليها الخميس نفس الوقت؟": a no that asks for another day moves the plan.
+            if var fragment, reading.isQuestion || reading.invites, let oldDay = plans[last].day,
+               let newDay = fragment.days.last(where: { $0 != oldDay && !reading.excuseDays.contains($0) }) {
+                fragment.days = [newDay]
+                plans[last].status = .open
+                merge(fragment, into: last, sender: sender)
+                plans[last].touched = step
+                return true
+            }
             plans[last].status = .cancelled
             plans[last].touched = step
             return true

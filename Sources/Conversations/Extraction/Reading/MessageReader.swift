@@ -28,12 +28,12 @@ struct MessageReader: Sendable {
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
     private static let ordinalSuffixes: Set<String> = ["th", "st", "nd", "rd"]
     private static let ordinalNouns: Set<String> = [
-        "floor", "time", "times", "place", "round", "year", "grade", "semester", "term", "attempt", "try", "one", "row", "level", "anniversary", "birthday", "child", "kid",
+        "floor", "st", "street", "ave", "avenue", "road", "blvd", "time", "times", "place", "round", "year", "grade", "semester", "term", "attempt", "try", "one", "row", "level", "anniversary", "birthday", "child", "kid",
     ]
     private static let meridiemWords: [String: Bool] = [
         "am": false, "a": false, "a.m": false, "ص": false, "صباحا": false, "pm": true, "p": true, "p.m": true, "م": true, "مساء": true, "مساءا": true,
     ]
-    private static let ramadanOnlyIftar: Set<String> = ["الفطور", "فطور", "نفطر", "فطورنا", "ftoor", "fitoor", "el fitoor", "el ftoor"]
+    private static let ramadanOnlyIftar: Set<String> = ["الفطور", "فطور", "نفطر", "فطورنا", "ftoor", "fitoor", "el fitoor", "el ftoor", "الفطار", "فطار", "el fetar", "fetar"]
     /// After a negation these say no: "مش هينفع", "ما بقدر", "not free".
     private static let negatableYes: Set<String> = [
         "ينفع", "هينفع", "حينفع", "بينفع", "يناسب", "يناسبني", "يناسبنا", "يصير", "بصير", "اقدر", "بقدر", "هقدر", "حقدر", "نقدر", "فاضي",
@@ -221,6 +221,11 @@ struct MessageReader: Sendable {
         let hasQuestionMark = items.contains { $0.text == "?" }
         for clause in clauses {
             var clauseItems = Array(items[clause])
+            // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
+            if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
+               !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.obligations.contains($0.text) }) {
+                clauseItems = Array(clauseItems[..<forbidden])
+            }
             var veto = Vetoes(clauseItems)
             let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
             // "10ish when it opens": a start tied to the opening, said and not asked, is the plan's.
@@ -548,6 +553,14 @@ struct MessageReader: Sendable {
             let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
             if yesBefore, !yesAfter, counterAfter { reading.accepts = false }
         }
+        // "ممكن بس خليها ١٠ وربع", "maybe, but make it 8": a maybe before "but" and a new time after it counters.
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), reading.isTentative,
+           !items[contrast...].contains(where: { $0.has(.tentative) }), items[..<contrast].contains(where: { $0.has(.tentative) }),
+           items[contrast...].contains(where: { $0.has(.invite) }), items[contrast...].contains(where: { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+            reading.isTentative = false
+        }
+        // "dont bail" … "wont", "لا تتأخر" … "لا": a no that answers a "don't" is a promise (the tracker decides).
+        reading.forbidsSomething = items.indices.contains { Self.isProhibition(at: $0, items) }
     }
 
     /// "وما", "ومش": the joined "and" before a negation.
@@ -1137,7 +1150,7 @@ struct MessageReader: Sendable {
         // A short reply that is mostly a number: "8?", "سبع", "اوكي ٥", "8 is good".
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
-            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.clockLead) || $0.element.has(.sameTime) || $0.element.has(.preference)
+            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.acceptAlone) || $0.element.has(.clockLead) || $0.element.has(.sameTime) || $0.element.has(.preference)
                 || ["is", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
                 return true
             }

@@ -52,6 +52,8 @@ struct MessageReading: Sendable {
     var accepts = false
     var denies = false
     var isTentative = false
+    /// "don't bail", "لا تتأخر": tells the other not to do something; a bare no after it promises.
+    var forbidsSomething = false
     /// A clause is about a broadcast, a deadline or the weather ("هتفرج عليه في البيت", "I'll watch it at home").
     var speaksOfOtherThing = false
     /// "too bad", "never mind", خسارة: said by the proposer, the other's no is taken.

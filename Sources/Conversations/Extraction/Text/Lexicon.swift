@@ -322,7 +322,7 @@ struct Lexicon: Sendable {
         (["maghrib", "maghreb", "المغرب", "el maghrib", "el maghreb", "magrib", "el magrib"], .prayer(.maghrib)),
         (["isha", "ishaa", "el isha", "el 3isha", "3isha", "el ishaa"], .prayer(.isha)),
         (["العشاء", "العشا", "عشاء", "عشا"], .ishaOrDinner),
-        (["iftar", "ftoor", "fitoor", "فطور رمضان", "الافطار", "افطار", "الفطور", "فطور", "نفطر", "فطورنا", "el fitoor", "el ftoor", "el iftar"], .iftar),
+        (["iftar", "ftoor", "fitoor", "فطور رمضان", "الافطار", "افطار", "الفطور", "فطور", "نفطر", "فطورنا", "el fitoor", "el ftoor", "el iftar", "الفطار", "فطار", "el fetar", "fetar"], .iftar),
         (["friday prayer", "jummah", "jumuah", "jumma prayer", "صلاه الجمعه", "el jum3a prayer", "salat el jum3a"], .fridayPrayer),
         (["after", "بعد", "ba3d", "ba3ad", "ba3d el", "post"], .after),
         (["before", "قبل", "gabl", "qabl", "abl"], .before),

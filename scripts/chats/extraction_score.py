@@ -22,8 +22,8 @@ FIXTURES = HERE.parent.parent / "Tests" / "ConversationsTests" / "Fixtures" / "e
 SCORER = FIXTURES / "score.py"
 # Issue 19: English varieties and Arabizi, and Arabic dialects, written by other authors.
 DEV2_SETS = ("dev2-en-mixed", "dev2-ar")
-# Reader G: 0.957 and 0.921 (lowest language 0.921).
-DEV2_GATE = (0.90, 0.87)
+# Reader G: 0.972 and 0.948 (lowest language 0.948).
+DEV2_GATE = (0.92, 0.90)
 # Round 1 of the blind sets: 120 long chats written blind by another author, many dialects. The
 # rules reach 0.785 overall (ar 0.698, en 0.841, mixed 0.855; half of it was tuned on); gated a margin below, so a change
 # that loses ground on unseen-style chats fails.

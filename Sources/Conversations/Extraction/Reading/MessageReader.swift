@@ -428,11 +428,11 @@ struct MessageReader: Sendable {
         let asks = items.contains { $0.text.contains("?") || $0.text.contains("؟") }
         var waived = false
         for (position, item) in items.enumerated() {
-            if item.has(.waiver) { waived = true }
             // "ما نوعدكش", "مش وعد", "mesh wa3d": not promising hedges.
-            if item.cues.isEmpty, position > 0, Self.negations.contains(items[position - 1].text) || items[position - 1].has(.deny)
-                || Self.negations.contains(Self.withoutAnd(items[position - 1].text)), Self.isPromise(item.text) {
-                reading.isTentative = true
+            if item.cues.isEmpty, position > 0 {
+                let previous = items[position - 1]
+                let negates = previous.cues.isEmpty ? Self.negations.contains(Self.withoutAnd(previous.text)) : previous.has(.deny)
+                if negates, Self.isPromise(item.text) { reading.isTentative = true }
             }
             if item.text == "?" { reading.isQuestion = true }
             let negated = position > 0 && items[position - 1].cues.isEmpty && Self.negations.contains(items[position - 1].text)
@@ -474,6 +474,7 @@ struct MessageReader: Sendable {
                     if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
                 case .tentative: reading.isTentative = true
                 case .regret: reading.regrets = true
+                case .waiver: waived = true
                 case .conditional: reading.isConditional = true
                 case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
@@ -616,8 +617,10 @@ struct MessageReader: Sendable {
 
     /// "لا تتأخر", "la tnsa", "don't be late": a bare no in front of a second-person verb tells
     /// the other what not to do; it refuses nothing.
+    private static let prohibitionWords: Set<String> = ["لا", "la", "laa", "don't", "dont"]
+
     private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
-        guard ["لا", "la", "laa", "don't", "dont"].contains(items[position].text), position + 1 < items.count else { return false }
+        guard prohibitionWords.contains(items[position].text), position + 1 < items.count else { return false }
         let next = items[position + 1]
         // "don't bail on me", "la tlghiha": telling the other not to call it off holds the plan.
         guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) || next.has(.cancel) || next.has(.deny) else { return false }
@@ -634,7 +637,7 @@ struct MessageReader: Sendable {
         let activities = items.indices.filter { items[$0].cues.contains { if case .activity = $0 { true } else { false } } }
         // "تم الخميس. وبعدها بعد العشا نتعشى عند ابو نواف؟": after "and then", an activity with a
         // when of its own is a second plan.
-        if let then = items.indices.first(where: { $0 > 0 && items[$0].has(.sequence) }), activities.contains(where: { $0 > then }),
+        if let lastActivity = activities.last, let then = items.indices.first(where: { $0 > 0 && items[$0].has(.sequence) }), lastActivity > then,
            items[then...].contains(where: { item in isDayItem(item) || item.token.kind == .number || item.cues.contains { isWhenCue($0) || $0 == .after } }),
            !items.contains(where: { $0.has(.or) }) {
             return [0..<then, then..<items.count]

@@ -216,4 +216,17 @@ import Testing
     @Test func anOrdinalStreetIsNoDate() {
         #expect(Self.start(Self.reply("Fri Dec 11th after work? like 6:15 by the entrance on 14th st", "👍 works")) == "2026-12-11T18:15")
     }
+
+    @Test func anObligationOfOnesOwnInvitesNobody() {
+        #expect(Self.reply("لازم اروح السوق بكرة").state == .noEvent)
+        #expect(Self.reply("لازم نروح السوق بكرة").state == .proposed)
+    }
+
+    @Test func frenchCallOffAndHedges() {
+        let called = Self.reply("c'est confirmé pour mercredi 19h au cinéma?", "oui c'est bon", "mauvaise nouvelle, ils ont annulé la séance", "bon, tant pis")
+        #expect(called.state == .denied)
+        let hedged = Self.reply("dimanche pique-nique au parc vers 11h ?", "s'il fait beau je viens", "ok on voit samedi", "d'acc")
+        #expect(hedged.state == .proposed)
+        #expect(Self.start(hedged) == "2026-12-13T11:00")
+    }
 }

@@ -443,6 +443,9 @@ struct ConversationTracker {
                 let asideDays = plans[index].proposer == sender && !reading.isQuestion && !reading.invites && !reading.accepts && !reading.cancels
                     && reading.wordCount > 5 && fragment.hasDay && plans[index].day != nil && fragment.days != plans[index].details.days
                 if asideDays { return }
+                // "ok on voit samedi soir", "I'll let you know Thursday": a hedge names when it will be
+                // decided, not a new when for the plan.
+                if reading.isTentative, !reading.isQuestion, !reading.invites, changesWhen(fragment, of: index) { return }
                 if changesWhen(fragment, of: index) {
                     merge(fragment, into: index, sender: sender)
                 } else {

@@ -233,7 +233,7 @@ struct MessageReader: Sendable {
             if veto.isInquiry, !clauseItems.contains(where: { $0.text.contains("?") }), clauseItems.filter({ $0.has(.inquiry) }).allSatisfy({ Self.openingWords.contains($0.text) }) {
                 veto.isInquiry = false
             }
-            let clauseInvites = clauseItems.contains { $0.has(.invite) }
+            let clauseInvites = clauseItems.indices.contains { clauseItems[$0].has(.invite) && !Self.isOwnObligation(at: $0, clauseItems) }
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
             let clauseReallyInvites = clauseItems.indices.contains { position in
                 clauseItems[position].has(.invite) && !Self.obligations.contains(clauseItems[position].text)
@@ -460,7 +460,7 @@ struct MessageReader: Sendable {
                     if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
                     // "you don't need to join": waived, it invites nobody.
-                    if waived { break }
+                    if waived || Self.isOwnObligation(at: position, items) { break }
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
@@ -562,6 +562,15 @@ struct MessageReader: Sendable {
         }
         // "dont bail" … "wont", "لا تتأخر" … "لا": a no that answers a "don't" is a promise (the tracker decides).
         reading.forbidsSomething = items.indices.contains { Self.isProhibition(at: $0, items) }
+    }
+
+    /// "لازم أدرس", "lazem a5alas", "I must study": an obligation in the first person singular is
+    /// one's own, not an invitation ("لازم نطلع" is "we must go out").
+    private static func isOwnObligation(at position: Int, _ items: [Item]) -> Bool {
+        guard items[position].first == items[position].last, obligations.contains(items[position].text), position + 1 < items.count else { return false }
+        let next = items[position + 1].text
+        if next == "i" || next == "ana" || next == "انا" { return true }
+        return next.count > 2 && (next.hasPrefix("ا") || next.hasPrefix("a") && items[position].text.hasPrefix("laz"))
     }
 
     /// "وما", "ومش": the joined "and" before a negation.

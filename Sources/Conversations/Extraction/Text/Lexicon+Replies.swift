@@ -131,6 +131,10 @@ extension Lexicon {
         // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
         (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
         (["صحا", "صحيت"], .acceptAlone),
+        // French, as the Maghreb and Lebanon write it: called off, put off, and "if".
+        (["annulé", "annulée", "annule", "on annule", "annuler", "reporté", "reportée", "reporter", "on reporte", "ils ont reporté", "ils ont annulé"], .cancel),
+        (["on voit", "on se dit", "on en reparle", "on se tient au courant", "je te confirme", "je confirme"], .tentative),
+        (["si y a", "si y'a", "s'il y a", "s'il fait", "si il fait", "si pas de", "sauf si", "si jamais"], .conditional),
         ([
             "وبعدها", "و بعدها", "وبعدين", "و بعدين", "وبعده", "and then", "then after", "after that", "afterwards", "and after that", "w ba3dein",
             "w ba3dain", "w ba3deen", "wba3dein", "w ba3daha", "w ba3dha", "et après", "puis",

@@ -22,22 +22,31 @@ FIXTURES = HERE.parent.parent / "Tests" / "ConversationsTests" / "Fixtures" / "e
 SCORER = FIXTURES / "score.py"
 # Issue 19: English varieties and Arabizi, and Arabic dialects, written by other authors.
 DEV2_SETS = ("dev2-en-mixed", "dev2-ar")
-DEV2_GATE = (0.88, 0.85)
+# Reader G: 0.972 and 0.948 (lowest language 0.948).
+DEV2_GATE = (0.92, 0.90)
 # Round 1 of the blind sets: 120 long chats written blind by another author, many dialects. The
 # rules reach 0.785 overall (ar 0.698, en 0.841, mixed 0.855; half of it was tuned on); gated a margin below, so a change
 # that loses ground on unseen-style chats fails.
 BLIND_SETS = ("blind1",)
-BLIND_GATE = (0.75, 0.66)
+# Reader G reaches 0.923 (ar 0.853, en 0.953, mixed 1.000).
+BLIND_GATE = (0.82, 0.76)
 # Round 2: 100 long chats (en 35, ar 40, mixed 25), first run 0.519 blind. With answers bound to
 # what they answer and plans only between the two, the rules reach 0.674 (ar 0.696, en 0.714,
 # mixed 0.588); gated a margin below.
 BLIND2_SETS = ("blind2",)
-BLIND2_GATE = (0.63, 0.54)
+# Reader G reaches 0.836 (ar 0.785, en 0.872, mixed 0.865).
+BLIND2_GATE = (0.75, 0.70)
 # Round 6: 150 chats (2-12 messages; ar 60, en 60, mixed 30) written blind by an author who never
 # saw the reader; first run with reader E 0.808 (ar 0.754, en 0.872, mixed 0.783), recorded before
 # anyone read it. Gated a margin below what the rules reach on it now.
 BLIND3_SETS = ("blind3",)
-BLIND3_GATE = (0.76, 0.70)
+BLIND3_GATE = (0.85, 0.80)
+# Reader G's probes: 73 short chats, one phenomenon each (a time beside another day, an excuse's
+# times, short counters, venues with a bare hour, dialect weekdays, hedges, dialect yes and no,
+# negations inside a yes, side requests, hard negatives, relative dates, several numbers, several
+# events); written by scripts/chats/make_probes_g.py. First run with reader F 0.803; G reaches 1.000.
+PROBES_SETS = ("probes-g",)
+PROBES_GATE = (0.90, 0.85)
 # The binary runs the rules alone, the default. Reader D's status model (off by default; see
 # docs/extraction.md) is trained on every set gated here (blind2 0.843, blind1 0.905 with it), so
 # with it the gates catch a broken build or a rule that loses ground, not how well the reader
@@ -84,6 +93,8 @@ def main():
         failures += run_set(args.binary, name, BLIND2_GATE)
     for name in BLIND3_SETS:
         failures += run_set(args.binary, name, BLIND3_GATE)
+    for name in PROBES_SETS:
+        failures += run_set(args.binary, name, PROBES_GATE)
     if failures:
         print("\n".join(failures), file=sys.stderr)
         sys.exit(1)

@@ -23,6 +23,9 @@ struct ConversationTracker {
         /// ("ok fine the 16th 4:30am") accepts it.
         var offers: [Offer] = []
 
+        /// Set by a statement of a when, with no invitation and no question ("الماتش بكرة الساعة ٩").
+        var isStatement = false
+
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
     }
@@ -60,7 +63,13 @@ struct ConversationTracker {
     /// The latest message that asked or proposed something: a reply from the other side answers it.
     private var lastAsk: Ask?
 
+    /// Who sent the message before this one.
+    private var lastSender: String?
+    /// The sender of the message before this one, if it told the other not to do something.
+    private var lastForbidder: String?
+
     mutating func take(_ reading: MessageReading, from sender: String) {
+        defer { lastSender = sender }
         var reading = reading
         let bound = lastAsk.flatMap { $0.sender == sender ? nil : $0 }
         // Bind the answer to what it answers: a yes or no to the other's latest question or request
@@ -70,7 +79,13 @@ struct ConversationTracker {
             reading.accepts = false
             reading.denies = false
         }
+        // "fine 7.30 dont bail" "wont": a short no to the other's "don't" promises; it refuses nothing.
+        if lastForbidder != nil, lastForbidder != sender, reading.denies, !reading.cancels, reading.wordCount <= 3, reading.fragments.isEmpty {
+            reading.denies = false
+        }
+        lastForbidder = reading.forbidsSomething ? sender : nil
         answered = bound.map(\.plans) ?? []
+        answersTheOther = bound != nil
         // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
         // tells more of the news; it proposes nothing.
         if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
@@ -99,6 +114,8 @@ struct ConversationTracker {
 
     /// The plans the message being read answers (set by the other's latest ask).
     private var answered: Set<Int> = []
+    /// The message being read answers the other's latest question or request ("fi ghayro?", "another day?").
+    private var answersTheOther = false
 
     private mutating func takeMessage(_ reading: MessageReading, from sender: String) {
         step += 1
@@ -140,6 +157,24 @@ struct ConversationTracker {
             reading.denies = true
         }
 
+        // "خسارة، بالتوفيق", "too bad, another time": the proposer taking the other's answer as a no.
+        if reading.regrets, !reading.accepts, !fragments.contains(where: \.hasWhen), lastSender != sender, lastSender != nil,
+           let latest = plans.indices.filter({ plans[$0].status == .open }).max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].proposer == sender {
+            plans[latest].status = .refused
+            plans[latest].touched = step
+            return
+        }
+        // "الماتش بكرة الساعة ٩" "اه هتفرج عليه في البيت": a when stated, not asked, that the other
+        // answers by watching it where they are was news. It goes, as the latest plan, with nothing said of it since.
+        if reading.speaksOfOtherThing, !reading.accepts, !reading.denies, !reading.invites, !fragments.contains(where: \.hasWhen),
+           let news = plans.last, news.isStatement, news.status == .open, news.proposer != sender, news.touched == step - 1 {
+            let index = plans.count - 1
+            plans.removeLast()
+            refusedBy[index] = nil
+            lastAsk = nil
+            return
+        }
         // "if rain we cancel": a call-off on a condition is a condition.
         if reading.cancels, reading.isConditional { reading.cancels = false }
         if reading.cancels, cancel(reading, fragments, sender: sender, today: today) { return }
@@ -197,11 +232,15 @@ struct ConversationTracker {
 
     // MARK: acts
 
-    /// "Sunday works" in answer to "what about the Sunday then, the 20th?": a bare weekday a
-    /// week before a plan's day on that weekday names the plan's day.
+    /// "Sunday works" in answer to "what about the Sunday then, the 20th?", "samedi c'est bon" to
+    /// "samedi 2 janvier": a bare weekday some weeks before a plan's day on that weekday names the plan's day.
     private func onPlanWeekday(_ fragment: PlanFragment) -> PlanFragment {
         guard fragment.dayIsPlainWeekday, let day = fragment.days.first,
-              let planDay = plans.last(where: { ($0.status == .open || $0.status == .agreed) && $0.day.map { $0.daysSinceEpoch - day.daysSinceEpoch == 7 } == true })?.day
+              let planDay = plans.last(where: { plan in
+                  guard plan.status == .open || plan.status == .agreed, let planDay = plan.day else { return false }
+                  let gap = planDay.daysSinceEpoch - day.daysSinceEpoch
+                  return gap > 0 && gap % 7 == 0 && gap <= 35
+              })?.day
         else { return fragment }
         var result = fragment
         result.days = [planDay]
@@ -251,11 +290,26 @@ struct ConversationTracker {
             let days = (fragment?.days ?? []) + reading.excuseDays
             let activity = fragment?.activity?.english
             guard !days.isEmpty || activity != nil else { return false }
-            let agreed = plans.indices.filter { index in
+            var agreed = plans.indices.filter { index in
                 plans[index].status == .agreed
                     && (plans[index].day.map { days.contains($0) } == true || (activity != nil && plans[index].details.activity?.english == activity))
             }
+            // "sorry I'm stuck at the office Wednesday, Thursday same time?": a no that asks for
+            // another day is about the agreed plan still being talked about.
+            if agreed.isEmpty, reading.isQuestion || reading.invites, fragment?.hasDay == true,
+               let latest = plans.indices.filter({ plans[$0].status == .agreed }).max(by: { plans[$0].touched < plans[$1].touched }), inFocus(latest) {
+                agreed = [latest]
+            }
             guard let last = agreed.last else { return false }
+            // "معليش طلع لي شغل الأربعاء، نخليها الخميس نفس الوقت؟": a no that asks for another day moves the plan.
+            if var fragment, reading.isQuestion || reading.invites, let oldDay = plans[last].day,
+               let newDay = fragment.days.last(where: { $0 != oldDay && !reading.excuseDays.contains($0) }) {
+                fragment.days = [newDay]
+                plans[last].status = .open
+                merge(fragment, into: last, sender: sender)
+                plans[last].touched = step
+                return true
+            }
             plans[last].status = .cancelled
             plans[last].touched = step
             return true
@@ -389,6 +443,9 @@ struct ConversationTracker {
                 let asideDays = plans[index].proposer == sender && !reading.isQuestion && !reading.invites && !reading.accepts && !reading.cancels
                     && reading.wordCount > 5 && fragment.hasDay && plans[index].day != nil && fragment.days != plans[index].details.days
                 if asideDays { return }
+                // "ok on voit samedi soir", "I'll let you know Thursday": a hedge names when it will be
+                // decided, not a new when for the plan.
+                if reading.isTentative, !reading.isQuestion, !reading.invites, changesWhen(fragment, of: index) { return }
                 if changesWhen(fragment, of: index) {
                     merge(fragment, into: index, sender: sender)
                 } else {
@@ -422,7 +479,12 @@ struct ConversationTracker {
                 }
                 return
             case .refused, .cancelled:
-                if fragment.hasWhen, reading.isQuestion || reading.invites, !vetoed, changesWhen(fragment, of: index) {
+                // "fi ghayro?" "fi kaman wa7ad el arb3a": a new when said in answer to the other's
+                // question offers it as much as asking does.
+                // "السبت عندي دوام" … "بس بقدر آجي الاحد": the one who said no offering another when, after a "but", counters.
+                let offers = reading.isQuestion || reading.invites || answersTheOther && plans[index].proposer == sender && !reading.isAboutOthersOnly
+                    || refusedBy[index] == sender && reading.opensWithContrast
+                if fragment.hasWhen, offers, !vetoed, changesWhen(fragment, of: index) {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)
                     plans[index].touched = step
@@ -430,6 +492,11 @@ struct ConversationTracker {
                 }
                 if fragment.activity == nil { return }
             }
+        }
+        var fragment = fragment
+        // "and then dinner after Isha" with no day of its own is on the day of the plan it follows.
+        if fragment.followsOn, !fragment.hasDay, let previous = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }) {
+            fragment.days = plans[previous].details.days
         }
         // "ما تيجي ننزل نتمشى عالكورنيش بالليل؟": an invitation for a part of the day is for today.
         guard fragment.hasWhen || reading.invites && fragment.partOfDay != nil && !reading.hasNoTimeFrame, !vetoed else { return }
@@ -449,7 +516,9 @@ struct ConversationTracker {
         // the 2nd floor", "ya 15/3. I'm renewing, u?"): that asks about the other's own day.
         guard reading.invites || reading.isQuestion && !reading.asksOnlyAboutTheOther
             || ((fragment.activity != nil || fragment.location != nil) && (fragment.hasTime || fragment.partOfDay != nil)) else { return }
-        plans.append(newPlan(fragment, reading: reading, sender: sender, today: today))
+        var plan = newPlan(fragment, reading: reading, sender: sender, today: today)
+        plan.isStatement = !reading.invites && !reading.isQuestion
+        plans.append(plan)
     }
 
     /// A plan is in focus while the talk is on it: touched by this message or one of the three
@@ -472,6 +541,8 @@ struct ConversationTracker {
     private func target(for fragment: PlanFragment, among candidates: [Int]) -> Int? {
         guard !candidates.isEmpty else { return nil }
         if let activity = fragment.activity {
+            // "and then dinner after Isha": another plan, unless one of these is that activity.
+            if fragment.followsOn, !candidates.contains(where: { plans[$0].details.activity?.english == activity.english }) { return nil }
             if let same = candidates.last(where: { plans[$0].details.activity?.english == activity.english }) { return same }
             // "والمعرض الساعة ٥؟" names another plan than these.
             if plans.contains(where: { $0.details.activity?.english == activity.english }) { return nil }
@@ -511,12 +582,14 @@ struct ConversationTracker {
         return false
     }
 
-    /// A refined "10:15" after "10 tonight" keeps the evening.
+    /// A refined "10:15" after "10 tonight" keeps the evening; so does a counter a few hours off
+    /// ("Gym 6am?" "7 better" is 07:00; "19:00?" "8?" is 20:00).
     private func carryHalfOfDay(_ clock: SpokenClock, from current: SpokenClock) -> SpokenClock {
-        guard clock.isPM == nil, !clock.isTwentyFourHour else { return clock }
+        guard clock.isPM == nil, !clock.isTwentyFourHour, (1...12).contains(clock.hour) else { return clock }
         var result = clock
-        if current.isTwentyFourHour, clock.hour == current.hour - 12 { result.hour = current.hour }
-        if current.isPM != nil, clock.hour == current.hour { result.isPM = current.isPM }
+        let near = 3
+        if current.isTwentyFourHour, current.hour > 12, abs(clock.hour % 12 + 12 - current.hour) <= near { result.hour = clock.hour % 12 + 12 }
+        if let isPM = current.isPM, !current.isTwentyFourHour, abs(clock.hour % 12 - current.hour % 12) <= near { result.isPM = isPM }
         return result
     }
 

@@ -129,7 +129,12 @@ struct PlanOutcome {
     func event(of plan: ConversationTracker.Plan) -> ExtractedEvent {
         var event = ExtractedEvent(title: title(of: plan), location: plan.details.location)
         guard let day = plan.day else { return event }
-        if let clock = plan.details.clock {
+        if var clock = plan.details.clock {
+            // "court booked 7 to 8am", "from 5 to 7pm": the end's half of the day is the start's too.
+            if clock.isPM == nil, !clock.isTwentyFourHour, let end = plan.details.endClock, let endIsPM = end.isPM,
+               !end.isTwentyFourHour, clock.hour % 12 < end.hour % 12 {
+                clock.isPM = endIsPM
+            }
             var hour = ClockReading.hour(of: clock, partOfDay: plan.details.partOfDay, prayer: plan.details.prayerAsPartOfDay, bias: plan.details.activity?.bias ?? .none)
             // "Saturday from 9 to 1", "10 to 1 then": a range that runs past twelve into the
             // afternoon starts in the morning, unless the evening was said or the plan is an evening one.

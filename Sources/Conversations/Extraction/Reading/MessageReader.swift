@@ -28,12 +28,12 @@ struct MessageReader: Sendable {
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
     private static let ordinalSuffixes: Set<String> = ["th", "st", "nd", "rd"]
     private static let ordinalNouns: Set<String> = [
-        "floor", "time", "times", "place", "round", "year", "grade", "semester", "term", "attempt", "try", "one", "row", "level", "anniversary", "birthday", "child", "kid",
+        "floor", "st", "street", "ave", "avenue", "road", "blvd", "time", "times", "place", "round", "year", "grade", "semester", "term", "attempt", "try", "one", "row", "level", "anniversary", "birthday", "child", "kid",
     ]
     private static let meridiemWords: [String: Bool] = [
         "am": false, "a": false, "a.m": false, "ص": false, "صباحا": false, "pm": true, "p": true, "p.m": true, "م": true, "مساء": true, "مساءا": true,
     ]
-    private static let ramadanOnlyIftar: Set<String> = ["الفطور", "فطور", "نفطر", "فطورنا", "ftoor", "fitoor", "el fitoor", "el ftoor"]
+    private static let ramadanOnlyIftar: Set<String> = ["الفطور", "فطور", "نفطر", "فطورنا", "ftoor", "fitoor", "el fitoor", "el ftoor", "الفطار", "فطار", "el fetar", "fetar"]
     /// After a negation these say no: "مش هينفع", "ما بقدر", "not free".
     private static let negatableYes: Set<String> = [
         "ينفع", "هينفع", "حينفع", "بينفع", "يناسب", "يناسبني", "يناسبنا", "يصير", "بصير", "اقدر", "بقدر", "هقدر", "حقدر", "نقدر", "فاضي",
@@ -73,7 +73,8 @@ struct MessageReader: Sendable {
         readInvolvement(text, into: &reading)
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
-            let fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
+            var fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
+            fragment.followsOn = segment.lowerBound > 0 && items[segment.lowerBound].has(.sequence)
             if fragment.hasWhen || fragment.activity != nil || fragment.location != nil {
                 reading.fragments.append(fragment)
             }
@@ -127,7 +128,7 @@ struct MessageReader: Sendable {
     private static let knowingVerbs: Set<String> = [
         "see", "saw", "seen", "hear", "heard", "know", "سمعت", "سمعتي", "سمعتو", "شفت", "شفتي", "عرفت", "عرفتي", "دريت", "دريتي", "تدري", "تدرين",
         "تعرف", "تعرفي", "تعرفين", "3arfa", "3aref", "3aarfa", "sme3t", "sm3t", "sme3ti", "shoft", "shofti", "shufti", "3rfti",
-        "shifti", "shifty", "shefte", "shefti", "chefti", "cheft", "sm3ti", "sme3te",
+        "shifti", "shifty", "shefte", "shefti", "chefti", "cheft", "sm3ti", "sme3te", "vu", "entendu", "su",
     ]
 
     /// Requests to the other aside from a plan: "let me know", "text me", "send pics", "خبريني", "طمنيني", "3ayetli".
@@ -193,6 +194,8 @@ struct MessageReader: Sendable {
         if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
                 || first >= 1 && words[first - 1] == "you"
+                // French "t'as vu?", "tu as entendu", "vous avez vu".
+                || first >= 1 && ["t'as", "as", "avez", "tas"].contains(words[first - 1])
             // The "you" of "did you see" is the one asked, not someone brought into a plan.
             let sharedElsewhere = roles.indices.contains { $0 != first - 1 && roles[$0].contains(.shared) }
             let verb = words[first]
@@ -209,12 +212,20 @@ struct MessageReader: Sendable {
     private func planItems(_ items: [Item], text: ChatText, sentAt: LocalDateTime, reading: inout MessageReading) -> [Item] {
         let clauses = Self.clauses(items)
         guard clauses.count > 0 else { return items }
-        var kept: [Item] = []
+        var keptClauses: [[Item]] = []
         var ownDays: [Item] = []
         var yesElsewhere = false
+        // "el matsh bokra el sa3a 7, hatetfarag?": asking whether the other watches, deadlines or
+        // the weather make the whole message about that thing, unless something in it invites.
+        var asksAboutOtherThing = false
         let hasQuestionMark = items.contains { $0.text == "?" }
         for clause in clauses {
             var clauseItems = Array(items[clause])
+            // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
+            if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
+               !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.obligations.contains($0.text) }) {
+                clauseItems = Array(clauseItems[..<forbidden])
+            }
             var veto = Vetoes(clauseItems)
             let asks = clauseItems.contains { $0.token.kind == .punctuation && $0.text == "?" } || clause.upperBound == items.count && reading.isQuestion
             // "10ish when it opens": a start tied to the opening, said and not asked, is the plan's.
@@ -222,7 +233,7 @@ struct MessageReader: Sendable {
             if veto.isInquiry, !clauseItems.contains(where: { $0.text.contains("?") }), clauseItems.filter({ $0.has(.inquiry) }).allSatisfy({ Self.openingWords.contains($0.text) }) {
                 veto.isInquiry = false
             }
-            let clauseInvites = clauseItems.contains { $0.has(.invite) }
+            let clauseInvites = clauseItems.indices.contains { clauseItems[$0].has(.invite) && !Self.isOwnObligation(at: $0, clauseItems) }
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
             let clauseReallyInvites = clauseItems.indices.contains { position in
                 clauseItems[position].has(.invite) && !Self.obligations.contains(clauseItems[position].text)
@@ -240,6 +251,8 @@ struct MessageReader: Sendable {
                 // An invitation to someone else's event is an event between the two (labelling rule 1).
                 || (veto.isThirdParty && !clauseInvites && !reading.invites)
             if dropped {
+                if veto.isNotAMeeting, clauseItems.contains(where: { $0.text == "?" }), !clauseInvites { asksAboutOtherThing = true }
+                if veto.isNotAMeeting { reading.speaksOfOtherThing = true }
                 if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
                 if veto.isOwnPlan || veto.isNotAMeeting {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
@@ -258,8 +271,12 @@ struct MessageReader: Sendable {
             if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
             }
-            kept += clauseItems
+            keptClauses.append(clauseItems)
         }
+        if asksAboutOtherThing, !reading.invites {
+            keptClauses = keptClauses.map { clause in clause.filter { !Self.isDayItem($0) && $0.token.kind != .number && !$0.cues.contains(where: Self.isWhenCue) } }
+        }
+        var kept = Array(Self.withoutAsides(keptClauses, denies: reading.denies).joined())
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
         // "اي شفت الخبر": a yes about the news, the weather or the past agrees to no plan.
         if yesElsewhere, !kept.contains(where: { $0.has(.accept) || $0.has(.acceptAlone) }) { reading.accepts = false }
@@ -273,13 +290,40 @@ struct MessageReader: Sendable {
         return kept
     }
 
+    /// A time binds to the day of its own clause. When a clause asks or invites and names a when,
+    /// another clause that reports one person's own day ("I", "my", "she", no "we" or "you"), and
+    /// neither asks, invites nor answers, tells of something else ("I'm on night duty Tuesday till
+    /// 8am, so shall we do chai Wednesday at 5?").
+    /// In a no, a clause beside the counter that only says the sender's own day gives no time
+    /// either ("can't, at work till 6. Saturday?"). Alternatives ("Friday or Saturday?") stay whole.
+    private static func withoutAsides(_ clauses: [[Item]], denies: Bool) -> [[Item]] {
+        guard clauses.count > 1, !clauses.contains(where: { $0.contains { $0.has(.or) } }) else { return clauses }
+        func asks(_ clause: [Item]) -> Bool { clause.contains { $0.text == "?" || $0.has(.invite) } }
+        func answers(_ clause: [Item]) -> Bool { clause.contains { $0.has(.accept) || $0.has(.acceptAlone) || $0.has(.deny) || $0.has(.cancel) || $0.has(.tentative) } }
+        func namesDay(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) } }
+        func namesWhen(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: isWhenCue) } }
+        // "cinema Friday 8pm, and brunch Sunday at 11?": a clause naming an activity is a plan of its own.
+        func namesActivity(_ clause: [Item]) -> Bool { clause.contains { $0.cues.contains { if case .activity = $0 { true } else { false } } } }
+        let asking = clauses.filter { asks($0) && namesWhen($0) }
+        guard !asking.isEmpty else { return clauses }
+        let askedDay = asking.contains(where: namesDay)
+        func reportsOnePerson(_ clause: [Item]) -> Bool {
+            let roles = clause.map { wordRoles[$0.text] ?? [] }
+            return roles.contains { $0.contains(.single) } && !roles.contains { $0.contains(.shared) }
+        }
+        return clauses.filter { clause in
+            guard !asks(clause), !answers(clause), !namesActivity(clause), namesWhen(clause) else { return true }
+            return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || denies)
+        }
+    }
+
     /// Why a clause is not about a plan between the two.
     private struct Vetoes {
         var isPast = false, isOwnPlan = false, isThirdParty = false, isInquiry = false, isNotAMeeting = false, isHypothetical = false
 
         /// "عندي" alone is "I have" at the head of a clause ("عندي دوام") but "at mine" after a
         /// gathering ("عزيمة عندي في البيت").
-        static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande"]
+        static let atMine: Set<String> = ["عندي", "3andi", "3indi", "3ndi", "3ande", "3andy", "3ndy", "3nde"]
 
         init(_ items: [Item]) {
             var sawActivity = false
@@ -382,10 +426,21 @@ struct MessageReader: Sendable {
         // "ما تيجي ننزل نتمشى؟", "why don't we grab lunch?", "mat3ali m3ana?": a negated
         // invitation asked as a question invites; only said flat ("ما نروح") does it refuse.
         let asks = items.contains { $0.text.contains("?") || $0.text.contains("؟") }
+        var waived = false
         for (position, item) in items.enumerated() {
+            // "ما نوعدكش", "مش وعد", "mesh wa3d": not promising hedges.
+            if item.cues.isEmpty, position > 0 {
+                let previous = items[position - 1]
+                let negates = previous.cues.isEmpty ? Self.negations.contains(Self.withoutAnd(previous.text)) : previous.has(.deny)
+                if negates, Self.isPromise(item.text) { reading.isTentative = true }
+            }
             if item.text == "?" { reading.isQuestion = true }
             let negated = position > 0 && items[position - 1].cues.isEmpty && Self.negations.contains(items[position - 1].text)
             if item.cues.isEmpty, position > 0, Self.negations.contains(items[position - 1].text), Self.negatableYes.contains(item.text) {
+                reading.denies = true
+            }
+            // "ما نلحقش", "مانقدرش", "مجيش": the Egyptian and Maghrebi negation around a verb of coming.
+            if item.cues.isEmpty, item.token.kind == .word, Self.isCircumfixNegation(item.text, after: position > 0 ? Self.withoutAnd(items[position - 1].text) : "") {
                 reading.denies = true
             }
             if item.cues.isEmpty, item.token.kind == .word {
@@ -404,11 +459,22 @@ struct MessageReader: Sendable {
                     let vocative = item.text == "ya" && position + 1 < items.count && items[position + 1].token.kind == .word
                     if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
+                    // "you don't need to join": waived, it invites nobody.
+                    if waived || Self.isOwnObligation(at: position, items) { break }
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
+                    // "I'm not busy", "مش مشغول": a no denied is no refusal.
+                    if negated { break }
+                    // "can't promise", "ما اقدر اوعدك": the no is about promising; it hedges.
+                    if position + 1 < items.count, Self.isPromise(items[position + 1].text) {
+                        reading.isTentative = true
+                        break
+                    }
                     if !Self.isProhibition(at: position, items), !forbidden { reading.denies = true }
                 case .tentative: reading.isTentative = true
+                case .regret: reading.regrets = true
+                case .waiver: waived = true
                 case .conditional: reading.isConditional = true
                 case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
@@ -444,6 +510,14 @@ struct MessageReader: Sendable {
         }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
         if reading.denies, reading.accepts, reading.cancels { reading.accepts = false }
+        // "sorry for the late reply! yes count me in", "آسف على التأخير، أكيد جاي": an apology
+        // before a yes is politeness ("oh ya sorry" after a yes is still sorry).
+        if reading.denies, reading.accepts, !reading.cancels,
+           let firstNo = items.firstIndex(where: { $0.has(.deny) }),
+           items.allSatisfy({ !$0.has(.deny) || Lexicon.apologies.contains($0.text) }),
+           items[(firstNo + 1)...].contains(where: { $0.has(.accept) }), !items[..<firstNo].contains(where: { $0.has(.accept) }) {
+            reading.denies = false
+        }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         reading.wordCount = words
         // "صار", "ih", "can": yes only as the whole reply.
@@ -480,6 +554,48 @@ struct MessageReader: Sendable {
             let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
             if yesBefore, !yesAfter, counterAfter { reading.accepts = false }
         }
+        // "ممكن بس خليها ١٠ وربع", "maybe, but make it 8": a maybe before "but" and a new time after it counters.
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), reading.isTentative,
+           !items[contrast...].contains(where: { $0.has(.tentative) }), items[..<contrast].contains(where: { $0.has(.tentative) }),
+           items[contrast...].contains(where: { $0.has(.invite) }), items[contrast...].contains(where: { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+            reading.isTentative = false
+        }
+        // "dont bail" … "wont", "لا تتأخر" … "لا": a no that answers a "don't" is a promise (the tracker decides).
+        reading.forbidsSomething = items.indices.contains { Self.isProhibition(at: $0, items) }
+    }
+
+    /// "لازم أدرس", "lazem a5alas", "I must study": an obligation in the first person singular is
+    /// one's own, not an invitation ("لازم نطلع" is "we must go out").
+    private static func isOwnObligation(at position: Int, _ items: [Item]) -> Bool {
+        guard items[position].first == items[position].last, obligations.contains(items[position].text), position + 1 < items.count else { return false }
+        let next = items[position + 1].text
+        if next == "i" || next == "ana" || next == "انا" { return true }
+        return next.count > 2 && (next.hasPrefix("ا") || next.hasPrefix("a") && items[position].text.hasPrefix("laz"))
+    }
+
+    /// "وما", "ومش": the joined "and" before a negation.
+    private static func withoutAnd(_ word: String) -> String {
+        guard word.hasPrefix("و") else { return word }
+        let rest = String(word.dropFirst())
+        return negations.contains(rest) ? rest : word
+    }
+
+    private static func isPromise(_ word: String) -> Bool {
+        Lexicon.promiseStems.contains { word.hasPrefix($0) }
+    }
+
+    /// "ما نلحقش", "مانقدرش", "منقدرش", "مجيش": ما (apart or joined) before a verb of coming, ش after it.
+    private static func isCircumfixNegation(_ word: String, after previous: String) -> Bool {
+        guard word.hasSuffix("ش"), word.count >= 4 else { return false }
+        var stem = String(word.dropLast())
+        if previous == "ما" || previous == "م" {
+            if Lexicon.comingVerbs.contains(stem) { return true }
+        }
+        for prefix in ["ما", "م"] where stem.hasPrefix(prefix) {
+            stem = String(stem.dropFirst(prefix.count))
+            if Lexicon.comingVerbs.contains(stem) || Lexicon.comingVerbs.contains("ا" + stem) { return true }
+        }
+        return false
     }
 
     /// "نحضره", "نشوفها": a first-person plural verb with its object, without the object.
@@ -510,8 +626,10 @@ struct MessageReader: Sendable {
 
     /// "لا تتأخر", "la tnsa", "don't be late": a bare no in front of a second-person verb tells
     /// the other what not to do; it refuses nothing.
+    private static let prohibitionWords: Set<String> = ["لا", "la", "laa", "don't", "dont"]
+
     private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
-        guard ["لا", "la", "laa", "don't", "dont"].contains(items[position].text), position + 1 < items.count else { return false }
+        guard prohibitionWords.contains(items[position].text), position + 1 < items.count else { return false }
         let next = items[position + 1]
         // "don't bail on me", "la tlghiha": telling the other not to call it off holds the plan.
         guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) || next.has(.cancel) || next.has(.deny) else { return false }
@@ -526,6 +644,13 @@ struct MessageReader: Sendable {
     private static func segments(_ items: [Item]) -> [Range<Int>] {
         let whole = [0..<items.count]
         let activities = items.indices.filter { items[$0].cues.contains { if case .activity = $0 { true } else { false } } }
+        // "تم الخميس. وبعدها بعد العشا نتعشى عند ابو نواف؟": after "and then", an activity with a
+        // when of its own is a second plan.
+        if let lastActivity = activities.last, let then = items.indices.first(where: { $0 > 0 && items[$0].has(.sequence) }), lastActivity > then,
+           items[then...].contains(where: { item in isDayItem(item) || item.token.kind == .number || item.cues.contains { isWhenCue($0) || $0 == .after } }),
+           !items.contains(where: { $0.has(.or) }) {
+            return [0..<then, then..<items.count]
+        }
         let days = items.indices.filter { isDayItem(items[$0]) }
         guard activities.count >= 2, days.count >= 2,
               !items.contains(where: { $0.has(.or) }) else { return whole }
@@ -651,9 +776,9 @@ struct MessageReader: Sendable {
         if !fragment.days.isEmpty { fragment.isVague = false }
         fragment.dayIsPlainWeekday = fragment.days.count == 1 && !dayPositions.isEmpty && dayPositions.allSatisfy(\.plainWeekday)
 
-        readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, into: &fragment)
-        readPrayers(items, today: today, into: &fragment)
         let place = readLocation(items, text: text)
+        readTimes(items, usedAsDayOfMonth: usedAsDayOfMonth, after: place?.items, into: &fragment)
+        readPrayers(items, today: today, into: &fragment)
         fragment.location = place?.text
         readActivity(items, skipping: place?.items ?? 0..<0, into: &fragment)
         return fragment
@@ -894,7 +1019,8 @@ struct MessageReader: Sendable {
 
     private static let makeItWords: Set<String> = ["خلها", "خليها", "خليه", "خله", "خلوها", "نخليها", "نخليه", "make", "5aliha", "5alliha", "khalliha", "5leha"]
 
-    private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, into fragment: inout PlanFragment) {
+    /// `place`: the items of the place named, if any; a bare hour right after it is a clock ("بكرة في كافيه بارنز ٨؟").
+    private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, after place: Range<Int>?, into fragment: inout PlanFragment) {
         let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         let hasDayMention = fragment.hasDay
         var index = 0
@@ -910,6 +1036,7 @@ struct MessageReader: Sendable {
                 continue
             }
             let isTime = isClock(at: index, items, hasDayMention: hasDayMention, wordCount: wordCount)
+                || hasDayMention && Self.isHourAfterPlace(index, items, place: place)
             guard isTime, var clock = spokenClock(at: index, value: value, items) else {
                 index += 1
                 continue
@@ -972,9 +1099,17 @@ struct MessageReader: Sendable {
     /// Ordinal hours ("الساعة العاشرة"): a time only after the word for the hour; elsewhere "the fifth", "the third".
     private static let ordinalHours: Set<String> = ["ثالثه", "رابعه", "خامسه", "سادسه", "ثامنه", "تاسعه", "عاشره", "حاديه", "ثانيه"]
 
+    /// "one", "واحد": a pronoun or a count ("there's one on Wednesday", "ناقصنا واحد") unless led as a time ("at one", "one pm").
+    private static let countingOnes: Set<String> = ["one", "واحد", "wa7ed"]
+
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
-        if index > 0, items[index - 1].has(.numberLabel) { return false }
+        // "court 3", "Trail 5"; a time written with its minutes ("first pitch 7:05") is still a time.
+        if index > 0, items[index - 1].has(.numberLabel), item.token.minute == nil { return false }
+        if item.token.kind == .word, Self.countingOnes.contains(item.text) {
+            let previous = index > 0 ? items[index - 1] : nil
+            return looksLikeClock(index, items) || previous.map { $0.has(.clockLead) || $0.has(.after) || $0.has(.before) || $0.has(.rangeFrom) || $0.has(.rangeTo) } == true
+        }
         if item.token.kind == .word, Lexicon.variants(of: item.text).contains(where: Self.ordinalHours.contains) {
             return index > 0 && items[index - 1].has(.clockLead)
         }
@@ -1027,12 +1162,22 @@ struct MessageReader: Sendable {
         // A short reply that is mostly a number: "8?", "سبع", "اوكي ٥", "8 is good".
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
-            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.clockLead) || $0.element.has(.sameTime)
+            if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.acceptAlone) || $0.element.has(.clockLead) || $0.element.has(.sameTime) || $0.element.has(.preference)
                 || ["is", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
                 return true
             }
         }
         return false
+    }
+
+    /// "Saturday, Carmine's on 44th, 7?", "bokra fel mall 6?": a bare hour said right after the place,
+    /// closing the clause, is when to be there.
+    private static func isHourAfterPlace(_ index: Int, _ items: [Item], place: Range<Int>?) -> Bool {
+        guard let place, index == place.upperBound || index == place.upperBound + 1 && items[place.upperBound].text == ",",
+              items[index].isNumber, items[index].token.minute == nil, (1...12).contains(items[index].token.number) else { return false }
+        guard index + 1 < items.count else { return true }
+        let next = items[index + 1]
+        return next.token.kind == .punctuation || isDayItem(next)
     }
 
     private func spokenClock(at index: Int, value: (hour: Int, minute: Int), _ items: [Item]) -> SpokenClock? {
@@ -1071,7 +1216,8 @@ struct MessageReader: Sendable {
               items[index + 1].token.start == items[index].token.end else { return false }
         let hour = items[index].token.number
         if index > 0, items[index - 1].has(.clockLead) { return true }
-        if (13...23).contains(hour) { return true }
+        // "11h ça marche": seven hours and more are a time of day, not how long ("8h de route" is).
+        if (7...23).contains(hour) { return !(index + 2 < items.count && ["de", "d'"].contains(items[index + 2].text)) }
         return index > 0 && isDayItem(items[index - 1]) && (1...12).contains(hour)
     }
 

@@ -38,6 +38,9 @@ struct PlanFragment: Sendable {
     /// own day a week further on ("the Sunday then, the 20th").
     var dayIsPlainWeekday = false
 
+    /// Said after "and then", وبعدها with an activity of its own: another plan after the one before it.
+    var followsOn = false
+
     var hasDay: Bool { !days.isEmpty }
     var hasTime: Bool { clock != nil || anchor != nil }
     var hasWhen: Bool { hasDay || hasTime || isVague }
@@ -49,6 +52,12 @@ struct MessageReading: Sendable {
     var accepts = false
     var denies = false
     var isTentative = false
+    /// "don't bail", "لا تتأخر": tells the other not to do something; a bare no after it promises.
+    var forbidsSomething = false
+    /// A clause is about a broadcast, a deadline or the weather ("هتفرج عليه في البيت", "I'll watch it at home").
+    var speaksOfOtherThing = false
+    /// "too bad", "never mind", خسارة: said by the proposer, the other's no is taken.
+    var regrets = false
     var isConditional = false
     var cancels = false
     var asksTime = false

@@ -9,6 +9,14 @@ enum Cue: Hashable, Sendable {
     case contrast
     /// "maybe", "let me check", بشوف: neither yes nor no.
     case tentative
+    /// "better", "instead", احسن, "a7san": "7 better" offers another time in a word or two.
+    case preference
+    /// "too bad", "never mind", خسارة, "ya khsara": the proposer taking the other's no.
+    case regret
+    /// "you don't need to join", "مو لازم تجي": the invitation after it is waived.
+    case waiver
+    /// "and then", وبعدها, "w ba3dein": what follows is a plan of its own after the one before.
+    case sequence
     /// "if it's sunny", اذا: a yes that hangs on something.
     case conditional
     /// An agreed plan is called off or put off.

@@ -224,7 +224,7 @@ extension Lexicon {
             // "can't" about something other than coming: no refusal.
             "can't park", "cant park", "can't believe", "cant believe", "can't stop", "cant stop", "can't remember", "cant remember",
             "can't find", "cant find", "can't sleep", "cant sleep", "can't decide", "cant decide", "can't stand", "cant stand", "can't stay long",
-            "can't complain", "can't hear", "can't imagine", "can't promise", "cant promise", "can't eat", "can't drink", "can't drive",
+            "can't complain", "can't hear", "can't imagine", "can't eat", "can't drink", "can't drive",
             "can't be late", "cant be late", "can't miss", "cant miss", "can't say no", "cant say no", "couldn't be happier", "can't go wrong",
             "عندي وقت", "عندي فكره", "عندي اقتراح", "عندي خبر", "عندي شويه وقت", "عندي شوي وقت", "عندي وقت فاضي", "i have time",
             "i'm free", "im free", "3andi wa2t", "3indi wa2t",

@@ -1,4 +1,17 @@
 extension Lexicon {
+    /// Verbs of being able to come or make it ("نقدر", "نلحق", "نجي"): inside the Egyptian and
+    /// Maghrebi negation ما…ش ("ما نلحقش", "مانقدرش", "مجيش") they say no.
+    static let comingVerbs: Set<String> = [
+        "نقدر", "اقدر", "قدر", "نلحق", "الحق", "لحق", "نجي", "اجي", "جي", "نوصل", "اوصل", "ينفع", "يصلح", "نفضى", "افضى", "فضيت", "نخرج", "اخرج",
+        "نروح", "اروح", "يمشي", "نحضر", "احضر", "نكون", "اكون", "نجم", "نجمت", "يزبط", "نزبط", "يناسب", "تنفع", "تمشي",
+    ]
+
+    /// "promise", اوعد, اضمن: a no in front of them ("can't promise", "ما اقدر اوعدك") hedges.
+    static let promiseStems = ["اوعد", "وعد", "نوعد", "اضمن", "نضمن", "promise", "guarantee", "aw3d", "aw3ed", "w3d", "wa3d", "ad2an"]
+
+    /// "sorry", اسف, معليش: an apology, which says no only when nothing in the message says yes.
+    static let apologies: Set<String> = ["sorry", "soz", "sry", "اسف", "اسفه", "اسفين", "معليش", "معلش", "ma3lesh", "ma3lish", "desole", "désolé", "dsl"]
+
     /// Yes, no and maybe as the dialects and Englishes say them beyond the lists in `source` and
     /// `dialects`: Yemen, Sudan, the Levant, Egypt and the Maghreb in Arabic script and Arabizi;
     /// Filipino, South Asian and West African English; texting shorthand. Also the frames and
@@ -19,6 +32,15 @@ extension Lexicon {
             "d'acc", "dac dac", "ça marche", "c'est bon", "cest bon", "ok pour moi", "je viens", "j'arrive", "avec plaisir",
         ], .accept),
         (["oo", "opo", "haa", "ji"], .acceptAlone),
+        ([
+            // Egyptian "قشطة", Levantine "ع راسي" ("on my head"), and their Arabizi.
+            "قشطه", "قشطه يا معلم", "ع راسي", "عراسي", "ع راسي والله", "ع عيني", "ع عيوني", "عالراس", "على راسي والله",
+            "2ashta", "ashta ya", "3a rasi", "3a rase", "3ala rasi", "3ala rase", "3a 3yoni", "3ala 3eni",
+        ], .accept),
+        ([
+            "better", "instead", "rather", "preferably", "احسن", "افضل", "ابرك", "بدال", "بدل", "بدالها",
+            "a7san", "ahsan", "afdal", "bdal", "badal", "mieux", "plutot", "plutôt",
+        ], .preference),
         ([
             // "There is no time": Yemen (ما بش), Egypt (مفيش), the Levant and the Gulf.
             "ما بش وقت", "مابش وقت", "ما بش", "مابش", "ما فيش وقت", "مافيش وقت", "مفيش وقت", "ما في وقت", "مافي وقت", "ما فيه وقت",
@@ -84,6 +106,68 @@ extension Lexicon {
         (["shiftak", "shiftik", "your shift", "ur shift", "دوامك", "شفتك بكره", "shiftak bukra"], .inquiry),
         // "we want to" (Emirati نبا) and "we intend to" ask the other along.
         (["نبا", "نبى", "نبغا", "ناوين", "نبي نروح", "nabgha"], .invite),
+        (["el gaya", "el gaya'", "el gayya", "elgaya", "el gai", "el gay", "gaya", "el jaya", "el jaye", "el jayeh", "el jayi"], .next),
+        // "yitdafa3 qabl el khamis": paid before Thursday, a deadline.
+        (["qabl", "9abl"], .deadline),
+        (["qabl", "9abl"], .before),
+        (["ejar", "el ejar", "ijar", "el ijar", "el fatora", "fatora", "yitdafa3", "yetdafa3", "يتدفع", "يندفع", "tadfee3"], .notAMeeting),
+        ([
+            // Watching a broadcast oneself: "هتفرج عليه في البيت", "I'll watch it at home".
+            "هتفرج", "هتفرج عليه", "بتفرج عليه", "حتفرج", "حتفرج عليه", "راح اتفرج", "اتفرج عليه", "بتابعه", "هتابعه", "بشوفه بالبيت",
+            "i'll watch it", "ill watch it", "watch it at home", "watching it at home", "hatfarag", "hat2farag", "7atfarraj", "btfarraj",
+        ], .notAMeeting),
+        // Prayers as Egyptian and Levantine Arabizi spell them (g for ج, no vowel after 3).
+        (["fagr", "el fagr", "il fagr", "al fajr", "il fajr", "el fejr", "fejr"], .prayer(.fajr)),
+        (["el zohr", "zohr", "el dhuhur", "el zuhur", "el do7r", "do7r"], .prayer(.dhuhr)),
+        (["el mghrib", "mghrib", "el maghreb", "il maghrib", "el ma8rib"], .prayer(.maghrib)),
+        // "ba3d el 3sha" is after Isha; "3sha" alone, like العشا, may be dinner.
+        (["3sha", "el 3sha", "el 3esha", "3esha", "il 3sha", "el 3eshaa"], .ishaOrDinner),
+        // "we'll make it…": the plural of خليها ("بس نخليها ١٠").
+        (["نخليها", "نخليه", "نخلي", "نخلها", "نخلوها", "nkhaliha", "n5aliha", "n5alliha", "nkhalliha"], .invite),
+        // French months, as the Maghreb and Lebanon write dates ("samedi 2 janvier").
+        (["janvier", "janv"], .month(1)), (["février", "fevrier", "fév", "fev"], .month(2)), (["mars"], .month(3)), (["avril"], .month(4)),
+        (["juin"], .month(6)), (["juillet"], .month(7)), (["août", "aout"], .month(8)), (["septembre"], .month(9)), (["octobre"], .month(10)),
+        (["novembre"], .month(11)), (["décembre", "decembre"], .month(12)),
+        // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
+        (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
+        (["صحا", "صحيت"], .acceptAlone),
+        // French, as the Maghreb and Lebanon write it: called off, put off, and "if".
+        (["annulé", "annulée", "annule", "on annule", "annuler", "reporté", "reportée", "reporter", "on reporte", "ils ont reporté", "ils ont annulé"], .cancel),
+        (["on voit", "on se dit", "on en reparle", "on se tient au courant", "je te confirme", "je confirme"], .tentative),
+        (["si y a", "si y'a", "s'il y a", "s'il fait", "si il fait", "si pas de", "sauf si", "si jamais"], .conditional),
+        ([
+            "وبعدها", "و بعدها", "وبعدين", "و بعدين", "وبعده", "and then", "then after", "after that", "afterwards", "and after that", "w ba3dein",
+            "w ba3dain", "w ba3deen", "wba3dein", "w ba3daha", "w ba3dha", "et après", "puis",
+        ], .sequence),
+        ([
+            "خساره", "يا خساره", "ياخساره", "خسارتها", "يا حرام", "ya khsara", "ya 5sara", "khsara", "5sara", "5saara", "too bad", "what a shame",
+            "shame", "such a shame", "pity", "what a pity", "never mind", "nevermind", "nvm", "oh well", "مره اخرى", "مره اخري", "marra okhra",
+            "dommage", "tant pis", "sayang", "sayang naman",
+        ], .regret),
+        ([
+            "don't need to", "dont need to", "no need to", "you needn't", "no need for you to", "مو لازم", "مش لازم", "مب لازم", "ما يحتاج", "ما له داعي",
+            "ملوش لزوم", "mesh lazem", "msh lazem", "mo lazem", "mb lazem", "pas besoin",
+        ], .waiver),
+        // "I wish (I could)": a regret before the excuse ("يا ريت والله، بس عندي امتحان").
+        (["يا ريت", "ياريت", "ya reit", "ya rait", "ya rit"], .hypothetical),
+        // Someone else said it: "قالوا بترجع الساعة ٢" (the power, not a plan).
+        (["قالوا", "قالو", "بيقولوا", "يقولوا", "they said", "they say", "qalou", "2alo", "2alu"], .thirdParty),
+        (["الكهربا", "الكهرباء", "كهربا", "الكهربه", "power cut", "power outage", "load shedding", "loadshedding", "el kahraba", "kahraba", "el kahrba"], .notAMeeting),
+        (["3andy", "3ndy", "3andy shoghl"], .ownPlan),
+        // Away for work: "Sunday week I'm in Davao for work".
+        (["for work", "on a work trip", "work trip", "business trip", "on business", "للشغل", "عشان الشغل", "في مهمه عمل", "رحله عمل", "lel shoghl"], .ownPlan),
+        // Names with a number: "Trail 5", "Hall 4", "Tower 2" (the number is no time).
+        (["trail", "hall", "tower", "block", "phase", "sector", "zone", "lane", "exit", "bay", "studio", "screen", "unit", "villa", "plot", "stage", "ward", "route", "شارع", "بلوك", "مخرج", "بوابة"], .numberLabel),
+        // Offering a favour, not an invitation: "تبين شي من هناك؟", "need anything?".
+        (["تبين شي", "تبي شي", "تبغى شي", "تبغين شي", "تحتاج شي", "need anything", "want anything", "tabi shay", "tebi shi"], .neutral),
+        // Thanks for an evening that was: "thanks for having us tonight".
+        (["thanks for having us", "thanks for having me", "thank you for having us", "thank you for having me", "thx for having us", "thanks for tonight"], .past),
+        // Yemeni "I want you (to come)".
+        (["اشتيك", "اشتيكم", "اشتي تجي", "ashteek"], .invite),
+        (["سمحي ليا", "سمحيلي", "سمحيلي الزين", "سمح ليا الزين", "سمحي ليا الزين"], .deny),
+        // French family words: "ton frère il part quand?" asks about someone else's day.
+        (["ton frère", "ta sœur", "ta soeur", "mon frère", "ma sœur", "ma soeur", "ta mère", "ton père", "ma mère", "mon père", "ma tante", "mon cousin", "ma cousine"], .thirdParty),
+        (["ahwa", "2ahwa", "el ahwa", "el 2ahwa", "ahwa?", "2hwa"], .activity(Activity("Coffee", "قهوة", .none, weight: 3))),
         (["عقب", "3ugb", "3gb", "3igb", "3ugub", "après", "apres"], .after),
         (["ghda", "ghedda", "ghdda"], .relativeDay(1)),
         (["boxing day"], .fixedDate(month: 12, day: 26)),

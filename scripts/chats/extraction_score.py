@@ -50,9 +50,15 @@ PROBES_GATE = (0.90, 0.85)
 # Round 8: 120 chats (ar 40 in 16 dialects, en 40 in seven Englishes, mixed 40; 23 zones) written
 # blind by an author who never saw the reader; first runs recorded before anyone read it: reader F
 # 0.667 (ar 0.759, en 0.676, mixed 0.557), reader G 0.680 (ar 0.759, en 0.676, mixed 0.596).
-# Gated a margin below G's first run, so a change that loses ground on it fails.
+# Reader H was tuned on it (0.751: ar 0.835, en 0.705, mixed 0.716), so that is no first run any
+# more; gated a margin below H, so a change that loses ground on it fails.
 BLIND4_SETS = ("blind4",)
-BLIND4_GATE = (0.66, 0.57)
+BLIND4_GATE = (0.71, 0.66)
+# Reader H's probes (scripts/chats/make_probes_h.py): 8 chats, other wording for round 8's
+# phenomena (the hour that answers "what time?", busy until an hour). Eight chats make a per-language
+# figure coarse, so the language gate is loose; G 0.250 (first run), H 0.660 (ar 0.625, en 0.750, mixed 0.417).
+PROBES_H_SETS = ("probes-h",)
+PROBES_H_GATE = (0.60, 0.33)
 # The binary runs the rules alone, the default. Reader D's status model (off by default; see
 # docs/extraction.md) is trained on every set gated here (blind2 0.843, blind1 0.905 with it), so
 # with it the gates catch a broken build or a rule that loses ground, not how well the reader
@@ -103,6 +109,8 @@ def main():
         failures += run_set(args.binary, name, PROBES_GATE)
     for name in BLIND4_SETS:
         failures += run_set(args.binary, name, BLIND4_GATE)
+    for name in PROBES_H_SETS:
+        failures += run_set(args.binary, name, PROBES_H_GATE)
     if failures:
         print("\n".join(failures), file=sys.stderr)
         sys.exit(1)

@@ -25,6 +25,9 @@ struct ConversationTracker {
 
         /// Set by a statement of a when, with no invitation and no question ("الماتش بكرة الساعة ٩").
         var isStatement = false
+        /// Refused by "busy until an hour" ("بكرة عندي دوام لين ٢") while its hour was open: the
+        /// proposer's later hour ("عادي، من ٤ الى ٦") asks again.
+        var refusedBusyUntil = false
 
         /// The one day of the plan, if it has exactly one.
         var day: LocalDateTime? { details.days.count == 1 && !details.daysAreAlternatives ? details.days[0] : nil }
@@ -223,6 +226,28 @@ struct ConversationTracker {
             plans[latest].touched = step
             return
         }
+        // "بكرة عندي دوام لين ٢" "عادي، من ٤ الى ٦": after a no that was only busy until an hour, the
+        // proposer's hour on the same day reopens the plan for the other's answer.
+        if !reading.denies, !reading.cancels, let fragment = fragments.first(where: { $0.hasTime }), !fragment.hasDay || fragment.days == plans.last?.details.days,
+           let latest = plans.indices.last, plans[latest].status == .refused, plans[latest].refusedBusyUntil,
+           plans[latest].proposer == sender, refusedBy[latest] != sender {
+            plans[latest].status = .open
+            plans[latest].refusedBusyUntil = false
+            merge(fragment, into: latest, sender: sender)
+            plans[latest].touched = step
+            return
+        }
+        // "ay sa3a?" "bnmorr 3aleki 8": the hour that closes the answer to "what time?" is the plan's time.
+        if let hour = reading.closingHour, !reading.isQuestion, !fragments.contains(where: \.hasTime), lastSender != sender,
+           plans.contains(where: { $0.timeAsked && $0.status == .open && $0.details.clock == nil && $0.details.anchor == nil }) {
+            if let index = fragments.indices.first(where: { !fragments[$0].hasDay }) ?? fragments.indices.first {
+                fragments[index].clock = hour
+            } else {
+                var fragment = PlanFragment()
+                fragment.clock = hour
+                fragments.append(fragment)
+            }
+        }
         var unused = fragments
         if reading.accepts { unused = accept(reading, fragments, sender: sender) }
         for fragment in unused {
@@ -318,7 +343,9 @@ struct ConversationTracker {
             let oldDay = plans[target].day
             let counterDays = fragment?.days.filter { $0 != oldDay } ?? []
             // "can't Friday, Saturday works though" offers a day as much as "Saturday?" does.
-            let proposesAgain = reading.isQuestion || reading.invites || reading.accepts
+            // "Tuesday I have a meeting till 6. By 7 I fit reach": busy until an hour, then an hour, counters.
+            let freeFrom = reading.busyUntil && !plans[target].details.wholeDay && fragment.map { !$0.hasDay && $0.hasTime } == true
+            let proposesAgain = reading.isQuestion || reading.invites || reading.accepts || freeFrom
             let newTime = fragment.map { $0.hasTime && changesWhen(offered($0, to: target), of: target) } ?? false
             if var fragment, proposesAgain, !counterDays.isEmpty || (!fragment.hasDay && fragment.hasTime) || newTime {
                 fragment = offered(fragment, to: target)
@@ -327,6 +354,8 @@ struct ConversationTracker {
             } else {
                 plans[target].status = .refused
                 refusedBy[target] = sender
+                plans[target].refusedBusyUntil = reading.busyUntil && !plans[target].details.wholeDay
+                    && plans[target].details.clock == nil && plans[target].details.anchor == nil
             }
             plans[target].touched = step
         }

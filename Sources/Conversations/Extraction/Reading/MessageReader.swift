@@ -27,6 +27,17 @@ struct MessageReader: Sendable {
     /// Words that sit between a weekday and its day of the month ("Saturday the 12th", "el sabt yom 12").
     private static let fillers: Set<String> = ["el", "al", "il", "yom", "yoom", "يوم", "on", "the", "of", "this"]
     private static let ordinalSuffixes: Set<String> = ["th", "st", "nd", "rd"]
+    /// "2nd", "23rd", "11th": the suffix the number takes. Arabizi "3nd", "3and" (عند) is "at", not "the 3rd".
+    static func isOrdinal(_ number: Int, _ suffix: String) -> Bool {
+        guard ordinalSuffixes.contains(suffix) else { return false }
+        if (11...13).contains(number % 100) { return suffix == "th" }
+        switch number % 10 {
+        case 1: return suffix == "st"
+        case 2: return suffix == "nd"
+        case 3: return suffix == "rd"
+        default: return suffix == "th"
+        }
+    }
     private static let ordinalNouns: Set<String> = [
         "floor", "st", "street", "ave", "avenue", "road", "blvd", "time", "times", "place", "round", "year", "grade", "semester", "term", "attempt", "try", "one", "row", "level", "anniversary", "birthday", "child", "kid",
     ]
@@ -79,6 +90,7 @@ struct MessageReader: Sendable {
                 reading.fragments.append(fragment)
             }
         }
+        if !reading.fragments.contains(where: \.hasTime) { reading.closingHour = Self.closingHour(items) }
         // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
         if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
@@ -258,6 +270,7 @@ struct MessageReader: Sendable {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
                     reading.excuseDays += excuse.days
                     reading.excuseClocks += [excuse.clock].compactMap { $0 } + excuse.laterClocks
+                    if veto.isOwnPlan, Self.saysBusyUntil(clauseItems) { reading.busyUntil = true }
                 }
                 continue
             }
@@ -288,6 +301,43 @@ struct MessageReader: Sendable {
         reading.isNotAMeeting = false
         reading.isHypothetical = false
         return kept
+    }
+
+    /// Words that may follow an hour at the end of a clause: "8 keda", "٣ كده", "7 sharp", "4 bezabt".
+    private static let hourClosers: Set<String> = ["keda", "kida", "kda", "كده", "كدا", "تقريبا", "sharp", "bezabt", "bezzabt", "بالضبط", "ish", "-ish", "or so", "inshallah", "ان شاء الله", "إن شاء الله", "insha'allah"]
+
+    /// "bnmorr 3aleki 8", "pick you up 8", "اكون عندك ٤": a bare hour that closes a clause after
+    /// words. Alone it is no time; said in answer to "what time?" it is the time (the tracker decides).
+    private static func closingHour(_ items: [Item]) -> SpokenClock? {
+        for index in items.indices.reversed() {
+            let item = items[index]
+            guard item.isNumber, item.token.minute == nil, (1...12).contains(item.token.number) else { continue }
+            guard index > 0, items[index - 1].token.kind == .word, !items[index - 1].has(.numberLabel) else { return nil }
+            var next = index + 1
+            while next < items.count, hourClosers.contains(items[next].text) { next += 1 }
+            guard next == items.count || items[next].isPunctuation || items[next].cues.contains(where: { if case .partOfDay = $0 { true } else { false } }) else { return nil }
+            return SpokenClock(hour: item.token.number, minute: 0, isPM: nil)
+        }
+        return nil
+    }
+
+    /// Words that end a stretch of one's own day: "till 6", "لين ٢", "la7ad el 5", "jusqu'à 18h".
+    private static let untilWords: Set<String> = ["till", "til", "until", "'til", "untill", "لين", "الين", "لحد", "لغاية", "لغايه", "حتى", "lain", "la7ad", "l7ad", "7atta", "hatta", "7ata", "jusqu'à", "jusqua", "jusqu'a", "ghaya"]
+
+    /// "at work till 2", "عندي دوام لين ٢", "client meeting till 6": one's own day said with the
+    /// hour it ends tells when one is free, not no. A range ("from 4 to 6") is a slot, not an end.
+    private static func saysBusyUntil(_ clause: [Item]) -> Bool {
+        for index in clause.indices where untilWords.contains(clause[index].text) {
+            if index > 0, clause[index - 1].token.kind == .number { continue }
+            var next = index + 1
+            while next < clause.count, next <= index + 3, clause[next].token.kind == .word, clause[next].cues.contains(where: { $0 == .clockLead }) || ["el", "al", "the", "الساعه"].contains(clause[next].text) { next += 1 }
+            // "till the 14th", "till 3 March" is a date: travel, not an hour.
+            guard next < clause.count, clause[next].token.kind == .number && (1...24).contains(clause[next].token.number)
+                || clause[next].cues.contains(where: { if case .numberWord = $0 { true } else { false } }) else { continue }
+            if next + 1 < clause.count, ordinalSuffixes.contains(clause[next + 1].text) || clause[next + 1].cues.contains(where: { if case .month = $0 { true } else { false } }) { continue }
+            return true
+        }
+        return false
     }
 
     /// A time binds to the day of its own clause. When a clause asks or invites and names a when,
@@ -758,7 +808,7 @@ struct MessageReader: Sendable {
             // "the 2nd floor", "my 3rd time": an ordinal that counts something else is no date.
             let countsOther = index + 2 < items.count && Self.ordinalNouns.contains(items[index + 2].text)
             if item.isNumber, item.token.minute == nil, (1...31).contains(item.token.number), !usedAsDayOfMonth.contains(index), !countsOther,
-               index + 1 < items.count, Self.ordinalSuffixes.contains(items[index + 1].text),
+               index + 1 < items.count, Self.isOrdinal(item.token.number, items[index + 1].text),
                let date = nextDayOfMonth(item.token.number, after: today) {
                 fragment.days.append(date)
                 usedAsDayOfMonth.insert(index)
@@ -825,7 +875,7 @@ struct MessageReader: Sendable {
             if items[cursor].text == "the" { sawThe = true }
             cursor += 1
         }
-        let hasOrdinal = cursor + 1 < items.count && Self.ordinalSuffixes.contains(items[cursor + 1].text)
+        let hasOrdinal = cursor + 1 < items.count && Self.isOrdinal(items[cursor].token.number, items[cursor + 1].text)
         let hijriFollows = cursor + 1 < items.count && items[cursor + 1].cues.contains { if case .hijriMonth = $0 { true } else { false } }
         if cursor < items.count, items[cursor].isNumber, items[cursor].token.minute == nil, !hijriFollows,
            (1...31).contains(items[cursor].token.number), !looksLikeClock(cursor, items),
@@ -1140,6 +1190,11 @@ struct MessageReader: Sendable {
             return false
         }
         if looksLikeClock(index, items) { return true }
+        // "٤ العصر", "3 el fagr", "7 el maghrib": an hour said with a prayer is a time of that part of the day.
+        if (1...12).contains(clockValue(item)?.hour ?? 0), item.token.kind == .number || !item.cues.isEmpty {
+            func isPrayer(_ at: Int) -> Bool { at < items.count && items[at].cues.contains { if case .prayer = $0 { true } else { false } } }
+            if isPrayer(index + 1) || index + 2 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text) && isPrayer(index + 2) { return true }
+        }
         if index > 0 {
             let previous = items[index - 1]
             if previous.has(.clockLead) || previous.has(.after) || previous.has(.before) || previous.has(.rangeFrom)

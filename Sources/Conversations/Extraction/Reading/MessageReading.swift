@@ -101,6 +101,10 @@ struct MessageReading: Sendable {
     var excuseDays: [LocalDateTime] = []
     /// Clock times of those clauses ("the suhoor alarm for 4:45"): an echo of one ("4:45??") proposes nothing.
     var excuseClocks: [SpokenClock] = []
+    /// One of those clauses ends with the hour one is free ("at work till 2"): a constraint, not a no.
+    var busyUntil = false
+    /// A bare hour closing a clause ("bnmorr 3aleki 8"), read as a time only in answer to "what time?".
+    var closingHour: SpokenClock?
     /// Mostly Arabic script: titles are given in Arabic.
     var isArabic = false
     /// The message's own local time: relative days were resolved against it.

@@ -141,23 +141,25 @@ extension Lexicon {
         ], .weekday(1)),
         ([
             "التنين", "تنين", "الاثنين", "لاثنين", "el tanen", "tanen", "el tanein", "tanein", "el etnen", "el etnein", "etnein",
-            "el itnen", "itnen", "el ithnen", "ithnen", "el tnin", "tnin", "ltnin", "el itnain", "itnain", "el ithneen", "ithneen", "el ethnein",
+            "el itnen", "itnen", "letnin", "l tnin", "el tnine", "tnine", "el etnin", "etnin", "el ithnen", "ithnen", "el tnin", "tnin", "ltnin", "el itnain", "itnain", "el ithneen", "ithneen", "el ethnein",
         ], .weekday(2)),
         ([
             "التلات", "تلات", "التلاتاء", "التلاتا", "تلاتا", "يوم الثلاث", "el talat", "el tlat", "el tlata", "el thlatha",
-            "el tholatha", "tholatha", "el telat", "el thalath", "ltlat", "el talata'",
+            "el tholatha", "tholatha", "el telat", "el thalath", "ltlat", "el talata'", "ttlata", "tlata", "el tlatha", "l tlata", "ettlata",
         ], .weekday(3)),
         ([
             "يوم الاربع", "يوم الاربعا", "الاربعاء", "الاربعه يوم", "el arba3", "el arb3", "arb3", "el arbaa", "arbaa", "el larba",
-            "larba", "el arbi3a", "arbi3a", "el arba", "el arbe3", "arbe3",
+            "larba", "el arbi3a", "arbi3a", "el arba", "el arbe3", "arbe3", "larb3a", "l arb3a", "el arb3a", "arb3a", "el larb3a", "l'arb3a",
         ], .weekday(4)),
         ([
             "الخميس", "لخميس", "el khamis", "khamis", "el 5amis", "5amis", "el khmis", "khmis", "l5mis", "el 5mis", "5mis", "el khamees",
             "el 5amis", "el kamis",
+            // Maghrebi vowels: "el khemis", "lkhmis", "nhar el khemis".
+            "el khemis", "khemis", "lkhemis", "l khemis", "lkhmis", "l khmis", "el 5emis", "5emis", "el khmiss", "l5emis",
         ], .weekday(5)),
         ([
             "الجمعه", "الجمعة", "لجمعه", "el jem3a", "jem3a", "el jom3a", "el jum3a", "el jam3a", "jam3a", "el joma", "joma", "el jemaa", "jemaa",
-            "el gom3a", "el jumaa", "ljem3a", "el jomaa", "jomaa",
+            "el gom3a", "el jumaa", "ljem3a", "el jomaa", "jomaa", "el djem3a", "djem3a", "ejjem3a", "ej-jem3a", "l jem3a", "el jem3a",
         ], .weekday(6)),
         (["السبت", "سبت", "el sebt", "sebt", "es-sebt", "essebt", "lsebt", "el sabt", "sabt", "es sebt"], .weekday(7)),
         ([

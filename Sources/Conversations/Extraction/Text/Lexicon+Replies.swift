@@ -130,7 +130,7 @@ extension Lexicon {
         (["novembre"], .month(11)), (["décembre", "decembre"], .month(12)),
         // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
         (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
-        (["صحا", "صحيت"], .acceptAlone),
+        (["صحا", "صحيت", "saha", "sa7a", "saha saha", "saha 3lik"], .acceptAlone),
         // French, as the Maghreb and Lebanon write it: called off, put off, and "if".
         (["annulé", "annulée", "annule", "on annule", "annuler", "reporté", "reportée", "reporter", "on reporte", "ils ont reporté", "ils ont annulé"], .cancel),
         (["on voit", "on se dit", "on en reparle", "on se tient au courant", "je te confirme", "je confirme"], .tentative),

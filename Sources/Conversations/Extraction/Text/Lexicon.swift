@@ -189,6 +189,11 @@ struct Lexicon: Sendable {
         ([
             "what time", "which time", "what time?", "when exactly", "time?", "الساعه كم", "الساعة كم", "اي ساعه", "كم الساعه",
             "اي وقت", "وش الوقت", "ايش الوقت", "متى بالضبط", "el sa3a kam", "sa3a kam", "ay sa3a", "kam el sa3a", "what time exactly",
+            // The same question in every dialect: Egyptian كام, Levantine قديش/اديش, Maghrebi وقتاش and "ach men sa3a", French.
+            "الساعه كام", "الساعة كام", "كام الساعه", "الساعه كم", "قديش الساعه", "اديش الساعه", "ع اي ساعه", "على اي ساعه", "باي ساعه",
+            "وقتاش", "اش من ساعه", "شمن ساعه", "اشمن ساعه", "wa9tach", "wa9tech", "wa9tash", "waqtach", "ach men sa3a", "achmen sa3a",
+            "chmen sa3a", "sa3a kaam", "el sa3a kaam", "aya sa3a", "ayy sa3a", "2adesh el sa3a", "adesh el sa3a", "2aday el sa3a",
+            "à quelle heure", "a quelle heure", "quelle heure", "wat time", "wot time", "wht time", "what tym", "wetin time",
         ], .askTime),
         (["when", "when?", "which day", "what day", "متى", "اي يوم", "emta", "meta", "mata"], .askWhen),
         // Invitations.
@@ -233,6 +238,10 @@ struct Lexicon: Sendable {
             "wish me luck", "pray for me", "ادعيلي", "ادعولي", "دعواتك", "عندي حفله", "عندي مقابله", "عندي اجتماع", "عندي درس",
             "عندي محاضره", "عندي رحله", "عندي طياره", "عندي سفر", "my graduation", "my interview",
             "i finish at", "i finish work", "i get off", "i'm off at", "we have our",
+            // At work, in a lecture, on a shift: "Saturday I'm at work till 4".
+            "i'm at work", "im at work", "i am at work", "i'm working", "im working", "i am working", "i'll be at work", "ill be at work",
+            "i have office", "i've office", "office till", "at the office till", "in office till",
+            "لدي", "لديّ", "لدي موعد", "لدي اجتماع", "لوحدي", "لحالي", "بروحي", "وحدي", "lwa7di", "lwahdi", "la7ali", "b ro7i", "bro7i", "by myself", "on my own",
         ], .ownPlan),
         ([
             "my sister's", "my brother's", "my mom's", "my mum's", "my dad's", "my wife's", "my husband's", "my friend's",

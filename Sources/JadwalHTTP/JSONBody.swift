@@ -116,20 +116,43 @@ package enum APIJSON {
 /// A JSON answer already written (by `APIJSON.encoder()`, or by `JSONText`).
 package struct EncodedJSONResponse: ResponseGenerator {
     package var status: HTTPResponse.Status
-    package var body: ByteBuffer
+    private var body: Body
+
+    private enum Body: Sendable {
+        case buffer(ByteBuffer)
+        /// `JSONText`'s bytes, sent in slices: a long list is megabytes, and a second buffer as
+        /// large (fresh pages to fault in and fill) cost more than the slices' copies.
+        case written([UInt8])
+    }
+
+    /// Bytes at most in one slice of a written answer.
+    static let slice = 256 * 1024
 
     package init(_ data: Data, status: HTTPResponse.Status = .ok) {
-        self.body = ByteBuffer(bytes: data)
+        self.body = .buffer(ByteBuffer(bytes: data))
         self.status = status
     }
 
-    /// Written by `JSONText`: its bytes go out with one copy (a long list is megabytes).
     package init(_ json: JSONText, status: HTTPResponse.Status = .ok) {
-        self.body = ByteBuffer(bytes: json.bytes)
+        self.body = json.bytes.count > Self.slice ? .written(json.bytes) : .buffer(ByteBuffer(bytes: json.bytes))
         self.status = status
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+        let headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        switch body {
+        case .buffer(let buffer):
+            return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
+        case .written(let bytes):
+            return Response(status: status, headers: headers, body: ResponseBody(contentLength: bytes.count) { writer in
+                var start = 0
+                while start < bytes.count {
+                    let end = min(start + Self.slice, bytes.count)
+                    try await writer.write(ByteBuffer(bytes: bytes[start..<end]))
+                    start = end
+                }
+                try await writer.finish(nil)
+            })
+        }
     }
 }

@@ -222,7 +222,7 @@ package struct InvitationRoutes: Sendable {
 extension APIError {
     package init(_ problem: MeetingTimes.Problem) {
         self = switch problem {
-        case .noAttendees, .tooManyAttendees: APIError.badRequest("invalid_attendees", problem.description.asSentence)
+        case .noAttendees, .tooManyAttendees, .invalidAttendee: APIError.badRequest("invalid_attendees", problem.description.asSentence)
         case .invalidLength: APIError.badRequest("invalid_range", problem.description.asSentence)
         case .invalidCount: APIError.badRequest("invalid_field", "Field 'count': " + problem.description + ".")
         }

@@ -97,9 +97,7 @@ public struct GoogleOAuth: GoogleCalendarAuthorization {
     static func email(inIDToken token: String) -> String? {
         let parts = token.split(separator: ".")
         guard parts.count >= 2 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let claims = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+        guard let data = Data(base64URLEncoded: String(parts[1])), let claims = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let email = claims["email"] as? String, email.contains("@")
         else { return nil }
         return email

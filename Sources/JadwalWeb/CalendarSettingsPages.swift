@@ -255,10 +255,9 @@ extension WebRoutes {
                 let connected = try await googleCalendars.finish(
                     for: account, code: query.get("code"), state: query.get("state") ?? "", error: query.get("error"), redirectURI: googleCallbackURL)
                 return WebPage.redirect(path + "?done=connected#" + Self.accountAnchor(connected.account.id))
-            } catch let problem as GoogleCalendars.Problem {
-                return try await calendarsPage(request, context, .init(errors: ["google": problem.description.asSentence], status: .unprocessableContent))
-            } catch let problem as CalDAVAccounts.Problem {
-                return try await calendarsPage(request, context, .init(errors: ["google": problem.description.asSentence], status: .unprocessableContent))
+            } catch where error is GoogleCalendars.Problem || error is CalDAVAccounts.Problem {
+                // Said beside the button: a forged or late state, a "no" on Google's page, or the account refused.
+                return try await calendarsPage(request, context, .init(errors: ["google": String(describing: error).asSentence], status: .unprocessableContent))
             }
         }
         group.post("settings/calendars/accounts/{id}/mirror") { request, context -> Response in

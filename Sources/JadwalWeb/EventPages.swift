@@ -104,6 +104,11 @@ package enum EventPages {
 extension EventPages.Form {
     package var isAllDay: Bool { allDay == "on" || allDay == "true" }
 
+    /// The zone the form's dates and times are read in: its own, else the person's.
+    package func wallZone(default personal: String) -> String {
+        zone.flatMap { $0.isEmpty ? nil : $0 } ?? personal
+    }
+
     /// The timed meeting the form describes, read on `zone`'s wall clock; nil when all day or
     /// when a date or time is missing or malformed.
     package func meetingRange(zone: String) -> TimeRange? {
@@ -267,7 +272,7 @@ extension WebRoutes {
         let meeting = existing?.parsed.master("VEVENT").flatMap { EventDraft(event: $0) }
         // "Find a time" and a time chosen from its answer come back to the form, saving nothing.
         if let slot = form.slot, !slot.isEmpty, let moved = form.moved(to: slot) {
-            let zone = form.zone.flatMap { $0.isEmpty ? nil : $0 } ?? account.timeZone
+            let zone = form.wallZone(default: account.timeZone)
             let chosen = moved.meetingRange(zone: zone).map { range in
                 WebFormats.shared(language: account.language, zone: TimeZone(identifier: zone) ?? .gmt).timeRange(range.start, range.end)
             }
@@ -324,7 +329,7 @@ extension WebRoutes {
     /// button that puts it in the form.
     private func foundTimes(_ form: EventPages.Form, account: Account, uid: String?) async throws -> [String: Any] {
         let texts = assets.texts(account.language)
-        let zone = form.zone.flatMap { $0.isEmpty ? nil : $0 } ?? account.timeZone
+        let zone = form.wallZone(default: account.timeZone)
         let formats = WebFormats.shared(language: account.language, zone: TimeZone(identifier: zone) ?? .gmt)
         let people = EventPages.attendees(form.attendees ?? "")
         guard !people.isEmpty else { return ["findProblem": texts.text("findTimeNeedPeople")] }

@@ -299,6 +299,7 @@ struct InvitationAPITests {
             for (body, code) in [
                 (#"{"attendees": [], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}"#, "invalid_attendees"),
                 (#"{"attendees": ["alice@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}"#, "invalid_attendees"),
+                (#"{"attendees": ["bob@example.com", "bob"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z"}"#, "'attendees[1]' must be an email address"),
                 (#"{"attendees": ["bob@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T09:00:00Z"}"#, "invalid_range"),
                 (#"{"attendees": ["bob@example.com"], "start": "tomorrow", "end": "2026-09-22T09:00:00Z"}"#, "invalid_field"),
                 (#"{"attendees": ["bob@example.com"], "start": "2026-09-22T10:00:00Z", "end": "2026-09-22T11:00:00Z", "count": 0}"#, "invalid_field"),
@@ -333,6 +334,9 @@ struct InvitationAPITests {
             let noPeople = try await browser.post(client, "/events/new", [("title", "Solo"), ("startDate", "2026-09-22"), ("startTime", "10:00"),
                                                                           ("endDate", "2026-09-22"), ("endTime", "11:00"), ("intent", "find-time")], csrf: csrf)
             #expect(noPeople.status == .ok && noPeople.text.contains("Add the people to invite first"), "\(noPeople.text)")
+            let badPerson = try await browser.post(client, "/events/new", fields.map { $0.0 == "attendees" ? ($0.0, "bob") : $0 } + [("intent", "find-time")], csrf: csrf)
+            #expect(badPerson.status == .ok && badPerson.text.contains(#"id="find-time-results""#)
+                    && badPerson.text.contains("&#39;attendees[0]&#39; must be an email address such as sara@example.com"), "\(badPerson.text)")
             // Saving the chosen time invites them at 09:00.
             let saved = try await browser.post(client, "/events/new", fields.map { $0.0 == "startTime" ? ($0.0, "09:00") : $0.0 == "endTime" ? ($0.0, "10:00") : $0 },
                                                csrf: csrf)

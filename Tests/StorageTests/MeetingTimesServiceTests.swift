@@ -81,6 +81,9 @@ struct MeetingTimesServiceTests {
 
         // What cannot be searched is said, not guessed.
         await #expect(throws: MeetingTimes.Problem.noAttendees) { _ = try await times.find(organizer: p.alice, attendees: [], meeting: wanted) }
+        await #expect(throws: MeetingTimes.Problem.invalidAttendee(index: 1, value: "bob")) {
+            _ = try await times.find(organizer: p.alice, attendees: ["carol@example.com", "bob"], meeting: wanted)
+        }
         await #expect(throws: MeetingTimes.Problem.noAttendees) {
             _ = try await times.find(organizer: p.alice, attendees: ["Alice@example.com"], meeting: wanted)
         }

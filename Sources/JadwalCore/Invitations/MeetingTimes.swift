@@ -30,6 +30,8 @@ public struct MeetingTimes: Sendable {
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case noAttendees
+        /// Not an email address (`attendees[index]`).
+        case invalidAttendee(index: Int, value: String)
         case tooManyAttendees(Int)
         /// The meeting's end is not after its start, or it is longer than a day.
         case invalidLength
@@ -38,6 +40,7 @@ public struct MeetingTimes: Sendable {
         public var description: String {
             switch self {
             case .noAttendees: "name at least one person to find a time with"
+            case .invalidAttendee(let index, let value): "'attendees[\(index)]' must be an email address such as sara@example.com, not '\(value)'"
             case .tooManyAttendees(let count): "\(count) people is too many for one search (at most \(MeetingTimes.maxAttendees))"
             case .invalidLength: "a meeting must end after it starts and last at most a day"
             case .invalidCount(let count): "\(count) suggestions is out of range (1 to 20)"
@@ -71,49 +74,48 @@ public struct MeetingTimes: Sendable {
     /// without `mailto:`). `uid` names the meeting when it exists already: its own instances,
     /// in the organizer's calendar and in each invited person's copy, do not count as busy.
     public func find(organizer: Account, attendees: [String], meeting: TimeRange, uid: String? = nil, count: Int = 5) async throws -> Answer {
-        var addresses: [String] = []
-        for given in attendees {
-            let address = CalendarUserAddress(given.hasPrefix("mailto:") || given.hasPrefix("MAILTO:") ? given : "mailto:" + given)
-            let email = address.email ?? given
-            guard !email.isEmpty, email.lowercased() != organizer.email.value.lowercased(),
-                  !addresses.contains(where: { $0.lowercased() == email.lowercased() })
-            else { continue }
-            addresses.append(email)
+        // Addresses read as an invitation reads them (`EventDraft.invite`): a `mailto:` is dropped.
+        var emails: [EmailAddress] = []
+        for (index, given) in attendees.enumerated() {
+            let text = given.trimmingCharacters(in: .whitespaces)
+            let bare = text.lowercased().hasPrefix("mailto:") ? String(text.dropFirst(7)) : text
+            guard let email = try? EmailAddress(bare) else { throw Problem.invalidAttendee(index: index, value: String(given.prefix(100))) }
+            if email != organizer.email, !emails.contains(email) { emails.append(email) }
         }
-        guard !addresses.isEmpty else { throw Problem.noAttendees }
-        guard addresses.count <= Self.maxAttendees else { throw Problem.tooManyAttendees(addresses.count) }
+        guard !emails.isEmpty else { throw Problem.noAttendees }
+        guard emails.count <= Self.maxAttendees else { throw Problem.tooManyAttendees(emails.count) }
         guard meeting.duration > 0, meeting.duration <= 86_400 else { throw Problem.invalidLength }
         guard (1...20).contains(count) else { throw Problem.invalidCount(count) }
-        let now = clock.now, emails = addresses
+        let now = clock.now, people = emails
         // The search reads from the meeting's local day for `horizonDays` days; a day either side covers every zone.
         let from = max(now, meeting.start).addingTimeInterval(-86_400)
         let window = try TimeRange(start: from, end: from.addingTimeInterval(Double(Self.horizonDays + 2) * 86_400 + meeting.duration))
+        // What the organizer is shown of each person's busy time: half a day either side of the meeting.
+        let shown = try TimeRange(start: meeting.start.addingTimeInterval(-43_200), end: meeting.end.addingTimeInterval(43_200))
         return try await store.read { tx in
             let availability = try await AccountAvailability.availability(for: organizer, tx: tx)
             var blocks = try await self.blocks(of: organizer, in: window, leavingOut: uid, tx: tx)
-            var people: [Person] = []
-            for email in emails {
-                guard let account = try await CalendarUsers.account(at: CalendarUserAddress("mailto:" + email), tx: tx), !account.isDisabled,
+            var answered: [Person] = []
+            for email in people {
+                guard let account = try await tx.account(email: email), !account.isDisabled,
                       try await tx.busyTimeVisibility(accountID: account.id).allows(organizer.email)
                 else {
-                    people.append(Person(email: email, busyShown: false, busy: []))
+                    answered.append(Person(email: email.value, busyShown: false, busy: []))
                     continue
                 }
                 let theirs = try await self.blocks(of: account, in: window, leavingOut: uid, tx: tx).map { block in
-                    BusyBlock(block.range, .event(id: "attendee:" + email.lowercased(), title: ""))
+                    BusyBlock(block.range, .event(id: "attendee:" + email.value, title: ""))
                 }
                 blocks += theirs
-                // What the organizer is shown: half a day either side of the meeting, clipped.
-                let shown = try TimeRange(start: meeting.start.addingTimeInterval(-43_200), end: meeting.end.addingTimeInterval(43_200))
                 let busy = BusyTime(theirs, window: shown).merged.compactMap { range in
                     try? TimeRange(start: max(range.start, shown.start), end: min(range.end, shown.end))
                 }
-                people.append(Person(email: email, busyShown: true, busy: busy))
+                answered.append(Person(email: email.value, busyShown: true, busy: busy))
             }
             let busy = BusyTime(blocks, window: window)
             let slots = try FreeSlotSearch(availability: availability, count: count, horizonDays: Self.horizonDays)
                 .suggestions(for: meeting, busy: busy, now: now)
-            return Answer(people: people, slots: slots)
+            return Answer(people: answered, slots: slots)
         }
     }
 

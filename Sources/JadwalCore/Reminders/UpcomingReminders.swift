@@ -70,9 +70,7 @@ public struct UpcomingReminders: Sendable {
         }
 
         public init?(_ text: String) {
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            guard text.count <= 4096, let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else { return nil }
+            guard text.count <= 4096, let data = Data(base64URLEncoded: text), let decoded = String(data: data, encoding: .utf8) else { return nil }
             let parts = decoded.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3, let id = UUID(uuidString: parts[0]), !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
             self.init(calendarID: id, objectName: parts[1], key: parts[2])

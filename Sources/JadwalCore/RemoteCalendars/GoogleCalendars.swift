@@ -52,13 +52,13 @@ public struct GoogleCalendars: Sendable {
     public func start(for account: Account, redirectURI: String) -> String {
         let expiry = Int(clock.now.addingTimeInterval(Self.consentSeconds).timeIntervalSince1970)
         let sealed = cipher.seal(data: Data(String(expiry).utf8), purpose: Self.statePurpose(account))
-        return google.consentURL(state: Self.base64URL(sealed.nonce + sealed.ciphertext), redirectURI: redirectURI)
+        return google.consentURL(state: (sealed.nonce + sealed.ciphertext).base64URLEncodedString(), redirectURI: redirectURI)
     }
 
     /// Finishes the connection with what Google's callback brought: the calendars are
     /// discovered with the new token (which proves it) and all of them mirrored.
     public func finish(for account: Account, code: String?, state: String, error: String?, redirectURI: String) async throws -> CalDAVAccounts.Connected {
-        guard let bytes = Self.bytes(base64URL: state), bytes.count > 12,
+        guard state.utf8.count <= 512, let bytes = Data(base64URLEncoded: state), bytes.count > 12,
               let opened = try? cipher.open(
                   data: SealedText(ciphertext: bytes.dropFirst(12), nonce: bytes.prefix(12), keyID: cipher.keyID), purpose: Self.statePurpose(account)),
               let expiry = Int(String(decoding: opened, as: UTF8.self)), Double(expiry) >= clock.now.timeIntervalSince1970
@@ -77,15 +77,4 @@ public struct GoogleCalendars: Sendable {
     }
 
     static func statePurpose(_ account: Account) -> String { "google-calendar-state:" + account.id.uuidString.lowercased() }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func bytes(base64URL text: String) -> Data? {
-        guard text.utf8.count <= 512 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
 }

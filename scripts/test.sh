@@ -123,6 +123,9 @@ if [[ $# -eq 0 ]]; then
     step "several instances: three on one PostgreSQL behind nginx (Debian's; installed when missing) with real clients, live streams across instances, jobs once, a SIGKILL (short form; docs/deploy.md)"
     "$JADWAL_TEST_PYTHON" scripts/deploy/instances.py --binary "$JADWAL_BINARY" --short
 
+    step "PostgreSQL failover: two Patroni nodes (synchronous mode) behind HAProxy, a switchover and the SIGKILL of the primary under load; 2xx or 503 only, served again, nothing acknowledged lost (Debian's patroni, etcd-server, haproxy; installed when missing; short form; docs/deploy.md)"
+    "$JADWAL_TEST_PYTHON" scripts/faults/failover.py --binary "$JADWAL_BINARY" --short
+
     step "web app in headless Chromium: every screen's flows, English and Arabic; axe-core on every screen"
     "$JADWAL_TEST_PYTHON" scripts/web/browser_tests.py --binary "$JADWAL_BINARY" --screenshots "${JADWAL_SCREENSHOTS:-$(mktemp -d /tmp/jadwal-screens.XXXXXX)}"
 

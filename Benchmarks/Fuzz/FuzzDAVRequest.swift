@@ -348,45 +348,6 @@ private func walk(path: String) {
     guard DAVTarget(path: href) == target else { fail("DAVHref.href(for:) of \(target) reads back differently: \(href)") }
 }
 
-/// Finding F2 (README.md): FoundationXML on Linux crashes (strlen of NULL in
-/// `_NSXMLParserProcessingInstruction`) on a processing instruction without data, `<?pi?>`,
-/// and XMLReader lets such bodies through. Until XMLReader refuses them, bodies with any `<?`
-/// other than a leading `<?xml ` declaration are skipped so the run can look for other faults;
-/// FUZZ_DAV_KEEP_PI=1 in the environment turns the skip off.
-private let skipProcessingInstructions = ProcessInfo.processInfo.environment["FUZZ_DAV_KEEP_PI"] != "1"
-
-private func hasProcessingInstruction(_ body: Data) -> Bool {
-    let bytes = [UInt8](body)
-    var start = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    var index = start
-    while index + 1 < bytes.count {
-        if bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "?") {
-            let declaration = index == start && bytes.count >= index + 6 && Array(bytes[(index + 2)..<(index + 5)]) == Array("xml".utf8)
-                && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
-            if !declaration { return true }
-        }
-        index += 1
-    }
-    return false
-}
-
-/// Finding F3 (README.md): a leading `<?xml … encoding="utf-32"` declaration that is not closed
-/// by `?>` escapes XMLReader's encoding check (it reads the encoding only up to a `?>`), and
-/// libxml2 then crashes in xmlSwitchToEncoding. Skipped the same way as F2 (FUZZ_DAV_KEEP_ENCODING=1
-/// turns the skip off).
-private let skipUnclosedDeclarations = ProcessInfo.processInfo.environment["FUZZ_DAV_KEEP_ENCODING"] != "1"
-
-private func hasUnclosedDeclarationWithEncoding(_ body: Data) -> Bool {
-    var bytes = [UInt8](body.prefix(512))[...]
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    guard bytes.starts(with: Array("<?xml".utf8)) else { return false }
-    let head = String(decoding: bytes, as: UTF8.self)
-    guard head.range(of: "encoding") != nil else { return false }
-    guard let close = head.firstIndex(of: ">") else { return true }
-    return close == head.startIndex || head[head.index(before: close)] != "?"
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDAVRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 1 else { return 0 }
@@ -394,8 +355,6 @@ public func fuzzDAVRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let selector = data[0] % 8
     let body = Data(bytes: data + 1, count: size - 1)
     let reader = XMLReader()
-    if selector < 6 && skipProcessingInstructions && hasProcessingInstruction(body) { return 0 }
-    if selector < 6 && skipUnclosedDeclarations && hasUnclosedDeclarationWithEncoding(body) { return 0 }
     switch selector {
     case 0:
         guard let request = try? PropfindRequest(body: body, reader: reader) else { break }

@@ -171,6 +171,72 @@ struct XMLReaderTests {
         #expect(!XMLReader.isEmptyBody(Data("<a/>".utf8)))
     }
 
+    // MARK: - The parser's own rules (XML 1.0 and Namespaces in XML, as libxml2 held them)
+
+    @Test("line ends in text become LF, CDATA keeps its bytes, attribute white space becomes spaces")
+    func lineEndsAndAttributeNormalisation() throws {
+        let root = try read("<a t=\"x\r\ny\tz&#10;\">one\r\ntwo\rthree<![CDATA[\r\nkept\r\n]]></a>")
+        #expect(root.text == "one\ntwo\nthree\r\nkept\r\n")
+        #expect(root.attribute("t") == "x y z\n")
+        #expect(try read("<a>&#x1F600;&#233;&quot;&apos;</a>").text == "😀é\"'")
+    }
+
+    @Test("comments go anywhere but inside a tag; the document keeps its shape around them")
+    func comments() throws {
+        let root = try read("<!-- before --><d:a xmlns:d=\"DAV:\"><!-- in -->x<d:b/><!---->y</d:a><!-- after -->\n")
+        #expect(root.children == [.text("x"), .element(DAVElement(QualifiedName("DAV:", "b"))), .text("y")])
+        #expect(capture { try read("<a><!-- a -- b --></a>") }?.kind == .malformedXML)
+        #expect(capture { try read("<a><!-- never closed </a>") }?.kind == .malformedXML)
+    }
+
+    @Test("what XML does not allow is a 400 with its place: every rule the parser holds")
+    func wellFormednessRules() {
+        let cases: [(String, String)] = [
+            ("<a x=\"1\" x=\"2\"/>", "appears twice"),
+            (#"<a xmlns:p="urn:p" xmlns:q="urn:p" p:x="1" q:x="2"/>"#, "same namespace and name"),
+            ("<a x=\"1\"y=\"2\"/>", "separated by white space"),
+            ("<a x/>", "has no value"),
+            ("<a x=\"<\"/>", "contains '<'"),
+            ("<a>]]></a>", "\"]]>\""),
+            ("<a>&#0;</a>", "character XML does not allow"),
+            ("<a>&#xD800;</a>", "character XML does not allow"),
+            ("<a>&#xZZ;</a>", "character XML does not allow"),
+            ("<a>& b</a>", "does not start an entity"),
+            (#"<p:a xmlns:p=""/>"#, "empty namespace"),
+            (#"<a xmlns:xml="urn:not-xml"/>"#, "cannot be bound"),
+            ("<a:b:c xmlns:a=\"urn:a\"/>", "not a valid namespaced name"),
+            ("<a><b></a></b>", "end tag does not match"),
+            ("<a/>trailing", "content after the root"),
+            ("<a/><!-- fine --> <b/>", "content after the root"),
+            ("<a><!ATTLIST a b CDATA #IMPLIED></a>", "declaration is not allowed"),
+            ("<a><1/></a>", "no valid name"),
+            ("<a", "not finished"),
+            ("<a>\u{FFFF}</a>", "character XML does not allow"),
+            (#"<?xml version="1. 0" encoding="utf-8"?><a/>"#, "XML declaration"),
+            (#"<?xml version="1.0"encoding="utf-8"?><a/>"#, "XML declaration"),
+            (#"<?xml encoding="utf-8"?><a/>"#, "has no version"),
+            (#"<?xml version="1.0" standalone="maybe"?><a/>"#, "XML declaration"),
+        ]
+        for (body, words) in cases {
+            let error = capture { try read(body) }
+            #expect(error?.status == 400 && error?.message.contains(words) == true && error?.line != nil,
+                    "\(body.debugDescription): \(String(describing: error))")
+        }
+        #expect(capture { try read("<a>\n\n  <b x='1' x='2'/></a>") }?.line == 3)
+        #expect(capture { try read(#"<?xml version='1.1' encoding='UTF-8' standalone='yes' ?><a/>"#) } == nil)
+    }
+
+    @Test("the body must be UTF-8; Latin-1 is read when declared, ASCII held to ASCII")
+    func encodingsRead() throws {
+        let invalid = capture { try XMLReader().read(Data([0x3C, 0x61, 0x3E, 0xC3, 0x28, 0x3C, 0x2F, 0x61, 0x3E])) }
+        #expect(invalid?.status == 415 && invalid?.message.contains("UTF-8") == true)
+        var latin1 = Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><a>caf"#.utf8)
+        latin1.append(0xE9)
+        latin1.append(contentsOf: Array("</a>".utf8))
+        #expect(try XMLReader().read(latin1).text == "café")
+        #expect(capture { try read(#"<?xml version="1.0" encoding="us-ascii"?><a>é</a>"#) }?.status == 400)
+    }
+
     @Test("parsing concurrently on many tasks gives the same trees")
     func concurrentParsing() async throws {
         let body = #"<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:displayname/></d:prop></d:propfind>"#

@@ -38,9 +38,18 @@ quiet_link() { "$@" 2> >(grep -v "Cannot export local symbol" >&2); }
 
 # --- building ---------------------------------------------------------------------------------
 
+# CivilTime (the wall-clock calendar arithmetic) is a module of its own that ICalendar and
+# Conversations import; rebuilt with them.
+build_civiltime() {
+    echo "== CivilTime module (sanitized)"
+    "$SWIFTC" "${FLAGS[@]}" -module-name CivilTime -emit-module -emit-module-path "$OUT/mods/CivilTime.swiftmodule" \
+        -c $(swift_files Sources/CivilTime) -o "$OUT/obj/CivilTime.o"
+}
+
 build_icalendar() {
+    build_civiltime
     echo "== ICalendar module (sanitized)"
-    "$SWIFTC" "${FLAGS[@]}" -module-name ICalendar -emit-module -emit-module-path "$OUT/mods/ICalendar.swiftmodule" \
+    "$SWIFTC" "${FLAGS[@]}" -module-name ICalendar -I "$OUT/mods" -emit-module -emit-module-path "$OUT/mods/ICalendar.swiftmodule" \
         -c $(swift_files Sources/ICalendar) -o "$OUT/obj/ICalendar.o"
 }
 
@@ -73,16 +82,19 @@ copy_crypto() {
 
 build_dav() {
     # Rebuilt when any ICalendar source is newer than the object (the lead edits Sources/ while fuzzing).
-    if [[ ! -f $OUT/obj/ICalendar.o || -n $(find Sources/ICalendar -name '*.swift' -newer "$OUT/obj/ICalendar.o" | head -1) ]]; then
+    if [[ ! -f $OUT/obj/ICalendar.o || -n $(find Sources/ICalendar Sources/CivilTime -name '*.swift' -newer "$OUT/obj/ICalendar.o" | head -1) ]]; then
         build_icalendar
     fi
     echo "== fuzz-dav-request"
     quiet_link "$SWIFTC" "${FLAGS[@]}" -module-name DAVFuzz -I "$OUT/mods" $(swift_files Sources/DAV) "$FUZZ/FuzzDAVRequest.swift" \
-        "$OUT/obj/ICalendar.o" -o "$OUT/bin/fuzz-dav-request"
+        "$OUT/obj/ICalendar.o" "$OUT/obj/CivilTime.o" -o "$OUT/bin/fuzz-dav-request"
 }
 
 build_conversations() {  # $1 = entry file, $2 = binary name
     [[ -f $OUT/obj/ZIPFoundation.o ]] || build_zipfoundation
+    if [[ ! -f $OUT/obj/CivilTime.o || -n $(find Sources/CivilTime -name '*.swift' -newer "$OUT/obj/CivilTime.o" | head -1) ]]; then
+        build_civiltime
+    fi
     if [[ -z $(ls "$OUT/crypto/obj" 2>/dev/null) || $BUILD/Modules/Crypto.swiftmodule -nt $OUT/crypto/mods/Crypto.swiftmodule ]]; then
         copy_crypto
     fi
@@ -91,7 +103,7 @@ build_conversations() {  # $1 = entry file, $2 = binary name
         -I "$CHECKOUTS/ZIPFoundation/Sources/CZLib" \
         -Xcc -I"$CHECKOUTS/swift-crypto/Sources/CCryptoBoringSSL/include" \
         -Xcc -I"$CHECKOUTS/swift-crypto/Sources/CCryptoBoringSSLShims/include" \
-        $(swift_files Sources/Conversations) "$FUZZ/$1" "$OUT/obj/ZIPFoundation.o" "$OUT"/crypto/obj/*.o -lz \
+        $(swift_files Sources/Conversations) "$FUZZ/$1" "$OUT/obj/ZIPFoundation.o" "$OUT/obj/CivilTime.o" "$OUT"/crypto/obj/*.o -lz \
         -o "$OUT/bin/$2"
 }
 

@@ -1,15 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// Reads a DAV request body into a `DAVElement` tree, refusing anything unsafe before libxml2 sees it.
+/// Reads a DAV body (a request's, or another server's answer) into a `DAVElement` tree.
 ///
-/// Safety comes from three checks that do not depend on libxml2's configuration:
-/// a size cap (413), a byte scan refusing `<!DOCTYPE`/`<!ENTITY` (400; on Linux the DTD delegate
-/// callbacks never fire, so a DTD cannot be vetted while parsing), and a nesting cap enforced by
-/// the delegate. Every parser error is fatal: on Linux `parse()` returns true for some
-/// well-formedness errors (a mismatched end tag), so the delegate's error callback is the authority.
+/// Before `XMLDocumentParser` reads it: a size cap (413); UTF-8 only (415 for UTF-16/32 and other
+/// declared encodings, Latin-1 converted); a byte scan refusing `<!DOCTYPE`/`<!ENTITY` and
+/// processing instructions (400), which a DAV body never needs, so no entity expands and nothing
+/// outside the body is read. The parser holds the nesting cap. Every error is a 400 that says
+/// what is wrong and where.
 public struct XMLReader: Sendable {
     public struct Limits: Sendable, Hashable {
         /// Largest body accepted, in bytes.
@@ -41,32 +38,17 @@ public struct XMLReader: Sendable {
                 kind: .bodyTooLarge, status: 413,
                 message: "The request body is \(data.count) bytes; the limit is \(limits.maxBytes) bytes.")
         }
-        try Self.refuseUnsafeContent(data)
+        let declared = try Self.refuseUnsafeContent(data)
         guard !Self.isEmptyBody(data) else {
             throw DAVError.malformed("The request body is empty; an XML document was expected.")
         }
-
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        // Prefix mappings let us resolve prefixed attributes, which the parser hands over unresolved.
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        let builder = TreeBuilder(maxDepth: limits.maxDepth)
-        parser.delegate = builder
-        let finished = parser.parse()
-
-        if let failure = builder.failure { throw failure }
-        guard finished else {
-            throw DAVError.malformed(
-                "The XML is not well-formed: \(Self.describe(parser.parserError)).",
-                line: parser.lineNumber, column: parser.columnNumber)
+        let document = try Self.utf8Document(data, declaredEncoding: declared)
+        // `withUnsafeBytes` rethrows untyped errors; the result carries the typed one out.
+        let result = document.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<DAVElement, DAVError> in
+            var parser = XMLDocumentParser(bytes: raw.bindMemory(to: UInt8.self), maxDepth: limits.maxDepth)
+            return Result { () throws(DAVError) in try parser.parseDocument() }
         }
-        guard let root = builder.root, builder.isBalanced else {
-            throw DAVError.malformed(
-                "The XML document ends before its root element is closed.",
-                line: parser.lineNumber, column: parser.columnNumber)
-        }
-        return root
+        return try result.get()
     }
 
     /// True when the body has no content other than XML whitespace (or a UTF-8 byte order mark).
@@ -78,7 +60,9 @@ public struct XMLReader: Sendable {
 
     // MARK: - Pre-parse checks
 
-    static func refuseUnsafeContent(_ data: Data) throws(DAVError) {
+    /// Returns the encoding the XML declaration names, lower-cased, if it names one.
+    @discardableResult
+    public static func refuseUnsafeContent(_ data: Data) throws(DAVError) -> String? {
         // The declaration scan below works on bytes, so it is only sound for encodings in which
         // ASCII characters are single ASCII bytes. UTF-16/32 (a BOM or NUL bytes) are refused.
         if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) || containsNUL(data) {
@@ -86,14 +70,14 @@ public struct XMLReader: Sendable {
                 kind: .unsupportedEncoding, status: 415,
                 message: "Only UTF-8 XML bodies are accepted; this one looks like UTF-16 or UTF-32.")
         }
-        // libxml2 acts on a declaration's encoding even when the declaration is not closed, and
-        // FoundationXML crashes on a processing instruction without data (both found by
-        // fuzzing: any signed-in client could stop the server). A DAV body has no use for either.
+        // An unclosed declaration and processing instructions stopped the server when libxml2 read
+        // the bodies (found by fuzzing); a DAV body has no use for either, so they stay refused.
         let declaration = try leadingDeclaration(data)
         try refuseProcessingInstructions(data, from: declaration?.endIndex ?? data.startIndex)
-        if let encoding = declaration.flatMap(encoding(of:)) {
+        let declared = declaration.flatMap(encoding(of:))?.lowercased()
+        if let encoding = declared {
             let accepted = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1"]
-            guard accepted.contains(encoding.lowercased()) else {
+            guard accepted.contains(encoding) else {
                 throw DAVError(
                     kind: .unsupportedEncoding, status: 415,
                     message: "The XML declares encoding \"\(encoding)\"; only UTF-8 is accepted.")
@@ -104,6 +88,64 @@ public struct XMLReader: Sendable {
                 kind: .forbiddenDeclaration, status: 400,
                 message: "XML bodies must not contain <!\(keyword)> declarations (no DTDs or entities are accepted).")
         }
+        return declared
+    }
+
+    /// The body as UTF-8 the parser can trust: Latin-1 (when declared) turned into UTF-8; an
+    /// ASCII body held to ASCII; UTF-8 checked, and every character one XML allows (no control
+    /// characters but tab and line ends, no U+FFFE or U+FFFF).
+    static func utf8Document(_ data: Data, declaredEncoding: String?) throws(DAVError) -> Data {
+        switch declaredEncoding {
+        case "iso-8859-1", "latin1":
+            // Each Latin-1 byte is the code point of the same number.
+            var converted = Data(capacity: data.count)
+            for byte in data {
+                if byte < 0x80 {
+                    converted.append(byte)
+                } else {
+                    converted.append(0xC0 | (byte >> 6))
+                    converted.append(0x80 | (byte & 0x3F))
+                }
+            }
+            try refuseDisallowedCharacters(converted)
+            return converted
+        case "us-ascii", "ascii":
+            if let at = data.firstIndex(where: { $0 >= 0x80 }) {
+                throw malformedAt(data, at, "The XML declares encoding ASCII but has a byte over 127.")
+            }
+        default:
+            let valid = data.withUnsafeBytes { raw in String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) != nil }
+            guard valid else {
+                throw DAVError(kind: .unsupportedEncoding, status: 415, message: "The body is not valid UTF-8.")
+            }
+        }
+        try refuseDisallowedCharacters(data)
+        return data
+    }
+
+    private static func refuseDisallowedCharacters(_ data: Data) throws(DAVError) {
+        let found: Int? = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var at = 0
+            while at < bytes.count {
+                let byte = bytes[at]
+                if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return at }
+                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                if byte == 0xEF, at + 2 < bytes.count, bytes[at + 1] == 0xBF, bytes[at + 2] >= 0xBE { return at }
+                at += 1
+            }
+            return nil
+        }
+        if let found {
+            throw malformedAt(data, data.startIndex + found, "The XML is not well-formed: it contains a character XML does not allow.")
+        }
+    }
+
+    private static func malformedAt(_ data: Data, _ index: Data.Index, _ message: String) -> DAVError {
+        let before = data[data.startIndex..<index]
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
+        return DAVError.malformed(message, line: line, column: index - lineStart + 1)
     }
 
     private static func containsNUL(_ data: Data) -> Bool {
@@ -113,7 +155,7 @@ public struct XMLReader: Sendable {
         }
     }
 
-    /// Finds `<!DOCTYPE` or `<!ENTITY`, case-insensitively (libxml2 is strict about case, but a
+    /// Finds `<!DOCTYPE` or `<!ENTITY`, case-insensitively (XML is strict about case, but a
     /// lenient future parser might not be, and a legitimate DAV body never has either).
     private static func firstDeclaration(in data: Data) -> String? {
         let keywords: [[UInt8]] = [Array("DOCTYPE".utf8), Array("ENTITY".utf8)]
@@ -217,165 +259,5 @@ public struct XMLReader: Sendable {
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         rest = rest.dropFirst()
         return String(rest.prefix { $0 != quote })
-    }
-
-    /// On Linux the error code is libxml2's `xmlParserErrors` value, not `XMLParser.ErrorCode`'s
-    /// numbering, so the common ones are named here from libxml2's list.
-    static func describe(_ error: Error?) -> String {
-        guard let error = error as NSError? else { return "the parser stopped" }
-        switch error.code {
-        case 4: return "the document is empty"
-        case 5: return "there is content after the root element, or the document ends early"
-        case 9: return "it contains a character XML does not allow"
-        case 26, 27: return "it uses an undeclared entity"
-        case 39, 40, 41: return "an attribute value is not quoted correctly"
-        case 73: return "a tag is missing its closing '>'"
-        case 76: return "an end tag does not match its start tag"
-        case 77: return "a tag is not finished"
-        case 201: return "a namespace prefix is not declared with xmlns"
-        default: return "libxml2 error \(error.code)"
-        }
-    }
-}
-
-/// The delegate that turns parser callbacks into a tree. Used by one parse on one thread.
-private final class TreeBuilder: NSObject, XMLParserDelegate {
-    struct OpenElement {
-        var name: QualifiedName
-        var attributes: [QualifiedName: String]
-        var children: [DAVElement.Child]
-        var pendingText: String
-    }
-
-    let maxDepth: Int
-    private var stack: [OpenElement] = []
-    var isBalanced: Bool { stack.isEmpty }
-    var root: DAVElement?
-    var failure: DAVError?
-    /// Prefix → namespace URI, innermost last, for resolving prefixed attribute names.
-    private var prefixes: [(prefix: String, uri: String)] = []
-
-    init(maxDepth: Int) {
-        self.maxDepth = maxDepth
-    }
-
-    private func fail(_ parser: XMLParser, _ error: DAVError) {
-        guard failure == nil else { return }
-        failure = error
-        parser.abortParsing()
-    }
-
-    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-        prefixes.append((prefix, namespaceURI))
-    }
-
-    func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
-        if let index = prefixes.lastIndex(where: { $0.prefix == prefix }) { prefixes.remove(at: index) }
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
-        guard failure == nil else { return }
-        guard root == nil else {
-            return fail(parser, .malformed("There is content after the root element.", line: parser.lineNumber, column: parser.columnNumber))
-        }
-        guard stack.count < maxDepth else {
-            return fail(parser, DAVError(
-                kind: .nestingTooDeep, status: 400,
-                message: "Elements are nested more than \(maxDepth) deep.",
-                line: parser.lineNumber, column: parser.columnNumber))
-        }
-        let namespace = namespaceURI ?? ""
-        // An unbound prefix is only a namespace *warning* to libxml2; to us the name is unknowable.
-        if namespace.isEmpty, let qualifiedName, qualifiedName.contains(":") {
-            return fail(parser, .malformed(
-                "The prefix of <\(qualifiedName)> is not declared with xmlns.",
-                line: parser.lineNumber, column: parser.columnNumber))
-        }
-        var attributes: [QualifiedName: String] = [:]
-        for (key, value) in attributeDict {
-            if let colon = key.firstIndex(of: ":") {
-                let prefix = String(key[..<colon])
-                if prefix == "xmlns" { continue }
-                let local = String(key[key.index(after: colon)...])
-                let uri: String
-                if prefix == "xml" {
-                    uri = "http://www.w3.org/XML/1998/namespace"
-                } else if let bound = prefixes.last(where: { $0.prefix == prefix })?.uri {
-                    uri = bound
-                } else {
-                    return fail(parser, .malformed(
-                        "The attribute prefix in \(key) is not declared with xmlns.",
-                        line: parser.lineNumber, column: parser.columnNumber))
-                }
-                attributes[QualifiedName(uri, local)] = value
-            } else if key != "xmlns" {
-                attributes[QualifiedName("", key)] = value
-            }
-        }
-        flushText()
-        stack.append(OpenElement(name: QualifiedName(namespace, elementName), attributes: attributes, children: [], pendingText: ""))
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard failure == nil else { return }
-        flushText()
-        guard let open = stack.popLast() else {
-            return fail(parser, .malformed("An end tag has no start tag.", line: parser.lineNumber, column: parser.columnNumber))
-        }
-        let element = DAVElement(open.name, attributes: open.attributes, children: open.children)
-        if stack.isEmpty {
-            root = element
-        } else {
-            stack[stack.count - 1].children.append(.element(element))
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        appendText(parser, string)
-    }
-
-    func parser(_ parser: XMLParser, foundIgnorableWhitespace whitespaceString: String) {
-        appendText(parser, whitespaceString)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        appendText(parser, String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        fail(parser, .malformed(
-            "The XML is not well-formed: \(XMLReader.describe(parseError)).",
-            line: parser.lineNumber, column: parser.columnNumber))
-    }
-
-    func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {
-        fail(parser, .malformed("The XML is not valid: \(XMLReader.describe(validationError)).", line: parser.lineNumber, column: parser.columnNumber))
-    }
-
-    // Never fire on Linux (see the type comment), but refuse if a platform ever delivers them.
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail(parser, DAVError(kind: .forbiddenDeclaration, status: 400, message: "Entity declarations are not accepted."))
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        fail(parser, DAVError(kind: .forbiddenDeclaration, status: 400, message: "Entity declarations are not accepted."))
-    }
-
-    /// The parser delivers text in pieces (each entity reference separately); joining them here
-    /// keeps one text child per run, so `&amp;` in a display name stays one string.
-    private func appendText(_ parser: XMLParser, _ string: String) {
-        guard failure == nil else { return }
-        guard !stack.isEmpty else { return }  // whitespace around the root is not content
-        stack[stack.count - 1].pendingText += string
-    }
-
-    private func flushText() {
-        guard !stack.isEmpty, !stack[stack.count - 1].pendingText.isEmpty else { return }
-        let text = stack[stack.count - 1].pendingText
-        stack[stack.count - 1].pendingText = ""
-        stack[stack.count - 1].children.append(.text(text))
     }
 }

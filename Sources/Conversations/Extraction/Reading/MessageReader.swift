@@ -280,6 +280,7 @@ struct MessageReader: Sendable {
                 continue
             }
             clauseItems = Self.withoutDeadline(clauseItems)
+            clauseItems = Self.withoutAnswerDay(clauseItems)
             // The clause's own "?" (or, when a phrase holds it, the message's).
             if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
@@ -420,6 +421,37 @@ struct MessageReader: Sendable {
             }
         }
         if start < items.count { result.append(start..<items.count) }
+        return result
+    }
+
+    /// Verbs that ask the other for their answer: "message me", "tell me", "قوليلي", "ردّيلي", "9olli".
+    /// (A call is itself a plan between the two, so "call me", "كلمني" are not among them.)
+    private static let answerVerbs: Set<String> = [
+        "tell", "text", "message", "msg", "dm", "whatsapp", "lmk", "قولي", "قوليلي", "قللي", "قلي", "قلّي", "رد", "ردي", "رديلي", "ردلي", "ردولي",
+        "خبرني", "خبريني", "خبرنى", "طمني", "طمنيني", "بلغني", "بلغيني", "2olli", "2olly", "2oli", "2ollī", "9olli", "9oli", "9oulli", "9ouli",
+        "golli", "goulli", "goulia", "gouli", "qolli", "qouli", "5abarni", "5abrini", "5abirni", "khabarni", "khabbarni", "3ayetli", "3ayatli",
+        "raddili", "roddili", "reddli", "dis-moi", "dites-moi",
+    ]
+    private static let answerObjects: Set<String> = ["me", "us", "moi"]
+
+    /// "message me Saturday about it", "قوليلي بكرة", "9olli ghodwa": a request for the other's
+    /// answer names when the answer comes, not when the plan is, so the days and hours after it
+    /// are left out. "let me know if Friday works" keeps the plan's day after its "if".
+    private static func withoutAnswerDay(_ items: [Item]) -> [Item] {
+        guard let request = items.indices.first(where: { index in
+            let word = items[index].text
+            let next = index + 1 < items.count ? items[index + 1].text : ""
+            if ["tell", "text", "message", "msg", "dm", "whatsapp"].contains(word) { return answerObjects.contains(next) }
+            if word == "let", next == "me", index + 2 < items.count, items[index + 2].text == "know" { return true }
+            return answerVerbs.contains(word)
+        }) else { return items }
+        var result = Array(items[..<request])
+        for item in items[request...] {
+            // "…if Friday works", "…whether 7 is ok", "send me the address for saturday": the plan's when.
+            if item.has(.conditional) || ["if", "whether", "for", "law", "لو", "اذا", "eza", "iza", "si"].contains(item.text) { return items }
+            if isDayItem(item) || item.token.kind == .number || item.cues.contains(where: isWhenCue) { continue }
+            result.append(item)
+        }
         return result
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import Conversations
+
+/// Reader I's mechanisms, each on wording none of the fixtures uses. 2026-12-06 is a Sunday; the
+/// chats are in Riyadh time unless a test says otherwise.
+@Suite struct ReaderITests {
+    static func reply(_ proposal: String, _ answers: String..., zone: TimeZone = ExtractionTests.zone) -> ConversationOutcome {
+        var chat = [("A", "2026-12-06T10:00", proposal)]
+        for (index, answer) in answers.enumerated() {
+            chat.append((index % 2 == 0 ? "B" : "A", "2026-12-06T10:0\(index + 1)", answer))
+        }
+        return ExtractionTests.outcome(chat, zone: zone)
+    }
+
+    static func start(_ outcome: ConversationOutcome) -> String? { ExtractionTests.start(outcome) }
+
+    @Test("a day said for the answer is no day for the plan, and the yes to it answers the request", arguments: [
+        ("Bowling Thursday night?", "not sure yet, depends on work", "ok text me tomorrow about it", "sure thing", "2026-12-10"),
+        ("تيجي معانا المعرض الخميس؟", "يمكن، لسه مش عارف", "طب قولي بكرة", "ماشي", "2026-12-10"),
+        ("nrou7 3al mall el khamis?", "mumkin, ba3ref ba3dein", "ok 2olli bokra", "tamam", "2026-12-10"),
+    ])
+    func answerDay(proposal: String, hedge: String, request: String, yes: String, expected: String) {
+        let result = Self.reply(proposal, hedge, request, yes)
+        #expect(result.state == .proposed, "\(request)")
+        #expect(Self.start(result) == expected, "\(request)")
+    }
+
+    @Test func theDayOfAPlanAfterIfStays() {
+        // "let me know if Friday works" names the plan's day, not when to answer.
+        let result = Self.reply("Picnic Thursday?", "can't Thursday, let me know if Friday works?", "Friday works")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-11")
+    }
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Write Tests/ConversationsTests/Fixtures/extraction/probes-i.jsonl: Reader I's probes.
+
+Each probe isolates one phenomenon read from round 9's errors (blind5), in other words, names and dialects than
+round 9's. Every gold day is computed with datetime from the date the plan was said.
+"""
+import datetime as dt
+import json
+import pathlib
+
+OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-i.jsonl"
+ZONES = {"Asia/Riyadh": "+03:00", "Africa/Cairo": "+02:00", "Asia/Amman": "+03:00", "Asia/Kolkata": "+05:30",
+         "Africa/Algiers": "+01:00", "Europe/London": "+00:00", "Asia/Dubai": "+04:00", "America/Chicago": "-05:00",
+         "Asia/Beirut": "+02:00", "Africa/Casablanca": "+01:00", "Asia/Kuwait": "+03:00", "Africa/Lagos": "+01:00", "Africa/Tunis": "+01:00", "Asia/Baghdad": "+03:00",
+         "America/Toronto": "-05:00", "Australia/Sydney": "+11:00", "Asia/Karachi": "+05:00", "Asia/Bahrain": "+03:00"}
+PRAYERS = {"fajr": "04:50", "dhuhr": "11:45", "asr": "14:50", "maghrib": "17:10", "isha": "18:30"}
+BASE = dt.date(2027, 1, 11)  # a Monday
+
+
+def weekday_after(day, weekday):
+    """The first `weekday` (Monday 0) strictly after `day`."""
+    return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+
+
+def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=()):
+    offset = ZONES[zone]
+    msgs = [{"sender": s, "time": f"{BASE.isoformat()}T10:{i:02d}:00{offset}", "text": t} for i, (s, t) in enumerate(messages)]
+    event = None
+    if day is not None:
+        start = day.isoformat() + (f"T{clock}" if clock else "")
+        event = {"title": title, "titleAlternatives": [], "start": start, "end": None, "allDay": clock is None,
+                 "location": location, "locationAlternatives": []}
+    return {"id": pid, "lang": lang, "now": f"{BASE.isoformat()}T11:00:00{offset}", "timezone": zone, "me": messages[-1][0],
+            "messages": msgs, "prayerTimes": dict(computedFor=BASE.isoformat(), city="probe", method="fixed", **PRAYERS),
+            "expected": {"status": status, "event": event}, "tags": list(tags)}
+
+
+MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
+TOMORROW = BASE + dt.timedelta(days=1)
+PROBES = [
+    # A day said for when the answer comes ("text me Friday about it", "قوليلي بكرة") is no day for the plan;
+    # the yes to that request answers the request.
+    probe("i-answerday-01", "en", "Australia/Sydney", [("A", "Kayaking on the harbour Sunday arvo if the wind drops?"), ("B", "maybe, depends how I pull up after Saturday"),
+          ("A", "no stress, message me Saturday about it"), ("B", "will do")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, SUN), None, "Kayaking",
+          tags=["answer-day"]),
+    probe("i-answerday-02", "ar", "Asia/Amman", [("A", "بتيجي معي عالسينما الخميس؟"), ("B", "يمكن، لسا مش عارفة شو عندي"),
+          ("A", "طيب ردّيلي بكرا"), ("B", "ماشي")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, THU), None, "سينما", tags=["answer-day"]),
+    probe("i-answerday-03", "mixed", "Africa/Tunis", [("A", "On se fait un ciné vendredi soir?"), ("B", "inchallah, nchouf w nraja3lek"),
+          ("A", "ok 9olli ghodwa"), ("B", "ok")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, FRI), None, "Ciné", tags=["answer-day"]),
+    # The day of one's own obligation, said beside a no ("ولازم أذاكر", "lazem nqra" in the Maghreb,
+    # "j'ai un examen mardi"), is the excuse's day, not a counter.
+    probe("i-excuse-01", "ar", "Asia/Bahrain", [("A", "تعالي معانا البر السبت، بنشوي"), ("B", "ودي والله، بس عندي امتحان الاثنين ولازم اذاكر"),
+          ("A", "خلاص براحتج، الله يوفقج")], "HAS_EVENT_DENIED", weekday_after(BASE, SAT), None, "البر", tags=["excuse-day"]),
+    probe("i-excuse-02", "mixed", "Africa/Casablanca", [("A", "Dimanche on monte à Ifrane? Kayn toute la bande"),
+          ("B", "smeh lia khouya, ma nqderch, j'ai un examen mardi w lazem nqra"), ("A", "ok, bon courage"), ("B", "merci, wakha")],
+          "HAS_EVENT_DENIED", weekday_after(BASE, SUN), None, "Ifrane", tags=["excuse-day"]),
+    # A statement of a thing's own day ("the recital is Thursday", "the new album is out Friday") is
+    # about that thing: it neither moves the plan nor is a plan; the answer to it is news.
+    probe("i-thing-01", "en", "America/Toronto", [("A", "climbing gym thursday at 6?"), ("B", "wait the recital is friday right"),
+          ("A", "ya friday at 8"), ("B", "ok then that works, see u there")], "HAS_EVENT_AGREED", weekday_after(BASE, THU), "18:00", "Climbing",
+          tags=["thing-day"]),
+    probe("i-thing-02", "en", "Europe/London", [("A", "Lunch tomorrow at 1?"), ("B", "👍"),
+          ("B", "Also unrelated, the new Villeneuve is out Friday, fancy Saturday night at the Curzon?"), ("A", "Go on! What time's it on?"),
+          ("B", "There's a 7:40"), ("A", "Book it")], "HAS_EVENT_AGREED", TOMORROW, "13:00", "Lunch", tags=["thing-day", "two-plans"]),
+    probe("i-thing-03", "en", "Asia/Karachi", [("A", "Bilal's walima is in Lahore on the 20th btw, did he invite you?"), ("B", "nope, family only I think"),
+          ("A", "fair"), ("B", "we should meet up soon though")], "NO_EVENT", tags=["thing-day", "control"]),
+    # A short counter taken with its number and a yes ("7 tamem", "6 works") agrees that time on the plan's day.
+    probe("i-counter-01", "mixed", "Asia/Beirut", [("A", "mnel3ab padel el tnein 3al 6?"), ("B", "el tnein eh bas 6 bakkir shway"),
+          ("A", "7?"), ("B", "7 tamem")], "HAS_EVENT_AGREED", weekday_after(BASE, MON), "19:00", "Padel", tags=["counter-two-words"]),
+    probe("i-counter-02", "en", "Africa/Lagos", [("A", "Badminton on Wednesday at 5?"), ("B", "5 is too early, traffic"),
+          ("A", "6 then?"), ("B", "6 works")], "HAS_EVENT_AGREED", weekday_after(BASE, WED), "18:00", "Badminton", tags=["counter-two-words"]),
+]
+
+if __name__ == "__main__":
+    with OUT.open("w", encoding="utf-8") as f:
+        for p in PROBES:
+            f.write(json.dumps(p, ensure_ascii=False) + "\n")
+    print(f"{len(PROBES)} probes -> {OUT}")

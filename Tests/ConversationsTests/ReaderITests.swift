@@ -32,4 +32,28 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-11")
     }
+
+    @Test func theDayOfOnesOwnObligationAfterButIsTheExcuse() {
+        // "ولازم انام" with the joined "and" is one's own obligation; after "but" the day is the excuse's.
+        let result = Self.reply("نروح البحر الجمعة؟", "ودي، بس عندي دوام السبت ولازم انام بدري، ما اقدر")
+        #expect(result.state == .denied)
+        #expect(Self.start(result) == "2026-12-11")
+    }
+
+    @Test func inTheMaghrebAnObligationWithAnNVerbIsOnesOwn() {
+        // "lazem nraja3" is "I must revise"; "j'ai un concours lundi" is one's own day.
+        let zone = TimeZone(identifier: "Africa/Casablanca") ?? ExtractionTests.zone
+        let result = Self.reply("Samedi on fait une rando?", "désolé, ma nqderch, j'ai un concours lundi w lazem nraja3", zone: zone)
+        #expect(result.state == .denied)
+        #expect(Self.start(result) == "2026-12-12")
+    }
+
+    @Test func aYesAfterButTakesBackOnesOwnNo() {
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "Dîner chez moi samedi après le maghrib?"),
+            ("B", "2026-12-06T10:01", "samedi je travaille jusqu'à 18h"),
+            ("B", "2026-12-06T10:02", "mais après le maghrib ça marche, wakha"),
+        ])
+        #expect(result.state == .agreed)
+    }
 }

@@ -49,7 +49,7 @@ PROBES = [
           ("A", "ok 9olli ghodwa"), ("B", "ok")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, FRI), None, "Ciné", tags=["answer-day"]),
     # The day of one's own obligation, said beside a no ("ولازم أذاكر", "lazem nqra" in the Maghreb,
     # "j'ai un examen mardi"), is the excuse's day, not a counter.
-    probe("i-excuse-01", "ar", "Asia/Bahrain", [("A", "تعالي معانا البر السبت، بنشوي"), ("B", "ودي والله، بس عندي امتحان الاثنين ولازم اذاكر"),
+    probe("i-excuse-01", "ar", "Asia/Bahrain", [("A", "تعالي معانا البر السبت، بنشوي"), ("B", "ودي والله، بس عندي امتحان الاثنين ولازم اذاكر، ما اقدر"),
           ("A", "خلاص براحتج، الله يوفقج")], "HAS_EVENT_DENIED", weekday_after(BASE, SAT), None, "البر", tags=["excuse-day"]),
     probe("i-excuse-02", "mixed", "Africa/Casablanca", [("A", "Dimanche on monte à Ifrane? Kayn toute la bande"),
           ("B", "smeh lia khouya, ma nqderch, j'ai un examen mardi w lazem nqra"), ("A", "ok, bon courage"), ("B", "merci, wakha")],

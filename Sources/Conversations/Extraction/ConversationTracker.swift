@@ -248,6 +248,14 @@ struct ConversationTracker {
                 fragments.append(fragment)
             }
         }
+        // "samedi je bosse jusqu'à 18h" … "mais après le maghrib c'est bon": a yes after "but", just
+        // after one's own no, takes the no back; the plan is open again for that yes.
+        if reading.accepts, reading.opensWithContrast, !reading.isQuestion,
+           let latest = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].status == .refused, refusedBy[latest] == sender, plans[latest].proposer != sender, step - plans[latest].touched <= 2 {
+            plans[latest].status = .open
+            refusedBy[latest] = nil
+        }
         var unused = fragments
         if reading.accepts { unused = accept(reading, fragments, sender: sender) }
         for fragment in unused {

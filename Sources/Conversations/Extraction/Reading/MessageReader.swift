@@ -73,6 +73,16 @@ struct MessageReader: Sendable {
                 if allItems[index].first == allItems[index].last, word.hasPrefix("ن"), !addressed, allItems[index].has(.invite) {
                     allItems[index].cues.removeAll { $0 == .invite }
                 }
+                // So "lazem nqra", "لازم نراجع" is "I must study": one's own obligation, no invitation.
+                if Self.isObligation(word), index + 1 < allItems.count {
+                    let verb = allItems[index + 1].text
+                    let ownVerb = (verb.hasPrefix("ن") || verb.hasPrefix("n")) && verb.count > 3
+                        && !(verb.hasSuffix("و") || verb.hasSuffix("وا") || verb.hasSuffix("ou") || verb.hasSuffix("o") || verb.hasSuffix("w"))
+                    if ownVerb, allItems[index + 1].cues.isEmpty || allItems[index + 1].has(.invite) {
+                        allItems[index].cues.removeAll { $0 == .invite }
+                        allItems[index + 1].cues.removeAll { $0 == .invite }
+                    }
+                }
             }
         }
         readActs(allItems, into: &reading)
@@ -235,7 +245,7 @@ struct MessageReader: Sendable {
             var clauseItems = Array(items[clause])
             // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
             if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
-               !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.obligations.contains($0.text) }) {
+               !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.isObligation($0.text) }) {
                 clauseItems = Array(clauseItems[..<forbidden])
             }
             var veto = Vetoes(clauseItems)
@@ -248,7 +258,7 @@ struct MessageReader: Sendable {
             let clauseInvites = clauseItems.indices.contains { clauseItems[$0].has(.invite) && !Self.isOwnObligation(at: $0, clauseItems) }
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
             let clauseReallyInvites = clauseItems.indices.contains { position in
-                clauseItems[position].has(.invite) && !Self.obligations.contains(clauseItems[position].text)
+                clauseItems[position].has(.invite) && !Self.isObligation(clauseItems[position].text)
                     && !(position > 0 && Self.isProhibition(at: position - 1, clauseItems))
             }
             let isCondition = clauseItems.contains { $0.has(.conditional) }
@@ -257,7 +267,8 @@ struct MessageReader: Sendable {
             let dropped = forbids ||
                 ((veto.isPast || veto.isHypothetical || veto.isInquiry) && !clauseInvites)
                 // "I've got Friday 5.15?" offers a slot; "I have the board presentation" is an excuse.
-                || (veto.isOwnPlan && !clauseInvites && !asks && !reading.invites)
+                // "ودي والله، بس عندي امتحان الاثنين": after "but" one's own day is the excuse, whatever else invites.
+                || (veto.isOwnPlan && !clauseInvites && !asks && (!reading.invites || clauseItems.first?.has(.contrast) == true))
                 // "submit it Sunday at 12" stays a deadline even with "lazem"; "if the weather holds" is a condition.
                 || (veto.isNotAMeeting && !clauseReallyInvites && !isCondition)
                 // An invitation to someone else's event is an event between the two (labelling rule 1).
@@ -411,7 +422,9 @@ struct MessageReader: Sendable {
             let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
             // "بس خلها ٩ عندي اجتماع يطول": the excuse after a counter is a clause of its own.
             // ("تعالي نتسحر عندي الليلة" is at mine, no excuse.)
-            let excuseAfterCounter = item.has(.ownPlan) && !Vetoes.atMine.contains(item.text) && index > start && items[start..<index].contains { $0.has(.invite) }
+            // (An obligation is no counter: "ولازم انام" keeps its verb.)
+            let excuseAfterCounter = item.has(.ownPlan) && !Vetoes.atMine.contains(item.text) && index > start
+                && items[start..<index].contains { $0.has(.invite) && !isObligation($0.text) }
             if item.has(.contrast) || excuseAfterCounter, index > start {
                 result.append(start..<index)
                 start = index
@@ -649,10 +662,15 @@ struct MessageReader: Sendable {
     /// "لازم أدرس", "lazem a5alas", "I must study": an obligation in the first person singular is
     /// one's own, not an invitation ("لازم نطلع" is "we must go out").
     private static func isOwnObligation(at position: Int, _ items: [Item]) -> Bool {
-        guard items[position].first == items[position].last, obligations.contains(items[position].text), position + 1 < items.count else { return false }
+        guard items[position].first == items[position].last, isObligation(items[position].text), position + 1 < items.count else { return false }
         let next = items[position + 1].text
         if next == "i" || next == "ana" || next == "انا" { return true }
         return next.count > 2 && (next.hasPrefix("ا") || next.hasPrefix("a") && items[position].text.hasPrefix("laz"))
+    }
+
+    /// "لازم", and "ولازم" with the joined "and" ("عندي امتحان ولازم اذاكر").
+    static func isObligation(_ word: String) -> Bool {
+        obligations.contains(word) || word.hasPrefix("و") && obligations.contains(String(word.dropFirst()))
     }
 
     /// "وما", "ومش": the joined "and" before a negation.

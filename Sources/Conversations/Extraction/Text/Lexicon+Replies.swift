@@ -130,6 +130,8 @@ extension Lexicon {
         (["novembre"], .month(11)), (["décembre", "decembre"], .month(12)),
         // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
         (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
+        // French "I have an exam, I work": one's own day, as the Maghreb and Lebanon write it.
+        (["j'ai un", "j'ai une", "j'ai cours", "j'ai boulot", "j'ai taf", "j'ai du travail", "j'ai exam", "je travaille", "je bosse", "je suis de garde"], .ownPlan),
         (["صحا", "صحيت", "saha", "sa7a", "saha saha", "saha 3lik"], .acceptAlone),
         // French, as the Maghreb and Lebanon write it: called off, put off, and "if".
         (["annulé", "annulée", "annule", "on annule", "annuler", "reporté", "reportée", "reporter", "on reporte", "ils ont reporté", "ils ont annulé"], .cancel),

@@ -56,4 +56,30 @@ import Testing
         ])
         #expect(result.state == .agreed)
     }
+
+    @Test func aThingsDayDoesNotMoveThePlan() {
+        // The day of a named thing, and the other's "yes thursday at 6" about it, are news.
+        let result = Self.reply("pottery wednesday at 7?", "hold on the parents evening is thursday isn't it", "yes thursday at 6", "ok great, that works")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-09T19:00")
+    }
+
+    @Test func aThingOutOnADayIsNoNoToTheAgreedPlan() {
+        // "is out Thursday" (released) neither refuses nor moves the plan agreed before it.
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "Brunch tomorrow at 11?"),
+            ("B", "2026-12-06T10:01", "👍"),
+            ("B", "2026-12-06T10:02", "btw the new Pixar is out Thursday, fancy it Friday evening?"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T11:00")
+    }
+
+    @Test func someoneElsesEventIsNoPlanUnlessTheOtherIsAskedToIt() {
+        let news = Self.reply("Omar's engagement is in Amman on the 19th, did he tell you?", "no, haven't heard")
+        #expect(news.state == .noEvent)
+        let invited = Self.reply("Lina's party is on Friday at 9, you're coming?", "yes!")
+        #expect(invited.state == .agreed)
+        #expect(Self.start(invited) == "2026-12-11T21:00")
+    }
 }

@@ -68,6 +68,8 @@ struct ConversationTracker {
 
     /// Who sent the message before this one.
     private var lastSender: String?
+    /// The message before this one told a thing's day ("the recital is friday right").
+    private var lastThingsDay = false
     /// The sender of the message before this one, if it told the other not to do something.
     private var lastForbidder: String?
 
@@ -75,6 +77,8 @@ struct ConversationTracker {
         defer { lastSender = sender }
         var reading = reading
         let bound = lastAsk.flatMap { $0.sender == sender ? nil : $0 }
+        let bindsThingsDay = lastThingsDay
+        lastThingsDay = reading.tellsAThingsDay
         // Bind the answer to what it answers: a yes or no to the other's latest question or request
         // that set no plan ("did you see the card?" "yes") leaves the plans as they are, unless the
         // reply itself names a plan's when.
@@ -93,19 +97,23 @@ struct ConversationTracker {
         // tells more of the news; it proposes nothing.
         if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
             reading.isAboutOthersOnly = true
+            // "the recital is friday right" "yes friday at 8": the yes is about the thing too.
+            if bindsThingsDay { reading.accepts = false }
         }
         let before = plans.count
         takeMessage(reading, from: sender)
+        // (The answer to a word about a thing's day, "the recital is friday right" "ya friday at 8", is a
+        // parenthesis: the plan waiting for an answer stays in focus.)
         if reading.fragments.contains(where: \.hasWhen) || !reading.excuseDays.isEmpty || !reading.excuseClocks.isEmpty,
-           plans.count == before, !plans.contains(where: { $0.touched == step }) {
+           plans.count == before, !plans.contains(where: { $0.touched == step }), bound?.aboutNews != true || !bindsThingsDay {
             otherWhenStep = step
         }
         // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
         let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
         if !changed.isEmpty {
             lastAsk = Ask(sender: sender, plans: changed)
-        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside {
-            lastAsk = Ask(sender: sender, plans: [], aboutNews: reading.asksWhatOtherKnows && reading.isQuestion && !reading.invites)
+        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
+            lastAsk = Ask(sender: sender, plans: [], aboutNews: (reading.asksWhatOtherKnows && reading.isQuestion || reading.tellsAThingsDay) && !reading.invites)
         } else if lastAsk?.sender != sender {
             // An answer closes the question it answers.
             if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }

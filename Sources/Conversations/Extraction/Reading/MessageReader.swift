@@ -235,6 +235,7 @@ struct MessageReader: Sendable {
         let clauses = Self.clauses(items)
         guard clauses.count > 0 else { return items }
         var keptClauses: [[Item]] = []
+        var thingClauses: Set<Int> = []
         var ownDays: [Item] = []
         var yesElsewhere = false
         // "el matsh bokra el sa3a 7, hatetfarag?": asking whether the other watches, deadlines or
@@ -296,7 +297,26 @@ struct MessageReader: Sendable {
             if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
             }
+            if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
+        }
+        // A thing's own day goes when nothing invites, or when the invitation names a day of its own
+        // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
+        // come?" keeps it: an invitation to that thing.
+        if !thingClauses.isEmpty {
+            let othersNameDay = keptClauses.indices.contains { !thingClauses.contains($0) && keptClauses[$0].contains(where: Self.isDayItem) }
+            // "Tolu's wedding is on Saturday the 12th. You're coming abi?": asked to attend, the thing is the plan.
+            let asksToAttend = hasQuestionMark && items.contains { Self.attendWords.contains($0.text) }
+                && items.contains { Self.wordRoles[$0.text]?.contains(.shared) == true }
+            if !reading.invites && !asksToAttend || othersNameDay {
+                let dropped = thingClauses.map { keptClauses[$0] }
+                keptClauses = keptClauses.indices.filter { !thingClauses.contains($0) }.map { keptClauses[$0] }
+                // "is out Friday" (released) says no to nothing, and "the match is cancelled" calls off no plan.
+                func said(_ cue: Cue, _ clauses: [[Item]]) -> Bool { clauses.contains { $0.contains { $0.has(cue) } } }
+                if reading.cancels, said(.cancel, dropped), !said(.cancel, keptClauses) { reading.cancels = false }
+                if reading.denies, said(.deny, dropped), !said(.deny, keptClauses) { reading.denies = false }
+                if !reading.invites { reading.tellsAThingsDay = true }
+            }
         }
         if asksAboutOtherThing, !reading.invites {
             keptClauses = keptClauses.map { clause in clause.filter { !Self.isDayItem($0) && $0.token.kind != .number && !$0.cues.contains(where: Self.isWhenCue) } }
@@ -435,6 +455,51 @@ struct MessageReader: Sendable {
         }
         if start < items.count { result.append(start..<items.count) }
         return result
+    }
+
+    /// Subjects that are the plan itself or a pronoun: "it's Friday", "the plan is 8", "that is Sunday".
+    private static let planSubjects: Set<String> = [
+        "it", "that", "this", "which", "what", "when", "where", "there", "here", "who", "plan", "booking", "reservation", "table", "time", "day",
+        "date", "meeting", "meetup", "slot", "one", "everything", "all", "best", "better", "fine", "ok", "okay",
+    ]
+    private static let attendWords: Set<String> = ["coming", "come", "going", "go", "join", "joining", "attend", "attending", "there"]
+    private static let copulas: Set<String> = ["is", "are", "was", "isn't", "is'nt"]
+    private static let afterCopula: Set<String> = ["out", "on", "in", "at", "this", "next", "the", "till", "until", "from", "due", "back", "open", "closed", "off", "still", "now", "only", "not"]
+
+    /// "the recital is friday", "the new Almodóvar is out Friday", "Gaz's stag is in Newcastle on the
+    /// 24th": a clause that says what day a named thing is on. Its subject is a noun, not a person,
+    /// the plan ("it", "the plan") or an activity; a day or hour follows the "is" within a few words.
+    private static func tellsAThingsDay(_ clause: [Item]) -> Bool {
+        guard let copula = clause.indices.first(where: { copulas.contains(clause[$0].text) }), copula > 0 else { return false }
+        // "Massar Egbari are playing Cairo Jazz Club Friday": someone holds an event, which the other may be asked to.
+        if copula + 1 < clause.count, clause[copula + 1].text.hasSuffix("ing") { return false }
+        // The subject is the noun phrase before "is": from its last "the", "a" or owner's name on.
+        let head = clause[..<copula].lastIndex { ["the", "a", "an"].contains($0.text) || $0.text.hasSuffix("'s") } ?? 0
+        let subject = clause[head..<copula]
+        guard subject.contains(where: { $0.token.kind == .word }) else { return false }
+        // "Bilal's walima": an activity that is someone's own is still a thing of theirs.
+        var possessed = false
+        for (offset, item) in subject.enumerated() {
+            // "the parents evening", "games night": a part of the day inside a name.
+            if offset > 0, item.cues.allSatisfy({ if case .partOfDay = $0 { true } else { false } }) { continue }
+            if item.text.hasSuffix("'s"), wordRoles[item.text] == nil, !planSubjects.contains(String(item.text.dropLast(2))), !["let's", "lets"].contains(item.text) {
+                possessed = true
+                continue
+            }
+            let activity = item.cues.contains { if case .activity = $0 { true } else { false } }
+            if !item.cues.isEmpty && !(possessed && activity) || item.token.kind == .number || item.token.kind == .slashed { return false }
+            if wordRoles[item.text] != nil || planSubjects.contains(item.text) { return false }
+        }
+        var index = copula + 1
+        while index < clause.count, index <= copula + 5 {
+            let item = clause[index]
+            if isDayItem(item) || item.token.kind == .number && index > copula + 1 || item.token.kind == .number && item.token.minute != nil { return true }
+            if item.cues.contains(where: isWhenCue) { return true }
+            guard item.token.kind == .word, item.cues.isEmpty || afterCopula.contains(item.text) else { return false }
+            if item.token.kind == .word, wordRoles[item.text] != nil { return false }
+            index += 1
+        }
+        return false
     }
 
     /// Verbs that ask the other for their answer: "message me", "tell me", "قوليلي", "ردّيلي", "9olli".

@@ -30,7 +30,7 @@ extension Lexicon {
             // English around the world.
             "it's a plan", "thats a plan", "that's a plan", "see you there", "see you then", "see u then", "see u there", "see ya there",
             "that's fine", "thats fine", "fine with me", "okay then", "ok then", "alright then", "can do", "we'll be there", "we will be there",
-            "count us in", "we're in", "were in", "locked in", "lock it in", "i've booked", "ive booked", "go for it", "let's do that", "lets do that",
+            "count us in", "we're in", "were in", "locked in", "lock it in", "book it", "book us in", "i've booked", "ive booked", "go for it", "let's do that", "lets do that",
             "yh", "yeh", "aye", "grand", "sorted", "lush", "brill", "cheers", "no wahala", "i go come", "i dey come", "i go dey",
             "sharp sharp", "theek hai", "thik hai", "chalo", "pakka", "ok ji", "ok lah", "okay lah", "sure lah", "done deal", "ur a star", "you're a star",
             "youre a star", "you're the best", "youre the best", "even better", "works for us", "suits us", "that suits", "looking forward",

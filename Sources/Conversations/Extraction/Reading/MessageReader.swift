@@ -303,7 +303,8 @@ struct MessageReader: Sendable {
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
         // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
         // come?" keeps it: an invitation to that thing.
-        if !thingClauses.isEmpty {
+        // ("did you hear Mona's wedding is on the 20th?" is news already, kept as an announcement.)
+        if !thingClauses.isEmpty, !reading.asksWhatOtherKnows {
             let othersNameDay = keptClauses.indices.contains { !thingClauses.contains($0) && keptClauses[$0].contains(where: Self.isDayItem) }
             // "Tolu's wedding is on Saturday the 12th. You're coming abi?": asked to attend, the thing is the plan.
             let asksToAttend = hasQuestionMark && items.contains { Self.attendWords.contains($0.text) }

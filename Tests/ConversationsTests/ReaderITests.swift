@@ -82,4 +82,24 @@ import Testing
         #expect(invited.state == .agreed)
         #expect(Self.start(invited) == "2026-12-11T21:00")
     }
+
+    @Test func aClauseOpeningWithAnHourAndAPlaceIsWhenToMeet() {
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "Could you help me shift the wardrobe Tuesday morning?"),
+            ("B", "2026-12-06T10:01", "sure thing"),
+            ("B", "2026-12-06T10:02", "you owe me lunch though. 8 outside your building?"),
+            ("A", "2026-12-06T10:03", "8 outside my building, deal"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-08T08:00")
+    }
+
+    @Test("Levantine \"ma fine\" is no, and \"tamem\" is yes", arguments: [
+        ("bukra ma fine, 3ande shoghl", ConversationState.denied),
+        ("tamem, bukra", ConversationState.agreed),
+    ])
+    func levantineReplies(answer: String, expected: ConversationState) {
+        let result = Self.reply("bukra mnrou7 3al ba7r?", answer)
+        #expect(result.state == expected, "\(answer)")
+    }
 }

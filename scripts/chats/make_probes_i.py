@@ -54,6 +54,8 @@ PROBES = [
     probe("i-excuse-02", "mixed", "Africa/Casablanca", [("A", "Dimanche on monte à Ifrane? Kayn toute la bande"),
           ("B", "smeh lia khouya, ma nqderch, j'ai un examen mardi w lazem nqra"), ("A", "ok, bon courage"), ("B", "merci, wakha")],
           "HAS_EVENT_DENIED", weekday_after(BASE, SUN), None, "Ifrane", tags=["excuse-day"]),
+    probe("i-excuse-03", "ar", "Asia/Riyadh", [("A", "نتعشى سوا الخميس؟"), ("B", "ودي بس عندي تقديم الأحد ولازم اجهز، خلها الأربعاء؟"),
+          ("A", "تمام الأربعاء")], "HAS_EVENT_AGREED", weekday_after(BASE, WED), None, "عشاء", tags=["excuse-day", "counter"]),
     # A statement of a thing's own day ("the recital is Thursday", "the new album is out Friday") is
     # about that thing: it neither moves the plan nor is a plan; the answer to it is news.
     probe("i-thing-01", "en", "America/Toronto", [("A", "climbing gym thursday at 6?"), ("B", "wait the recital is friday right"),
@@ -69,6 +71,13 @@ PROBES = [
           ("A", "7?"), ("B", "7 tamem")], "HAS_EVENT_AGREED", weekday_after(BASE, MON), "19:00", "Padel", tags=["counter-two-words"]),
     probe("i-counter-02", "en", "Africa/Lagos", [("A", "Badminton on Wednesday at 5?"), ("B", "5 is too early, traffic"),
           ("A", "6 then?"), ("B", "6 works")], "HAS_EVENT_AGREED", weekday_after(BASE, WED), "18:00", "Badminton", tags=["counter-two-words"]),
+    # A short clause that opens with a bare hour and then the meeting point ("9 at yours?") is when to meet.
+    probe("i-hourplace-01", "en", "America/Toronto", [("A", "Could you help me carry the new sofa up Sunday morning?"), ("B", "yeah for sure"),
+          ("B", "I owe you one anyway. 9 at yours?"), ("A", "9 at mine, perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "09:00", "Sofa",
+          tags=["hour-then-place"]),
+    # Levantine "ma fine" ("I can't") is a no, not the English "fine".
+    probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
+          ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),
 ]
 
 if __name__ == "__main__":

@@ -1330,6 +1330,13 @@ struct MessageReader: Sendable {
             let near = Self.neighbours(index, items, within: 2)
             if near.contains(where: { Self.isDayItem($0) }) { return true }
         }
+        // "9 at Warren?", "7 outside the cinema", "٨ عند البوابة": a short message that opens with a bare
+        // hour and then says where is when and where to meet.
+        if item.isNumber, (1...12).contains(item.token.number), index == 0 || items[index - 1].isPunctuation,
+           index + 1 < items.count, Self.meetingPlaceWords.contains(items[index + 1].text),
+           (items[(index + 1)...].firstIndex(where: \.isPunctuation) ?? items.count) - index <= 5 {
+            return true
+        }
         // A short reply that is mostly a number: "8?", "سبع", "اوكي ٥", "8 is good".
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
@@ -1340,6 +1347,8 @@ struct MessageReader: Sendable {
         }
         return false
     }
+
+    private static let meetingPlaceWords: Set<String> = ["at", "@", "outside", "in front", "by the", "near", "عند", "قدام", "جنب", "3and", "3nd", "3ind", "fel", "devant", "chez"]
 
     /// "Saturday, Carmine's on 44th, 7?", "bokra fel mall 6?": a bare hour said right after the place,
     /// closing the clause, is when to be there.

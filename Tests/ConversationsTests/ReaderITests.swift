@@ -102,4 +102,35 @@ import Testing
         let result = Self.reply("bukra mnrou7 3al ba7r?", answer)
         #expect(result.state == expected, "\(answer)")
     }
+
+    @Test func theTwoOfUsIsNoMonday() {
+        let result = Self.reply("لازم نتغدى سوا قريب انتو الاثنين وانا", "اكيد")
+        #expect(result.state == .noEvent)
+    }
+
+    @Test func aPutOffUntilTheOtherIsBackStaysRefused() {
+        let result = Self.reply("نطلع نتمشى بكرة؟", "بكرة مسافر جدة، راجع الاربعاء", "خلاص لين ترجع نشوف", "ان شاء الله")
+        #expect(result.state == .denied)
+    }
+
+    @Test("a yes to a statement, or inside a question, agrees no plan", arguments: [
+        "yeah it will lol. did you get the car sorted?",
+        "did you get the boiler sorted?",
+    ])
+    func yesThatIsNoYes(answer: String) {
+        let result = Self.reply("Park run Saturday?", "maybe, depends on my ankle", "no pressure, it'll probably pour anyway", answer)
+        #expect(result.state == .proposed, "\(answer)")
+    }
+
+    @Test func theHedgerAskingANewTimeIsAnsweredAfresh() {
+        let result = Self.reply("Squash Friday? court's at 6", "if my back is ok", "hope so", "back's fine! 6:30 instead?", "perfect")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-11T18:30")
+    }
+
+    @Test func theProposersQuestionAboutSomethingElseKeepsThePlansDay() {
+        let result = Self.reply("Quiz night Thursday at 8?", "if I finish in time", "no worries. did you hear back from the bank? mine replies Tuesday")
+        #expect(result.state == .proposed)
+        #expect(Self.start(result) == "2026-12-10T20:00")
+    }
 }

@@ -75,6 +75,26 @@ PROBES = [
     probe("i-hourplace-01", "en", "America/Toronto", [("A", "Could you help me carry the new sofa up Sunday morning?"), ("B", "yeah for sure"),
           ("B", "I owe you one anyway. 9 at yours?"), ("A", "9 at mine, perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "09:00", "Sofa",
           tags=["hour-then-place"]),
+    # "احنا الاثنين" is "the two of us", not Monday; a question about the other's relative's travel is their day.
+    probe("i-both-01", "ar", "Asia/Baghdad", [("A", "اشتاقيت الك، لازم نطلع سوا قريب احنا الاثنين"), ("B", "اكيد، نرتبها")],
+          "NO_EVENT", tags=["no-event", "both-of-us"]),
+    probe("i-yours-01", "ar", "Asia/Kuwait", [("A", "ختك مسافرة لندن السبت؟"), ("B", "ايوه، مع زوجها"), ("A", "الله يوصلهم بالسلامة")],
+          "NO_EVENT", tags=["no-event", "third-party"]),
+    # A put-off until the other is back names no time: the plan stays refused, and the yes to it agrees nothing.
+    probe("i-untilback-01", "ar", "Africa/Cairo", [("A", "نتغدى سوا بكرة؟"), ("B", "بكرة مسافرة اسكندرية، راجعة الخميس"),
+          ("A", "خلاص لما ترجعي نشوف"), ("B", "ان شاء الله")], "HAS_EVENT_DENIED", TOMORROW, None, "غدا", tags=["put-off"]),
+    # A yes to a statement ("yeah it will") or inside a question ("did you get the gutters sorted?") agrees no plan.
+    probe("i-claimyes-01", "en", "Australia/Sydney", [("A", "Beach walk Sunday morning?"), ("B", "might do, depends on the kids"),
+          ("A", "no rush. reckon it'll bucket down anyway"), ("B", "haha yeah it will. did you get the gutters sorted?")],
+          "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, SUN), None, "Beach walk", tags=["yes-to-a-statement"]),
+    # The one who hedged asking a new time is answered afresh.
+    probe("i-hedger-01", "en", "Europe/London", [("A", "Footy Saturday? kickoff 3"), ("B", "if my knee holds up, sure"), ("A", "fingers crossed mate"),
+          ("B", "knee's grand! meet at the gate at 2:30?"), ("A", "perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "14:30", "Footy",
+          tags=["hedge-then-offer"]),
+    # The proposer's question about something else with another day beside it does not move the plan.
+    probe("i-aside-01", "en", "America/Chicago", [("A", "Trivia night Thursday at 7?"), ("B", "if I get off work in time"),
+          ("A", "no worries. did you sort your visa yet? mine comes through Wednesday"), ("B", "not yet, still waiting")],
+          "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, THU), "19:00", "Trivia night", tags=["aside-day"]),
     # Levantine "ma fine" ("I can't") is a no, not the English "fine".
     probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
           ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),

@@ -432,7 +432,10 @@ struct ConversationTracker {
             if let fragment = targeted[index], changesWhen(fragment, of: index) {
                 merge(fragment, into: index, sender: sender)
                 if reading.isQuestion {
-                    // "Monday works. 8?": a refined proposal, for the other to accept.
+                    // "Monday works. 8?": a refined proposal, for the other to accept. Said by the one who
+                    // hedged ("If it doesn't rain" … "Then we're on! 12:45?"), it is answered afresh.
+                    plans[index].hedged = false
+                    plans[index].awaitsWord = false
                     plans[index].touched = step
                     continue
                 }
@@ -485,13 +488,19 @@ struct ConversationTracker {
                 if !inFocus(index), !reading.isQuestion, !reading.invites, !reading.accepts { break }
                 // "also the bins are going out wednesday now not tuesday": the proposer's own
                 // longer statement naming other days, asking nothing, is about something else.
-                let asideDays = plans[index].proposer == sender && !reading.isQuestion && !reading.invites && !reading.accepts && !reading.cancels
+                // ("did you get your bonus yet? Ours comes Friday": the question is not about the when.)
+                let asideDays = plans[index].proposer == sender && !(reading.isQuestion && reading.asksAboutTheWhen) && !reading.invites && !reading.accepts && !reading.cancels
                     && reading.wordCount > 5 && fragment.hasDay && plans[index].day != nil && fragment.days != plans[index].details.days
                 if asideDays { return }
                 // "ok on voit samedi soir", "I'll let you know Thursday": a hedge names when it will be
                 // decided, not a new when for the plan.
                 if reading.isTentative, !reading.isQuestion, !reading.invites, changesWhen(fragment, of: index) { return }
                 if changesWhen(fragment, of: index) {
+                    // The one who hedged asking a new when ("If it doesn't rain" … "Meet at 12:45?") is answered afresh.
+                    if reading.isQuestion, plans[index].hedged, plans[index].proposer != sender {
+                        plans[index].hedged = false
+                        plans[index].awaitsWord = false
+                    }
                     merge(fragment, into: index, sender: sender)
                 } else {
                     mergeDetails(fragment, into: index)

@@ -85,7 +85,15 @@ struct MessageReader: Sendable {
                 }
             }
         }
+        // "احنا الاثنين", "انتو الاثنين": after a plural pronoun الاثنين is "the two of us", not Monday.
+        for index in allItems.indices.dropFirst() where Self.pluralPronouns.contains(allItems[index - 1].text)
+            && allItems[index].cues.contains(.weekday(2)) && allItems[index].text.hasPrefix("ال") {
+            allItems[index].cues = []
+        }
         readActs(allItems, into: &reading)
+        // "Course it will", "yes it is": a yes to a statement ("Forecast says it'll turn") agrees with it, not to a plan.
+        // "Did you get the car sorted?": a yes-word inside a question is asked, not said.
+        if reading.accepts, Self.noYesIsSaid(allItems) { reading.accepts = false }
         reading.opensWithContrast = allItems.first?.has(.contrast) == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
@@ -104,6 +112,29 @@ struct MessageReader: Sendable {
         // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
         if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    private static let pluralPronouns: Set<String> = ["احنا", "نحن", "انتو", "انتم", "هم", "كلنا", "حنا", "احنا"]
+    private static let statementSubjects: Set<String> = ["it", "that", "he", "she", "they", "it'll", "itll", "that'll", "it's", "its", "he's", "she's", "they're"]
+    private static let auxiliaries: Set<String> = ["will", "is", "does", "did", "was", "would", "can", "has", "had", "could", "might", "be", "must"]
+
+    private static let questionOpeners: Set<String> = ["did", "do", "does", "have", "has", "are", "is", "was", "were", "can", "could", "will", "would"]
+
+    /// Every yes in the message is followed by a pronoun and its verb ("of course it will", "yeah it
+    /// is"), or sits in a question that opens with its verb ("did you get the car sorted?").
+    private static func noYesIsSaid(_ items: [Item]) -> Bool {
+        let yeses = items.indices.filter { items[$0].has(.accept) || items[$0].has(.acceptAlone) }
+        return !yeses.isEmpty && yeses.allSatisfy { index in
+            if index + 1 < items.count, statementSubjects.contains(items[index + 1].text) {
+                let subject = items[index + 1].text
+                if subject.contains("'") || subject.hasSuffix("ll") || index + 2 < items.count && auxiliaries.contains(items[index + 2].text) { return true }
+            }
+            var start = index
+            while start > 0, !items[start - 1].isPunctuation { start -= 1 }
+            var end = index
+            while end + 1 < items.count, !items[end + 1].isPunctuation { end += 1 }
+            return start < index && questionOpeners.contains(items[start].text) && end + 1 < items.count && items[end + 1].text == "?"
+        }
     }
 
     private static let aboutTheOther: Set<String> = [

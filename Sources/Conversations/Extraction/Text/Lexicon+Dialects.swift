@@ -121,7 +121,8 @@ extension Lexicon {
             "الحراره", "درجه الحراره", "temperature", "heatwave", "موعد التسليم", "اخر موعد", "مهلة", "مهله", "deadline", "el taslim", "taslim", "wajib", "el wajib",
         ], .notAMeeting),
         ([
-            "your sister", "your brother", "your mum", "your mom", "your dad", "your cousin", "your boss",
+            "your sister", "your brother", "your mum", "your mom", "your dad", "your cousin", "your boss", "your husband", "your wife",
+            "your parents", "your kids", "خوك", "ختك", "ابوك", "بوك", "امك", "خالك", "عمك", "5ouk", "khouk", "okhtek", "o5tik",
             "my sister", "my brother", "my wife", "my husband", "my son", "my daughter", "my kids", "my friend", "my friends", "my family",
             "my parents", "my team", "they're", "theyre", "they are", "they'll", "he'll", "she'll", "he has", "she has", "they have",
             "اخوي", "اخوك", "اختي", "اختك", "اهلي", "ربعي", "اصحابي", "صحابي", "زوجي", "مرتي", "مراتي", "جوزي", "اخويا", "اختي", "عيالي",

@@ -67,6 +67,9 @@ extension Lexicon {
             // A put-off names no time: "خليها المرة الجاية" proposes nothing.
             "تتعوض", "تنعاد", "نعوضها", "الجايات اكثر", "مره جايه", "المره الجايه", "el mara el jaye", "maybe next time",
             "next time na lang", "sa susunod", "bawi ako", "bawi na lang", "bawi next time", "hopefully next time", "next time",
+            // Until the other is back, with no day: "لين ترجعين نشوف", "when you're back".
+            "لين ترجعين", "لين ترجع", "لين ترجعون", "لما ترجعي", "لما ترجع", "لما ترجعوا", "when you're back", "when youre back",
+            "when you get back", "once you're back", "once youre back", "lama terja3", "lama tirja3i",
         ], .noTimeFrame),
         ([
             "mayb", "mebbe", "maybs", "lemme c", "lemme see", "lemme check", "lemme ask", "lemme think", "lemme confirm", "idk", "i dunno",

@@ -133,4 +133,24 @@ import Testing
         #expect(result.state == .proposed)
         #expect(Self.start(result) == "2026-12-10T20:00")
     }
+
+    @Test("yes and no in other Englishes and Malay", arguments: [
+        ("Och I cannae, I'm away that weekend", ConversationState.denied),
+        ("InsyaAllah, jumpa nanti", ConversationState.agreed),
+    ])
+    func otherEnglishes(answer: String, expected: ConversationState) {
+        let result = Self.reply("Ceilidh Saturday at 7?", answer)
+        #expect(result.state == expected, "\(answer)")
+    }
+
+    @Test func askingLeaveForADetailIsNoCondition() {
+        let result = Self.reply("Braai at mine Sunday at 2?", "Count me in! I'll bring my flatmate if you don't mind", "not at all")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13T14:00")
+    }
+
+    @Test func aYesEitherWayDropsItsCondition() {
+        let result = Self.reply("Karaoke Friday at 9?", "if I'm not too tired, yes. actually yes anyway", "yay")
+        #expect(result.state == .agreed)
+    }
 }

@@ -12,7 +12,8 @@ OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fi
 ZONES = {"Asia/Riyadh": "+03:00", "Africa/Cairo": "+02:00", "Asia/Amman": "+03:00", "Asia/Kolkata": "+05:30",
          "Africa/Algiers": "+01:00", "Europe/London": "+00:00", "Asia/Dubai": "+04:00", "America/Chicago": "-05:00",
          "Asia/Beirut": "+02:00", "Africa/Casablanca": "+01:00", "Asia/Kuwait": "+03:00", "Africa/Lagos": "+01:00", "Africa/Tunis": "+01:00", "Asia/Baghdad": "+03:00",
-         "America/Toronto": "-05:00", "Australia/Sydney": "+11:00", "Asia/Karachi": "+05:00", "Asia/Bahrain": "+03:00"}
+         "America/Toronto": "-05:00", "Australia/Sydney": "+11:00", "Asia/Karachi": "+05:00", "Asia/Bahrain": "+03:00",
+         "Asia/Kuala_Lumpur": "+08:00"}
 PRAYERS = {"fajr": "04:50", "dhuhr": "11:45", "asr": "14:50", "maghrib": "17:10", "isha": "18:30"}
 BASE = dt.date(2027, 1, 11)  # a Monday
 
@@ -95,6 +96,15 @@ PROBES = [
     probe("i-aside-01", "en", "America/Chicago", [("A", "Trivia night Thursday at 7?"), ("B", "if I get off work in time"),
           ("A", "no worries. did you sort your visa yet? mine comes through Wednesday"), ("B", "not yet, still waiting")],
           "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, THU), "19:00", "Trivia night", tags=["aside-day"]),
+    # Yes and no as other Englishes say them; asking leave for a detail is no condition; a yes "either way" drops its "if".
+    probe("i-scots-01", "en", "Europe/London", [("A", "Fancy the pub quiz Thursday at 8?"), ("B", "Ah I'd love tae but I cannae, I'm on lates"),
+          ("A", "Nae bother, next time")], "HAS_EVENT_DENIED", weekday_after(BASE, THU), "20:00", "Pub quiz", tags=["dialect-no"]),
+    probe("i-malay-01", "mixed", "Asia/Kuala_Lumpur", [("A", "Jom makan satay Friday at 8pm? Kat Kajang"), ("B", "InsyaAllah, jumpa kat sana")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "20:00", "Satay", "Kajang", tags=["dialect-yes"]),
+    probe("i-leave-01", "en", "Africa/Lagos", [("A", "Dinner at mine Saturday at 7?"), ("B", "I'm in! I'll bring my cousin if that's alright"),
+          ("A", "of course, the more the merrier")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "19:00", "Dinner", tags=["politeness-if"]),
+    probe("i-regardless-01", "en", "America/Chicago", [("A", "Bowling Friday at 6?"), ("B", "if my shift ends on time, yes. actually yes either way"),
+          ("A", "sweet")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "18:00", "Bowling", tags=["yes-regardless"]),
     # Levantine "ma fine" ("I can't") is a no, not the English "fine".
     probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
           ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),

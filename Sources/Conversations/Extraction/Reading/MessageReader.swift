@@ -91,6 +91,13 @@ struct MessageReader: Sendable {
             allItems[index].cues = []
         }
         readActs(allItems, into: &reading)
+        // "if I'm alive, yes. actually no, yes regardless": a yes whatever happens takes back the condition.
+        if reading.isConditional, reading.accepts, let waiver = allItems.indices.last(where: { index in
+            Self.regardlessWords.contains(allItems[index].text) || index > 0 && Self.regardlessWords.contains(allItems[index - 1].text + " " + allItems[index].text)
+        }),
+           !allItems[waiver...].contains(where: { $0.has(.conditional) }) {
+            reading.isConditional = false
+        }
         // "Course it will", "yes it is": a yes to a statement ("Forecast says it'll turn") agrees with it, not to a plan.
         // "Did you get the car sorted?": a yes-word inside a question is asked, not said.
         if reading.accepts, Self.noYesIsSaid(allItems) { reading.accepts = false }
@@ -114,6 +121,7 @@ struct MessageReader: Sendable {
         return reading
     }
 
+    private static let regardlessWords: Set<String> = ["regardless", "anyway", "anyways", "either way", "any case", "كل الاحوال", "كل حال", "el a7wal", "quand même", "quand meme"]
     private static let pluralPronouns: Set<String> = ["احنا", "نحن", "انتو", "انتم", "هم", "كلنا", "حنا", "احنا"]
     private static let statementSubjects: Set<String> = ["it", "that", "he", "she", "they", "it'll", "itll", "that'll", "it's", "its", "he's", "she's", "they're"]
     private static let auxiliaries: Set<String> = ["will", "is", "does", "did", "was", "would", "can", "has", "had", "could", "might", "be", "must"]

@@ -164,6 +164,12 @@ extension Lexicon {
         // Names with a number: "Trail 5", "Hall 4", "Tower 2" (the number is no time).
         (["trail", "hall", "tower", "block", "phase", "sector", "zone", "lane", "exit", "bay", "studio", "screen", "unit", "villa", "plot", "stage", "ward", "route", "شارع", "بلوك", "مخرج", "بوابة"], .numberLabel),
         // Offering a favour, not an invitation: "تبين شي من هناك؟", "need anything?".
+        // Asking leave for a detail ("I'll bring my brother if that's ok") makes no condition of the yes.
+        (["if that's ok", "if thats ok", "if that's okay", "if that's alright", "if that's fine", "if you don't mind", "if you dont mind",
+          "if it's ok with you", "اذا ما عندك مانع", "لو ما عندك مانع", "اذا ما فيه مانع"], .neutral),
+        // Scots no, Malay yes.
+        (["cannae", "canna", "i cannae", "cannae make it", "cannae dae it"], .deny),
+        (["jumpa sana", "jumpa kat sana", "jumpa nanti", "jumpa esok", "boleh je", "set lah", "ok set"], .accept),
         (["تبين شي", "تبي شي", "تبغى شي", "تبغين شي", "تحتاج شي", "need anything", "want anything", "tabi shay", "tebi shi"], .neutral),
         // Thanks for an evening that was: "thanks for having us tonight".
         (["thanks for having us", "thanks for having me", "thank you for having us", "thank you for having me", "thx for having us", "thanks for tonight"], .past),

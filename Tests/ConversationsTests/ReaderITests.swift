@@ -153,4 +153,15 @@ import Testing
         let result = Self.reply("Karaoke Friday at 9?", "if I'm not too tired, yes. actually yes anyway", "yay")
         #expect(result.state == .agreed)
     }
+
+    @Test func onesOwnObligationBesideAYesGivesNoTime() {
+        let result = Self.reply("lunch monday around 1 at the noodle bar?", "yes monday works and 1 is fine I need to be back at the office by 3 though", "great")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T13:00")
+    }
+
+    @Test func aWalkUpAHillIsInTheMorning() {
+        let result = Self.reply("Fancy a walk up Arthur's Seat Sunday? I'll get you at 7", "aye, count me in")
+        #expect(Self.start(result) == "2026-12-13T07:00")
+    }
 }

@@ -105,6 +105,13 @@ PROBES = [
           ("A", "of course, the more the merrier")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "19:00", "Dinner", tags=["politeness-if"]),
     probe("i-regardless-01", "en", "America/Chicago", [("A", "Bowling Friday at 6?"), ("B", "if my shift ends on time, yes. actually yes either way"),
           ("A", "sweet")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "18:00", "Bowling", tags=["yes-regardless"]),
+    # One's own obligation said in the same breath as the yes ("I have to be at my cousin's by 2") gives no time to the plan.
+    probe("i-ownby-01", "en", "America/Toronto", [("A", "wanna grab brunch sunday around 11 at the diner?"),
+          ("B", "yeah sunday works and 11 is good I have to be at my cousin's by 2 though"), ("A", "perfect")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "11:00", "Brunch", "the diner", tags=["own-time-beside-yes"]),
+    # A walk up a hill is a morning outing: a bare hour is before noon.
+    probe("i-hike-01", "en", "Europe/London", [("A", "Fancy a walk up Pen y Fan Saturday? I'll collect you at 8"), ("B", "deadly, count me in")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "08:00", "Walk", "Pen y Fan", tags=["morning-outing"]),
     # Levantine "ma fine" ("I can't") is a no, not the English "fine".
     probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
           ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),

@@ -242,6 +242,9 @@ struct Lexicon: Sendable {
             "i'm at work", "im at work", "i am at work", "i'm working", "im working", "i am working", "i'll be at work", "ill be at work",
             "i have office", "i've office", "office till", "at the office till", "in office till",
             "لدي", "لديّ", "لدي موعد", "لدي اجتماع", "لوحدي", "لحالي", "بروحي", "وحدي", "lwa7di", "lwahdi", "la7ali", "b ro7i", "bro7i", "by myself", "on my own",
+            // One's own obligation: "I have to be in Brooklyn by 3 for Jake's thing", "I gotta bounce by 2".
+            "i have to be", "i have to go", "i have to leave", "i've got to be", "ive got to be", "i gotta be", "i gotta go", "i gotta leave",
+            "i need to be", "i need to leave", "i must be",
         ], .ownPlan),
         ([
             "my sister's", "my brother's", "my mom's", "my mum's", "my dad's", "my wife's", "my husband's", "my friend's",
@@ -412,7 +415,7 @@ struct Lexicon: Sendable {
         (["training", "practice", "workout", "تمرين", "نتمرن", "تدريب", "tamreen"], Activity("Training", "تمرين", .none, weight: 3)),
         (["gym", "جيم", "النادي", "نادي", "el gym", "جم"], Activity("Gym", "النادي", .none, weight: 3)),
         (["yoga", "pilates", "spin class"], Activity("Yoga class", "يوغا", .morning, weight: 3)),
-        (["tennis", "golf", "swim", "swimming", "hike", "hiking", "run", "running", "jog", "cycling", "bike ride"], Activity("Sport", "رياضة", .morning, weight: 3)),
+        (["tennis", "golf", "swim", "swimming", "hike", "hiking", "walk up", "hillwalk", "hill walk", "trek", "run", "running", "jog", "cycling", "bike ride"], Activity("Sport", "رياضة", .morning, weight: 3)),
         (["padel", "بادل", "badel"], Activity("Padel", "بادل", .none, weight: 3)),
         (["squash", "basketball", "volleyball", "bowling", "billiards", "snooker", "بولينج", "بلياردو"], Activity("Game", "لعب", .evening, weight: 3)),
         (["football", "soccer", "كوره", "كورة", "الكوره", "مباراه", "مباراة", "ماتش", "المباراه", "match", "game", "el mubarah", "mubarah", "kora", "koora", "el kora"], Activity("Football", "كورة", .evening, weight: 3)),

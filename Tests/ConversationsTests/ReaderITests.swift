@@ -164,4 +164,17 @@ import Testing
         let result = Self.reply("Fancy a walk up Arthur's Seat Sunday? I'll get you at 7", "aye, count me in")
         #expect(Self.start(result) == "2026-12-13T07:00")
     }
+
+    @Test func freeAfterAnExcuseIsNoRefusal() {
+        let result = Self.reply("Study session Tuesday at 5 in the library?", "Tuesday I have a clinic at 9 but the afternoon is free", "so you're coming?", "yes")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-08T17:00")
+        let gulf = Self.reply("نتعشى الاربعاء الساعة ٩ بالليل؟", "الاربعاء عندي دوام لين ٤ بس بعده فاضي", "يعني معانا؟", "اكيد")
+        #expect(gulf.state == .agreed)
+    }
+
+    @Test func aNoWordAboutOthersRefusesNothing() {
+        let result = Self.reply("Brunch at Dishoom Saturday at 11?", "yes please", "I'll book, they're always fully booked at weekends")
+        #expect(result.state == .agreed)
+    }
 }

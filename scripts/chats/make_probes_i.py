@@ -112,6 +112,16 @@ PROBES = [
     # A walk up a hill is a morning outing: a bare hour is before noon.
     probe("i-hike-01", "en", "Europe/London", [("A", "Fancy a walk up Pen y Fan Saturday? I'll collect you at 8"), ("B", "deadly, count me in")],
           "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "08:00", "Walk", "Pen y Fan", tags=["morning-outing"]),
+    # An excuse with its hour, then "but … free", says when one can: no refusal; "so you're in?" asks about that plan.
+    probe("i-freeafter-01", "en", "Africa/Lagos", [("A", "Can we meet Friday 4pm at the library to finish the slides?"),
+          ("B", "Friday I have a lab at 11 but the afternoon is free"), ("A", "great, 4pm it is"), ("B", "cool see you")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "16:00", "Slides", "the library", tags=["free-after-excuse"]),
+    probe("i-freeafter-02", "ar", "Asia/Bahrain", [("A", "نلعب بولينج الخميس الساعة ٨ بالليل؟"), ("B", "الخميس عندي اجتماع الساعة ٣ بس بعده فاضي"),
+          ("A", "يعني معانا؟"), ("B", "اكيد")], "HAS_EVENT_AGREED", weekday_after(BASE, THU), "20:00", "بولينج", tags=["free-after-excuse", "asks-to-join"]),
+    # A no-word about someone else ("they're always fully booked") refuses nothing.
+    probe("i-othersno-01", "en", "Europe/London", [("A", "Lunch at Rosa's Sunday at 1?"), ("B", "yess"),
+          ("A", "I'll ring them, they're always fully booked at the weekend")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "13:00", "Lunch",
+          "Rosa's", tags=["others-no"]),
     # Levantine "ma fine" ("I can't") is a no, not the English "fine".
     probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
           ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),

@@ -110,8 +110,11 @@ struct ConversationTracker {
         }
         // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
         let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
-        if !changed.isEmpty {
-            lastAsk = Ask(sender: sender, plans: changed)
+        // "يعني معنا؟" after the other's "free after 5": the proposer asking whether the other joins asks about the plan in focus.
+        let joined = reading.asksToJoin && !reading.asksWhatOtherKnows
+            ? Set(plans.indices.filter { plans[$0].status == .open && plans[$0].proposer == sender && inFocus($0) }) : []
+        if !changed.isEmpty || !joined.isEmpty {
+            lastAsk = Ask(sender: sender, plans: changed.union(joined))
         } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
             lastAsk = Ask(sender: sender, plans: [], aboutNews: (reading.asksWhatOtherKnows && reading.isQuestion || reading.tellsAThingsDay) && !reading.invites)
         } else if lastAsk?.sender != sender {
@@ -163,7 +166,13 @@ struct ConversationTracker {
         }
         // "Sunday I have the board presentation": an excuse on the day of the other's plan turns it down.
         // A hedge that gives the reason ("ان شاء الله بس ما اوعدك، الجمعة عندي مشوار") stays a hedge.
-        if !reading.denies, !reading.accepts, !reading.isTentative, !reading.excuseDays.isEmpty,
+        // "…but free after it" is still an answer about that plan: it stays the one being talked about.
+        if reading.freeAfterExcuse {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer != sender && plans[index].day.map(reading.excuseDays.contains) == true {
+                plans[index].touched = step
+            }
+        }
+        if !reading.denies, !reading.accepts, !reading.isTentative, !reading.freeAfterExcuse, !reading.excuseDays.isEmpty,
            plans.contains(where: { $0.status == .open && $0.proposer != sender && $0.day.map(reading.excuseDays.contains) == true }) {
             reading.denies = true
         }

@@ -121,6 +121,15 @@ struct MessageReader: Sendable {
         return reading
     }
 
+    private static let firstPersonWords: Set<String> = [
+        "i", "i'm", "im", "i'll", "ill", "i've", "ive", "i'd", "me", "my", "myself", "انا", "اني", "عندي", "لي", "ana", "3andi", "3andy", "3ndi", "3indi",
+        "je", "j'ai", "moi", "mon", "mes", "sorry", "آسف", "اسف", "معليش", "désolé",
+    ]
+    /// Being free or able: "free", "فاضي", "نقدر", "fadi".
+    private static let freeWords: Set<String> = [
+        "free", "available", "fine", "فاضي", "فاضيه", "فاضية", "فاضين", "نقدر", "اقدر", "بقدر", "نقدرو", "يمديني", "يمدينا", "fadi", "fadye", "fadya", "fa9y",
+        "fadiya", "a8dar", "a2dar", "ne9der", "nqder", "libre", "dispo",
+    ]
     private static let regardlessWords: Set<String> = ["regardless", "anyway", "anyways", "either way", "any case", "كل الاحوال", "كل حال", "el a7wal", "quand même", "quand meme"]
     private static let pluralPronouns: Set<String> = ["احنا", "نحن", "انتو", "انتم", "هم", "كلنا", "حنا", "احنا"]
     private static let statementSubjects: Set<String> = ["it", "that", "he", "she", "they", "it'll", "itll", "that'll", "it's", "its", "he's", "she's", "they're"]
@@ -200,6 +209,8 @@ struct MessageReader: Sendable {
         "ib3atli", "ab3atli", "tell", "dis-moi", "appelle-moi", "envoie",
     ]
 
+    private static let joiningWords: Set<String> = ["معنا", "معانا", "ويانا", "ويانا", "m3ana", "ma3ana", "m3ana", "coming", "joining", "avec nous"]
+
     private static let sendWords: Set<String> = [
         "send", "sending", "forward", "email", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "b3atli", "ib3atli", "ab3atli", "envoie",
     ]
@@ -252,6 +263,13 @@ struct MessageReader: Sendable {
         let single = roles.contains { $0.contains(.single) }
         let shared = roles.contains { $0.contains(.shared) }
         reading.isAboutOthersOnly = single && !shared
+        // "يعني معنا؟", "so you're coming?", "u in?": asks whether the other joins the plan on the table.
+        if text.tokens.contains(where: { $0.text == "?" }) {
+            reading.asksToJoin = words.indices.contains { index in
+                Self.joiningWords.contains(String(words[index]))
+                    || words[index] == "in" && index > 0 && ["you", "u", "ya", "you're", "youre"].contains(words[index - 1]) && index == words.count - 1
+            }
+        }
         if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
                 || first >= 1 && words[first - 1] == "you"
@@ -277,6 +295,7 @@ struct MessageReader: Sendable {
         var thingClauses: Set<Int> = []
         var ownDays: [Item] = []
         var yesElsewhere = false
+        var noElsewhere = false
         // "el matsh bokra el sa3a 7, hatetfarag?": asking whether the other watches, deadlines or
         // the weather make the whole message about that thing, unless something in it invites.
         var asksAboutOtherThing = false
@@ -317,6 +336,11 @@ struct MessageReader: Sendable {
                 if veto.isNotAMeeting, clauseItems.contains(where: { $0.text == "?" }), !clauseInvites { asksAboutOtherThing = true }
                 if veto.isNotAMeeting { reading.speaksOfOtherThing = true }
                 if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
+                // "they get packed at iftar": a no-word about someone else or about the news refuses nothing.
+                // ("sorry I'm in Philly for my cousin's graduation" is one's own excuse: it says "I".)
+                if (veto.isThirdParty || veto.isNotAMeeting) && !veto.isOwnPlan, !clauseItems.contains(where: { Self.firstPersonWords.contains($0.text) }) {
+                    noElsewhere = noElsewhere || clauseItems.contains { $0.has(.deny) }
+                }
                 if veto.isOwnPlan || veto.isNotAMeeting {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
                     reading.excuseDays += excuse.days
@@ -365,6 +389,15 @@ struct MessageReader: Sendable {
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
         // "اي شفت الخبر": a yes about the news, the weather or the past agrees to no plan.
         if yesElsewhere, !kept.contains(where: { $0.has(.accept) || $0.has(.acceptAlone) }) { reading.accepts = false }
+        if noElsewhere, reading.excuseDays.isEmpty, !kept.contains(where: { $0.has(.deny) }) { reading.denies = false }
+        // "Thursday I have a dentist at 10 but afternoon is free", "بس العصر نقدر": after an excuse, "but" and
+        // being free says when one can; the excuse alone does not turn the plan down.
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), items[..<contrast].contains(where: { $0.has(.ownPlan) }) {
+            let after = items[contrast...]
+            reading.freeAfterExcuse = after.indices.contains { index in
+                Self.freeWords.contains(after[index].text) && !(index > contrast && Self.negations.contains(after[index - 1].text))
+            }
+        }
         // What is left is about the two of them.
         reading.isPast = false
         reading.isOwnPlan = false

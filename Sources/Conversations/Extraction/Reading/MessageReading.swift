@@ -106,6 +106,10 @@ struct MessageReading: Sendable {
     var excuseClocks: [SpokenClock] = []
     /// One of those clauses ends with the hour one is free ("at work till 2"): a constraint, not a no.
     var busyUntil = false
+    /// "يعني معنا؟", "you coming?": asks whether the other joins; it answers to the plan on the table.
+    var asksToJoin = false
+    /// After an excuse, "but" and being free ("but afternoon is free", "بس العصر نقدر"): no refusal.
+    var freeAfterExcuse = false
     /// A bare hour closing a clause ("bnmorr 3aleki 8"), read as a time only in answer to "what time?".
     var closingHour: SpokenClock?
     /// Mostly Arabic script: titles are given in Arabic.

@@ -63,7 +63,7 @@ extension Lexicon {
             "مانيش فاضي", "مانيش فاضيه", "ما غاديش نقدر", "ماغاديش نقدر", "سمحلي", "سمح ليا", "سامحني", "مكنش", "ما كانش",
             // Arabizi and French.
             "mesh ha2dar", "mish ha2dar", "msh ha2dar", "mesh 2ader", "msh 2ader", "mesh hagi", "msh hagi", "mesh fady", "msh fady", "mesh fadi",
-            "ma bi2dar", "ma ba2dar", "ma b2dar", "ma fini", "mafini", "ma feeni", "ma fine", "mafine", "ma feene", "ma 2dar", "ma nqderch", "ma n9derch", "manqderch", "ma najmch",
+            "ma bi2dar", "ma ba2dar", "ma b2dar", "ma a8dar", "ma a8der", "ma agdar", "ma ag9ar", "ma fini", "mafini", "ma feeni", "ma fine", "mafine", "ma feene", "ma 2dar", "ma nqderch", "ma n9derch", "manqderch", "ma najmch",
             "ma nejmch", "ma ne9derch", "ma arom", "ma aroom", "ma 2agdar", "ma ogdar", "mabi2dar", "ma yenfa3", "mayenfa3sh", "mayinfa3sh",
             "ma yinfa3sh", "ma ynfa3sh", "mesh hayenfa3", "msh hyenfa3", "mesh hyenfa3", "mayenfa3ch", "ma bizbat", "ma bizabet", "ma fadi",
             "mani fadi", "machi mumkin", "mashi mumkin", "ma3lesh", "ma3lish", "m3lsh", "ma3alesh", "sme7li", "smahli", "smeh liya",

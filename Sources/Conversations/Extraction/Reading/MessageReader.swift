@@ -518,9 +518,11 @@ struct MessageReader: Sendable {
             // (An obligation is no counter: "ولازم انام" keeps its verb.)
             // So is one's own day after a yes in one breath ("Saturday works and 11 is fine I have to be in Brooklyn by 3").
             // (Not a marker that closes its clause: "…الساعة ١٠ وانا بحضره لحالي" is all one's own.)
-            let opensWords = items[(index + 1)...].prefix { !($0.token.kind == .punctuation && [".", "!", "?", ";", ","].contains($0.text)) }.count >= 2
+            func opensWords() -> Bool {
+                items[(index + 1)...].prefix(while: { !($0.token.kind == .punctuation && [".", "!", "?", ";", ","].contains($0.text)) }).prefix(2).count >= 2
+            }
             let excuseAfterCounter = item.has(.ownPlan) && !Vetoes.atMine.contains(item.text) && index > start
-                && items[start..<index].contains { $0.has(.invite) && !isObligation($0.text) || $0.has(.accept) && opensWords }
+                && items[start..<index].contains { $0.has(.invite) && !isObligation($0.text) || $0.has(.accept) && opensWords() }
             if item.has(.contrast) || excuseAfterCounter, index > start {
                 result.append(start..<index)
                 start = index

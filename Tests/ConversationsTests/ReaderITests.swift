@@ -177,4 +177,15 @@ import Testing
         let result = Self.reply("Brunch at Dishoom Saturday at 11?", "yes please", "I'll book, they're always fully booked at weekends")
         #expect(result.state == .agreed)
     }
+
+    @Test func theAnswerToAQuestionAboutSomeoneElseIsNews() {
+        let result = Self.reply("نطلع للبحر باچر؟", "ان شاء الله، إذا ما عندي شغل", "زين. وصحيح، اختج رجعت من السفر؟", "اي رجعت الجمعة")
+        #expect(result.state == .proposed)
+        #expect(Self.start(result) == "2026-12-07")
+    }
+
+    @Test func aNoWordAboutAPlaceGettingBusyRefusesNothing() {
+        let result = Self.reply("Curry Thursday at 8?", "deal", "I'll book, it gets rammed on Thursdays and they always run out of tables")
+        #expect(result.state == .agreed)
+    }
 }

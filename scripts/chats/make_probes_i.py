@@ -122,6 +122,13 @@ PROBES = [
     probe("i-othersno-01", "en", "Europe/London", [("A", "Lunch at Rosa's Sunday at 1?"), ("B", "yess"),
           ("A", "I'll ring them, they're always fully booked at the weekend")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "13:00", "Lunch",
           "Rosa's", tags=["others-no"]),
+    probe("i-othersno-02", "en", "America/Toronto", [("A", "Pizza Friday at 7 at Luigi's?"), ("B", "yes!"),
+          ("A", "I'll book a table, it gets crazy busy on Fridays")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "19:00", "Pizza", "Luigi's",
+          tags=["others-no"]),
+    # The answer to a question about someone else's doings ("ابوج رجع؟" "اي رجع الخميس") is news: it neither agrees nor moves the plan.
+    probe("i-othersask-01", "ar", "Asia/Baghdad", [("A", "نروح للمول باچر؟"), ("B", "ان شاء الله، إذا خلصت شغلي بوقت"),
+          ("A", "ماشي. وصحيح، ابوج رجع من السفر؟"), ("B", "اي رجع الخميس")], "HAS_EVENT_BUT_NOT_CONFIRMED", TOMORROW, None, "المول",
+          tags=["news-answer"]),
     # Levantine "ma fine" ("I can't") is a no, not the English "fine".
     probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
           ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),

@@ -97,8 +97,12 @@ struct ConversationTracker {
         // tells more of the news; it proposes nothing.
         if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
             reading.isAboutOthersOnly = true
-            // "the recital is friday right" "yes friday at 8": the yes is about the thing too.
-            if bindsThingsDay { reading.accepts = false }
+            // "the recital is friday right" "yes friday at 8", "ابوج رجع؟" "اي رجع الجمعة": the yes and the
+            // day are about the thing too.
+            if bindsThingsDay {
+                reading.accepts = false
+                reading.fragments.removeAll()
+            }
         }
         let before = plans.count
         takeMessage(reading, from: sender)

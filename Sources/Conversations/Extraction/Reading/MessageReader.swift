@@ -296,6 +296,8 @@ struct MessageReader: Sendable {
         var ownDays: [Item] = []
         var yesElsewhere = false
         var noElsewhere = false
+        // "أمج سوت الكبة؟": a question about someone else's doings; the answer to it is news.
+        var asksAboutOthers = false
         // "el matsh bokra el sa3a 7, hatetfarag?": asking whether the other watches, deadlines or
         // the weather make the whole message about that thing, unless something in it invites.
         var asksAboutOtherThing = false
@@ -335,6 +337,7 @@ struct MessageReader: Sendable {
             if dropped {
                 if veto.isNotAMeeting, clauseItems.contains(where: { $0.text == "?" }), !clauseInvites { asksAboutOtherThing = true }
                 if veto.isNotAMeeting { reading.speaksOfOtherThing = true }
+                if veto.isThirdParty, !clauseInvites, clauseItems.contains(where: { $0.text == "?" }) { asksAboutOthers = true }
                 if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
                 // "they get packed at iftar": a no-word about someone else or about the news refuses nothing.
                 // ("sorry I'm in Philly for my cousin's graduation" is one's own excuse: it says "I".)
@@ -366,6 +369,7 @@ struct MessageReader: Sendable {
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
         // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
         // come?" keeps it: an invitation to that thing.
+        if asksAboutOthers, !reading.invites, !reading.asksWhatOtherKnows { reading.tellsAThingsDay = true }
         // ("did you hear Mona's wedding is on the 20th?" is news already, kept as an announcement.)
         if !thingClauses.isEmpty, !reading.asksWhatOtherKnows {
             let othersNameDay = keptClauses.indices.contains { !thingClauses.contains($0) && keptClauses[$0].contains(where: Self.isDayItem) }

@@ -56,8 +56,8 @@ struct MessageReading: Sendable {
     var forbidsSomething = false
     /// A clause is about a broadcast, a deadline or the weather ("هتفرج عليه في البيت", "I'll watch it at home").
     var speaksOfOtherThing = false
-    /// "the recital is friday right", "Gaz's stag is in Newcastle on the 24th": tells the day of a
-    /// thing, not of a plan; the other's answer about it is news too.
+    /// "the recital is friday right", "Gaz's stag is in Newcastle on the 24th", "أمج سوت الكبة؟":
+    /// tells the day of a thing or asks after someone else's doings, not a plan; the answer is news too.
     var tellsAThingsDay = false
     /// "too bad", "never mind", خسارة: said by the proposer, the other's no is taken.
     var regrets = false

@@ -122,9 +122,9 @@ extension Lexicon {
         ], .notAMeeting),
         ([
             "your sister", "your brother", "your mum", "your mom", "your dad", "your cousin", "your boss", "your husband", "your wife",
-            "your parents", "your kids", "خوك", "ختك", "ابوك", "بوك", "امك", "خالك", "عمك", "5ouk", "khouk", "okhtek", "o5tik",
+            "your parents", "your kids", "خوك", "ختك", "ابوك", "بوك", "امك", "خالك", "عمك", "امج", "ابوج", "اخوج", "خوج", "اختج", "ختج", "5ouk", "khouk", "okhtek", "o5tik",
             "my sister", "my brother", "my wife", "my husband", "my son", "my daughter", "my kids", "my friend", "my friends", "my family",
-            "my parents", "my team", "they're", "theyre", "they are", "they'll", "he'll", "she'll", "he has", "she has", "they have",
+            "my parents", "my team", "they're", "theyre", "they are", "they'll", "they get", "they always", "it gets", "he'll", "she'll", "he has", "she has", "they have",
             "اخوي", "اخوك", "اختي", "اختك", "اهلي", "ربعي", "اصحابي", "صحابي", "زوجي", "مرتي", "مراتي", "جوزي", "اخويا", "اختي", "عيالي",
             "الاولاد", "اخوه", "اخته", "عنده", "عندها", "عندهم", "راح يروح", "رايح", "رايحه", "رايحين", "بيروحون",
             "خويي", "خويا", "صاحبتي", "akhoya", "okhti", "ukhti", "akhooy", "5ooy", "5oya", "3ando", "3andha", "3andhom",

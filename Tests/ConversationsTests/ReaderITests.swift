@@ -188,4 +188,11 @@ import Testing
         let result = Self.reply("Curry Thursday at 8?", "deal", "I'll book, it gets rammed on Thursdays and they always run out of tables")
         #expect(result.state == .agreed)
     }
+
+    @Test func afterJumuahIsFridaysDhuhr() {
+        let result = Self.reply("Salam akhi, biryani Friday?", "InshaAllah, see you after Jumu'ah")
+        #expect(result.state == .agreed)
+        #expect(result.event?.startRelativeTo == .dhuhr)
+        #expect(Self.start(result)?.hasPrefix("2026-12-11T") == true)
+    }
 }

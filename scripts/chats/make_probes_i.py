@@ -23,7 +23,7 @@ def weekday_after(day, weekday):
     return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
 
 
-def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=()):
+def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=(), relative=None):
     offset = ZONES[zone]
     msgs = [{"sender": s, "time": f"{BASE.isoformat()}T10:{i:02d}:00{offset}", "text": t} for i, (s, t) in enumerate(messages)]
     event = None
@@ -31,6 +31,8 @@ def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, l
         start = day.isoformat() + (f"T{clock}" if clock else "")
         event = {"title": title, "titleAlternatives": [], "start": start, "end": None, "allDay": clock is None,
                  "location": location, "locationAlternatives": []}
+        if relative:
+            event["startRelativeTo"] = relative
     return {"id": pid, "lang": lang, "now": f"{BASE.isoformat()}T11:00:00{offset}", "timezone": zone, "me": messages[-1][0],
             "messages": msgs, "prayerTimes": dict(computedFor=BASE.isoformat(), city="probe", method="fixed", **PRAYERS),
             "expected": {"status": status, "event": event}, "tags": list(tags)}
@@ -129,6 +131,10 @@ PROBES = [
     probe("i-othersask-01", "ar", "Asia/Baghdad", [("A", "نروح للمول باچر؟"), ("B", "ان شاء الله، إذا خلصت شغلي بوقت"),
           ("A", "ماشي. وصحيح، ابوج رجع من السفر؟"), ("B", "اي رجع الخميس")], "HAS_EVENT_BUT_NOT_CONFIRMED", TOMORROW, None, "المول",
           tags=["news-answer"]),
+    # Jumu'ah is Friday's Dhuhr: "see you after Jumu'ah" starts at that prayer.
+    probe("i-jumuah-01", "mixed", "Europe/London", [("A", "Salam bro, lunch on Friday at the Turkish place near the masjid?"),
+          ("B", "InshaAllah, see you after Jumu'ah"), ("A", "perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), PRAYERS["dhuhr"], "Lunch",
+          tags=["prayer-friday"], relative="dhuhr"),
     # Levantine "ma fine" ("I can't") is a no, not the English "fine".
     probe("i-mafine-01", "mixed", "Asia/Beirut", [("A", "bukra mnrou7 3al cinema ba3d el shoghl?"), ("B", "bukra ma fine, 3ande 3asha 3and ahle"),
           ("A", "ok ma3lesh")], "HAS_EVENT_DENIED", TOMORROW, None, "Cinema", tags=["levantine-no"]),

@@ -195,4 +195,10 @@ import Testing
         #expect(result.event?.startRelativeTo == .dhuhr)
         #expect(Self.start(result)?.hasPrefix("2026-12-11T") == true)
     }
+
+    @Test func theAnswerToAQuestionAboutADeadlineIsNews() {
+        let result = Self.reply("Gig Friday night?", "yes! what time?", "doors at 8:30", "great, book it", "the tax deadline is monday right?", "yep, noon")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-11T20:30")
+    }
 }

@@ -131,6 +131,10 @@ PROBES = [
     probe("i-othersask-01", "ar", "Asia/Baghdad", [("A", "نروح للمول باچر؟"), ("B", "ان شاء الله، إذا خلصت شغلي بوقت"),
           ("A", "ماشي. وصحيح، ابوج رجع من السفر؟"), ("B", "اي رجع الخميس")], "HAS_EVENT_BUT_NOT_CONFIRMED", TOMORROW, None, "المول",
           tags=["news-answer"]),
+    # The answer to a question about a deadline ("the essay deadline is friday right?" "yep, 5pm") is news too.
+    probe("i-deadline-01", "en", "America/Chicago", [("A", "Movie Saturday night?"), ("B", "yes! what time's it on?"), ("A", "there's a 9:10"),
+          ("B", "book it"), ("B", "also the essay deadline is friday right?"), ("A", "yep, 5pm. good luck")], "HAS_EVENT_AGREED",
+          weekday_after(BASE, SAT), "21:10", "Movie", tags=["news-answer"]),
     # Jumu'ah is Friday's Dhuhr: "see you after Jumu'ah" starts at that prayer.
     probe("i-jumuah-01", "mixed", "Europe/London", [("A", "Salam bro, lunch on Friday at the Turkish place near the masjid?"),
           ("B", "InshaAllah, see you after Jumu'ah"), ("A", "perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), PRAYERS["dhuhr"], "Lunch",

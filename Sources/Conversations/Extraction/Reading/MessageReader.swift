@@ -369,7 +369,8 @@ struct MessageReader: Sendable {
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
         // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
         // come?" keeps it: an invitation to that thing.
-        if asksAboutOthers, !reading.invites, !reading.asksWhatOtherKnows { reading.tellsAThingsDay = true }
+        // So does a question about a deadline, the weather or a broadcast ("Bid deadline is the 30th right?" "Yep, 5pm").
+        if asksAboutOthers || asksAboutOtherThing, !reading.invites, !reading.asksWhatOtherKnows { reading.tellsAThingsDay = true }
         // ("did you hear Mona's wedding is on the 20th?" is news already, kept as an announcement.)
         if !thingClauses.isEmpty, !reading.asksWhatOtherKnows {
             let othersNameDay = keptClauses.indices.contains { !thingClauses.contains($0) && keptClauses[$0].contains(where: Self.isDayItem) }

@@ -201,4 +201,10 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-11T20:30")
     }
+
+    @Test func twoTicketsAskTheOtherAlong() {
+        let result = Self.reply("got 2 tickets for the jazz night on Thursday!", "omg what time?", "starts at 9", "I'm in")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-10T21:00")
+    }
 }

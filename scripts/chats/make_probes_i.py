@@ -135,6 +135,9 @@ PROBES = [
     probe("i-deadline-01", "en", "America/Chicago", [("A", "Movie Saturday night?"), ("B", "yes! what time's it on?"), ("A", "there's a 9:10"),
           ("B", "book it"), ("B", "also the essay deadline is friday right?"), ("A", "yep, 5pm. good luck")], "HAS_EVENT_AGREED",
           weekday_after(BASE, SAT), "21:10", "Movie", tags=["news-answer"]),
+    # "got two tickets for …" asks the other along, as "booked us a table" does.
+    probe("i-tickets-01", "en", "Asia/Kolkata", [("A", "guess who got two tickets for the comedy show on Saturday 😍"), ("B", "stop it!! what time?"),
+          ("A", "starts at 8"), ("B", "count me in")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "20:00", "Comedy show", tags=["tickets-invite"]),
     # Jumu'ah is Friday's Dhuhr: "see you after Jumu'ah" starts at that prayer.
     probe("i-jumuah-01", "mixed", "Europe/London", [("A", "Salam bro, lunch on Friday at the Turkish place near the masjid?"),
           ("B", "InshaAllah, see you after Jumu'ah"), ("A", "perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), PRAYERS["dhuhr"], "Lunch",

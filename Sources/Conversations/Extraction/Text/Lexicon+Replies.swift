@@ -82,7 +82,8 @@ extension Lexicon {
             "tara", "tara na", "tara g?", "g ka", "g ka?", "game ka", "sama ka", "sama ka?", "sabay tayo", "let's go na",
             "عازمك", "عازمتك", "عازمينك", "عازمكم", "عازمينكم", "حياك", "حياكم", "3azimtk", "3azemtak", "3azmak", "3azmik", "3azimak",
             "ta3ala", "ta3aly", "ta3alo", "ta3ali", "حجزت لنا", "حجزتلنا", "حاجز لنا", "حاجزين لنا", "حجزت لنا", "حجزنا", "7ajazt lna",
-            "7ajaztlna", "booked us", "booked for us", "i've booked us", "ive booked us", "got us tickets", "got tickets for us",
+            "7ajaztlna", "booked us", "booked for us", "got two tickets", "got 2 tickets", "have two tickets", "have 2 tickets", "got an extra ticket",
+            "have an extra ticket", "got a spare ticket", "have a spare ticket", "i've booked us", "ive booked us", "got us tickets", "got tickets for us",
             "reserved for us", "reserved us", "reserved a table", "booked a table",
         ], .invite),
         ([

@@ -207,4 +207,11 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-10T21:00")
     }
+
+    @Test func anHourWithAnArabiziPartOfTheDayIsAClock() {
+        // "dawam online" till Asr is one's own day; "nitla3 6 el sob7" moves the agreed trip to 06:00.
+        let result = Self.reply("nrou7 el bar ba3d bacher?", "ok, ana dawam online la el 3asr", "la la nitla3 6 el sob7", "tamam")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-08T06:00")
+    }
 }

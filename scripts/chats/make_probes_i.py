@@ -138,6 +138,10 @@ PROBES = [
     # "got two tickets for …" asks the other along, as "booked us a table" does.
     probe("i-tickets-01", "en", "Asia/Kolkata", [("A", "guess who got two tickets for the comedy show on Saturday 😍"), ("B", "stop it!! what time?"),
           ("A", "starts at 8"), ("B", "count me in")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "20:00", "Comedy show", tags=["tickets-invite"]),
+    # "6 el sob7": an hour with a part of the day after its Arabizi article is a clock; "dawam online" is one's own day.
+    probe("i-elsob7-01", "mixed", "Asia/Dubai", [("A", "nrou7 el bar ba3d bacher?"), ("B", "ok, ana 3indi online la el 3asr bas"),
+          ("A", "la la nitla3 6 el sob7 w nrid 2bl el dhuhr"), ("B", "tamam")], "HAS_EVENT_AGREED", BASE + dt.timedelta(days=2), "06:00", "Bar",
+          tags=["clock-part-of-day"]),
     # Jumu'ah is Friday's Dhuhr: "see you after Jumu'ah" starts at that prayer.
     probe("i-jumuah-01", "mixed", "Europe/London", [("A", "Salam bro, lunch on Friday at the Turkish place near the masjid?"),
           ("B", "InshaAllah, see you after Jumu'ah"), ("A", "perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), PRAYERS["dhuhr"], "Lunch",

@@ -1390,8 +1390,14 @@ struct MessageReader: Sendable {
         if looksLikeClock(index, items) { return true }
         // "٤ العصر", "3 el fagr", "7 el maghrib": an hour said with a prayer is a time of that part of the day.
         if (1...12).contains(clockValue(item)?.hour ?? 0), item.token.kind == .number || !item.cues.isEmpty {
+            // So is one said with a part of the day after its article: "7 el sob7", "8 el sobo7".
             func isPrayer(_ at: Int) -> Bool { at < items.count && items[at].cues.contains { if case .prayer = $0 { true } else { false } } }
-            if isPrayer(index + 1) || index + 2 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text) && isPrayer(index + 2) { return true }
+            func isPartOfDay(_ at: Int) -> Bool { at < items.count && items[at].cues.contains { if case .partOfDay = $0 { true } else { false } } }
+            let article = index + 1 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text)
+            if isPrayer(index + 1) || article && isPartOfDay(index + 1)
+                || index + 2 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text) && (isPrayer(index + 2) || isPartOfDay(index + 2)) {
+                return true
+            }
         }
         if index > 0 {
             let previous = items[index - 1]

@@ -234,7 +234,7 @@ struct Lexicon: Sendable {
             "i have a", "i have an", "i've got", "ive got", "i got a", "my appointment", "i'm flying", "im flying", "i'm going to",
             "im going to", "i'm travelling", "im travelling", "i'm traveling", "my flight", "my exam", "i have my",
             "عندي موعد", "عندي اختبار", "عندي امتحان", "عندي دوام", "عندي شغل", "موعدي", "رحلتي", "3indi exam", "3indi maw3ed",
-            "3indi shoghol", "3indi dawam", "3andi",
+            "3indi shoghol", "3indi dawam", "3andi", "dawam online", "3indi online", "3ndi dawam", "3andi dawam",
             "wish me luck", "pray for me", "ادعيلي", "ادعولي", "دعواتك", "عندي حفله", "عندي مقابله", "عندي اجتماع", "عندي درس",
             "عندي محاضره", "عندي رحله", "عندي طياره", "عندي سفر", "my graduation", "my interview",
             "i finish at", "i finish work", "i get off", "i'm off at", "we have our",

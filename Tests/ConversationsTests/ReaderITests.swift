@@ -27,10 +27,12 @@ import Testing
     }
 
     @Test func theDayOfAPlanAfterIfStays() {
-        // "let me know if Friday works" names the plan's day, not when to answer.
-        let result = Self.reply("Picnic Thursday?", "can't Thursday, let me know if Friday works?", "Friday works")
-        #expect(result.state == .agreed)
-        #expect(Self.start(result) == "2026-12-11")
+        // "let me know if Friday works", "message me when you're free Friday" name the plan's day, not when to answer.
+        for counter in ["can't Thursday, let me know if Friday works?", "can't Thursday, message me when you're free Friday?"] {
+            let result = Self.reply("Picnic Thursday?", counter, "Friday works")
+            #expect(result.state == .agreed, "\(counter)")
+            #expect(Self.start(result) == "2026-12-11", "\(counter)")
+        }
     }
 
     @Test func theDayOfOnesOwnObligationAfterButIsTheExcuse() {

@@ -608,8 +608,10 @@ struct MessageReader: Sendable {
         }) else { return items }
         var result = Array(items[..<request])
         for item in items[request...] {
-            // "…if Friday works", "…whether 7 is ok", "send me the address for saturday": the plan's when.
-            if item.has(.conditional) || ["if", "whether", "for", "law", "لو", "اذا", "eza", "iza", "si"].contains(item.text) { return items }
+            // "…if Friday works", "…whether 7 is ok", "…when you're free Saturday": the plan's when.
+            if item.has(.conditional) || ["if", "whether", "for", "when", "which", "law", "لو", "اذا", "eza", "iza", "si", "امتى", "متى", "emta"].contains(item.text) {
+                return items
+            }
             if isDayItem(item) || item.token.kind == .number || item.cues.contains(where: isWhenCue) { continue }
             result.append(item)
         }

@@ -216,4 +216,10 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-08T06:00")
     }
+
+    @Test("a yes before \"that's …\" or \"it's …\" is still a yes", arguments: ["ok that's perfect", "yes it's a date"])
+    func yesWithAPronounStillAgrees(answer: String) {
+        let result = Self.reply("Tapas Friday at 8?", answer)
+        #expect(result.state == .agreed, "\(answer)")
+    }
 }

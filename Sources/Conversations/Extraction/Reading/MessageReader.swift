@@ -132,7 +132,7 @@ struct MessageReader: Sendable {
     ]
     private static let regardlessWords: Set<String> = ["regardless", "anyway", "anyways", "either way", "any case", "كل الاحوال", "كل حال", "el a7wal", "quand même", "quand meme"]
     private static let pluralPronouns: Set<String> = ["احنا", "نحن", "انتو", "انتم", "هم", "كلنا", "حنا", "احنا"]
-    private static let statementSubjects: Set<String> = ["it", "that", "he", "she", "they", "it'll", "itll", "that'll", "it's", "its", "he's", "she's", "they're"]
+    private static let statementSubjects: Set<String> = ["it", "that", "he", "she", "they"]
     private static let auxiliaries: Set<String> = ["will", "is", "does", "did", "was", "would", "can", "has", "had", "could", "might", "be", "must"]
 
     private static let questionOpeners: Set<String> = ["did", "do", "does", "have", "has", "are", "is", "was", "were", "can", "could", "will", "would"]
@@ -142,9 +142,11 @@ struct MessageReader: Sendable {
     private static func noYesIsSaid(_ items: [Item]) -> Bool {
         let yeses = items.indices.filter { items[$0].has(.accept) || items[$0].has(.acceptAlone) }
         return !yeses.isEmpty && yeses.allSatisfy { index in
-            if index + 1 < items.count, statementSubjects.contains(items[index + 1].text) {
-                let subject = items[index + 1].text
-                if subject.contains("'") || subject.hasSuffix("ll") || index + 2 < items.count && auxiliaries.contains(items[index + 2].text) { return true }
+            // Only the bare echo that closes its clause ("course it will.", "yeah it is!"): "ok that's
+            // perfect", "yes it's a date" say yes.
+            if index + 2 < items.count, statementSubjects.contains(items[index + 1].text), auxiliaries.contains(items[index + 2].text),
+               index + 3 == items.count || items[index + 3].isPunctuation {
+                return true
             }
             var start = index
             while start > 0, !items[start - 1].isPunctuation { start -= 1 }

@@ -68,6 +68,8 @@ struct ConversationTracker {
 
     /// Who sent the message before this one.
     private var lastSender: String?
+    /// The message before this one told a thing's day ("the recital is friday right").
+    private var lastThingsDay = false
     /// The sender of the message before this one, if it told the other not to do something.
     private var lastForbidder: String?
 
@@ -75,6 +77,8 @@ struct ConversationTracker {
         defer { lastSender = sender }
         var reading = reading
         let bound = lastAsk.flatMap { $0.sender == sender ? nil : $0 }
+        let bindsThingsDay = lastThingsDay
+        lastThingsDay = reading.tellsAThingsDay
         // Bind the answer to what it answers: a yes or no to the other's latest question or request
         // that set no plan ("did you see the card?" "yes") leaves the plans as they are, unless the
         // reply itself names a plan's when.
@@ -93,19 +97,30 @@ struct ConversationTracker {
         // tells more of the news; it proposes nothing.
         if bound?.aboutNews == true, !reading.invites, !reading.isQuestion {
             reading.isAboutOthersOnly = true
+            // "the recital is friday right" "yes friday at 8", "ابوج رجع؟" "اي رجع الجمعة": the yes and the
+            // day are about the thing too.
+            if bindsThingsDay {
+                reading.accepts = false
+                reading.fragments.removeAll()
+            }
         }
         let before = plans.count
         takeMessage(reading, from: sender)
+        // (The answer to a word about a thing's day, "the recital is friday right" "ya friday at 8", is a
+        // parenthesis: the plan waiting for an answer stays in focus.)
         if reading.fragments.contains(where: \.hasWhen) || !reading.excuseDays.isEmpty || !reading.excuseClocks.isEmpty,
-           plans.count == before, !plans.contains(where: { $0.touched == step }) {
+           plans.count == before, !plans.contains(where: { $0.touched == step }), bound?.aboutNews != true || !bindsThingsDay {
             otherWhenStep = step
         }
         // The plans this message proposed or re-proposed: still open, and now the sender's to be answered.
         let changed = Set(plans.indices.filter { ($0 >= before || plans[$0].touched == step) && plans[$0].status == .open && plans[$0].proposer == sender })
-        if !changed.isEmpty {
-            lastAsk = Ask(sender: sender, plans: changed)
-        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside {
-            lastAsk = Ask(sender: sender, plans: [], aboutNews: reading.asksWhatOtherKnows && reading.isQuestion && !reading.invites)
+        // "يعني معنا؟" after the other's "free after 5": the proposer asking whether the other joins asks about the plan in focus.
+        let joined = reading.asksToJoin && !reading.asksWhatOtherKnows
+            ? Set(plans.indices.filter { plans[$0].status == .open && plans[$0].proposer == sender && inFocus($0) }) : []
+        if !changed.isEmpty || !joined.isEmpty {
+            lastAsk = Ask(sender: sender, plans: changed.union(joined))
+        } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
+            lastAsk = Ask(sender: sender, plans: [], aboutNews: (reading.asksWhatOtherKnows && reading.isQuestion || reading.tellsAThingsDay) && !reading.invites)
         } else if lastAsk?.sender != sender {
             // An answer closes the question it answers.
             if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }
@@ -155,7 +170,13 @@ struct ConversationTracker {
         }
         // "Sunday I have the board presentation": an excuse on the day of the other's plan turns it down.
         // A hedge that gives the reason ("ان شاء الله بس ما اوعدك، الجمعة عندي مشوار") stays a hedge.
-        if !reading.denies, !reading.accepts, !reading.isTentative, !reading.excuseDays.isEmpty,
+        // "…but free after it" is still an answer about that plan: it stays the one being talked about.
+        if reading.freeAfterExcuse {
+            for index in plans.indices where plans[index].status == .open && plans[index].proposer != sender && plans[index].day.map(reading.excuseDays.contains) == true {
+                plans[index].touched = step
+            }
+        }
+        if !reading.denies, !reading.accepts, !reading.isTentative, !reading.freeAfterExcuse, !reading.excuseDays.isEmpty,
            plans.contains(where: { $0.status == .open && $0.proposer != sender && $0.day.map(reading.excuseDays.contains) == true }) {
             reading.denies = true
         }
@@ -247,6 +268,14 @@ struct ConversationTracker {
                 fragment.clock = hour
                 fragments.append(fragment)
             }
+        }
+        // "samedi je bosse jusqu'à 18h" … "mais après le maghrib c'est bon": a yes after "but", just
+        // after one's own no, takes the no back; the plan is open again for that yes.
+        if reading.accepts, reading.opensWithContrast, !reading.isQuestion,
+           let latest = plans.indices.max(by: { plans[$0].touched < plans[$1].touched }),
+           plans[latest].status == .refused, refusedBy[latest] == sender, plans[latest].proposer != sender, step - plans[latest].touched <= 2 {
+            plans[latest].status = .open
+            refusedBy[latest] = nil
         }
         var unused = fragments
         if reading.accepts { unused = accept(reading, fragments, sender: sender) }
@@ -416,7 +445,10 @@ struct ConversationTracker {
             if let fragment = targeted[index], changesWhen(fragment, of: index) {
                 merge(fragment, into: index, sender: sender)
                 if reading.isQuestion {
-                    // "Monday works. 8?": a refined proposal, for the other to accept.
+                    // "Monday works. 8?": a refined proposal, for the other to accept. Said by the one who
+                    // hedged ("If it doesn't rain" … "Then we're on! 12:45?"), it is answered afresh.
+                    plans[index].hedged = false
+                    plans[index].awaitsWord = false
                     plans[index].touched = step
                     continue
                 }
@@ -469,13 +501,19 @@ struct ConversationTracker {
                 if !inFocus(index), !reading.isQuestion, !reading.invites, !reading.accepts { break }
                 // "also the bins are going out wednesday now not tuesday": the proposer's own
                 // longer statement naming other days, asking nothing, is about something else.
-                let asideDays = plans[index].proposer == sender && !reading.isQuestion && !reading.invites && !reading.accepts && !reading.cancels
+                // ("did you get your bonus yet? Ours comes Friday": the question is not about the when.)
+                let asideDays = plans[index].proposer == sender && !(reading.isQuestion && reading.asksAboutTheWhen) && !reading.invites && !reading.accepts && !reading.cancels
                     && reading.wordCount > 5 && fragment.hasDay && plans[index].day != nil && fragment.days != plans[index].details.days
                 if asideDays { return }
                 // "ok on voit samedi soir", "I'll let you know Thursday": a hedge names when it will be
                 // decided, not a new when for the plan.
                 if reading.isTentative, !reading.isQuestion, !reading.invites, changesWhen(fragment, of: index) { return }
                 if changesWhen(fragment, of: index) {
+                    // The one who hedged asking a new when ("If it doesn't rain" … "Meet at 12:45?") is answered afresh.
+                    if reading.isQuestion, plans[index].hedged, plans[index].proposer != sender {
+                        plans[index].hedged = false
+                        plans[index].awaitsWord = false
+                    }
                     merge(fragment, into: index, sender: sender)
                 } else {
                     mergeDetails(fragment, into: index)

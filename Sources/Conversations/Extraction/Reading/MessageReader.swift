@@ -73,9 +73,34 @@ struct MessageReader: Sendable {
                 if allItems[index].first == allItems[index].last, word.hasPrefix("ن"), !addressed, allItems[index].has(.invite) {
                     allItems[index].cues.removeAll { $0 == .invite }
                 }
+                // So "lazem nqra", "لازم نراجع" is "I must study": one's own obligation, no invitation.
+                if Self.isObligation(word), index + 1 < allItems.count {
+                    let verb = allItems[index + 1].text
+                    let ownVerb = (verb.hasPrefix("ن") || verb.hasPrefix("n")) && verb.count > 3
+                        && !(verb.hasSuffix("و") || verb.hasSuffix("وا") || verb.hasSuffix("ou") || verb.hasSuffix("o") || verb.hasSuffix("w"))
+                    if ownVerb, allItems[index + 1].cues.isEmpty || allItems[index + 1].has(.invite) {
+                        allItems[index].cues.removeAll { $0 == .invite }
+                        allItems[index + 1].cues.removeAll { $0 == .invite }
+                    }
+                }
             }
         }
+        // "احنا الاثنين", "انتو الاثنين": after a plural pronoun الاثنين is "the two of us", not Monday.
+        for index in allItems.indices.dropFirst() where Self.pluralPronouns.contains(allItems[index - 1].text)
+            && allItems[index].cues.contains(.weekday(2)) && allItems[index].text.hasPrefix("ال") {
+            allItems[index].cues = []
+        }
         readActs(allItems, into: &reading)
+        // "if I'm alive, yes. actually no, yes regardless": a yes whatever happens takes back the condition.
+        if reading.isConditional, reading.accepts, let waiver = allItems.indices.last(where: { index in
+            Self.regardlessWords.contains(allItems[index].text) || index > 0 && Self.regardlessWords.contains(allItems[index - 1].text + " " + allItems[index].text)
+        }),
+           !allItems[waiver...].contains(where: { $0.has(.conditional) }) {
+            reading.isConditional = false
+        }
+        // "Course it will", "yes it is": a yes to a statement ("Forecast says it'll turn") agrees with it, not to a plan.
+        // "Did you get the car sorted?": a yes-word inside a question is asked, not said.
+        if reading.accepts, Self.noYesIsSaid(allItems) { reading.accepts = false }
         reading.opensWithContrast = allItems.first?.has(.contrast) == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
@@ -94,6 +119,41 @@ struct MessageReader: Sendable {
         // "maybe Friday instead?", "mumkin 11:30?": a hedged word in front of a new time asks, it does not hedge.
         if reading.isTentative, reading.isQuestion, reading.fragments.contains(where: \.hasWhen) { reading.isTentative = false }
         return reading
+    }
+
+    private static let firstPersonWords: Set<String> = [
+        "i", "i'm", "im", "i'll", "ill", "i've", "ive", "i'd", "me", "my", "myself", "انا", "اني", "عندي", "لي", "ana", "3andi", "3andy", "3ndi", "3indi",
+        "je", "j'ai", "moi", "mon", "mes", "sorry", "آسف", "اسف", "معليش", "désolé",
+    ]
+    /// Being free or able: "free", "فاضي", "نقدر", "fadi".
+    private static let freeWords: Set<String> = [
+        "free", "available", "fine", "فاضي", "فاضيه", "فاضية", "فاضين", "نقدر", "اقدر", "بقدر", "نقدرو", "يمديني", "يمدينا", "fadi", "fadye", "fadya", "fa9y",
+        "fadiya", "a8dar", "a2dar", "ne9der", "nqder", "libre", "dispo",
+    ]
+    private static let regardlessWords: Set<String> = ["regardless", "anyway", "anyways", "either way", "any case", "كل الاحوال", "كل حال", "el a7wal", "quand même", "quand meme"]
+    private static let pluralPronouns: Set<String> = ["احنا", "نحن", "انتو", "انتم", "هم", "كلنا", "حنا", "احنا"]
+    private static let statementSubjects: Set<String> = ["it", "that", "he", "she", "they"]
+    private static let auxiliaries: Set<String> = ["will", "is", "does", "did", "was", "would", "can", "has", "had", "could", "might", "be", "must"]
+
+    private static let questionOpeners: Set<String> = ["did", "do", "does", "have", "has", "are", "is", "was", "were", "can", "could", "will", "would"]
+
+    /// Every yes in the message is followed by a pronoun and its verb ("of course it will", "yeah it
+    /// is"), or sits in a question that opens with its verb ("did you get the car sorted?").
+    private static func noYesIsSaid(_ items: [Item]) -> Bool {
+        let yeses = items.indices.filter { items[$0].has(.accept) || items[$0].has(.acceptAlone) }
+        return !yeses.isEmpty && yeses.allSatisfy { index in
+            // Only the bare echo that closes its clause ("course it will.", "yeah it is!"): "ok that's
+            // perfect", "yes it's a date" say yes.
+            if index + 2 < items.count, statementSubjects.contains(items[index + 1].text), auxiliaries.contains(items[index + 2].text),
+               index + 3 == items.count || items[index + 3].isPunctuation {
+                return true
+            }
+            var start = index
+            while start > 0, !items[start - 1].isPunctuation { start -= 1 }
+            var end = index
+            while end + 1 < items.count, !items[end + 1].isPunctuation { end += 1 }
+            return start < index && questionOpeners.contains(items[start].text) && end + 1 < items.count && items[end + 1].text == "?"
+        }
     }
 
     private static let aboutTheOther: Set<String> = [
@@ -151,6 +211,8 @@ struct MessageReader: Sendable {
         "ib3atli", "ab3atli", "tell", "dis-moi", "appelle-moi", "envoie",
     ]
 
+    private static let joiningWords: Set<String> = ["معنا", "معانا", "ويانا", "ويانا", "m3ana", "ma3ana", "m3ana", "coming", "joining", "avec nous"]
+
     private static let sendWords: Set<String> = [
         "send", "sending", "forward", "email", "ارسل", "ارسلي", "ابعت", "ابعتي", "ابعتلي", "دزلي", "دزيلي", "b3atli", "ib3atli", "ab3atli", "envoie",
     ]
@@ -203,6 +265,13 @@ struct MessageReader: Sendable {
         let single = roles.contains { $0.contains(.single) }
         let shared = roles.contains { $0.contains(.shared) }
         reading.isAboutOthersOnly = single && !shared
+        // "يعني معنا؟", "so you're coming?", "u in?": asks whether the other joins the plan on the table.
+        if text.tokens.contains(where: { $0.text == "?" }) {
+            reading.asksToJoin = words.indices.contains { index in
+                Self.joiningWords.contains(String(words[index]))
+                    || words[index] == "in" && index > 0 && ["you", "u", "ya", "you're", "youre"].contains(words[index - 1]) && index == words.count - 1
+            }
+        }
         if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
                 || first >= 1 && words[first - 1] == "you"
@@ -225,8 +294,12 @@ struct MessageReader: Sendable {
         let clauses = Self.clauses(items)
         guard clauses.count > 0 else { return items }
         var keptClauses: [[Item]] = []
+        var thingClauses: Set<Int> = []
         var ownDays: [Item] = []
         var yesElsewhere = false
+        var noElsewhere = false
+        // "أمج سوت الكبة؟": a question about someone else's doings; the answer to it is news.
+        var asksAboutOthers = false
         // "el matsh bokra el sa3a 7, hatetfarag?": asking whether the other watches, deadlines or
         // the weather make the whole message about that thing, unless something in it invites.
         var asksAboutOtherThing = false
@@ -235,7 +308,7 @@ struct MessageReader: Sendable {
             var clauseItems = Array(items[clause])
             // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
             if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
-               !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.obligations.contains($0.text) }) {
+               !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.isObligation($0.text) }) {
                 clauseItems = Array(clauseItems[..<forbidden])
             }
             var veto = Vetoes(clauseItems)
@@ -248,7 +321,7 @@ struct MessageReader: Sendable {
             let clauseInvites = clauseItems.indices.contains { clauseItems[$0].has(.invite) && !Self.isOwnObligation(at: $0, clauseItems) }
             // "lazem nsallim…", "we need to submit…": an obligation, not an invitation; nor is the verb of "لا تطلع".
             let clauseReallyInvites = clauseItems.indices.contains { position in
-                clauseItems[position].has(.invite) && !Self.obligations.contains(clauseItems[position].text)
+                clauseItems[position].has(.invite) && !Self.isObligation(clauseItems[position].text)
                     && !(position > 0 && Self.isProhibition(at: position - 1, clauseItems))
             }
             let isCondition = clauseItems.contains { $0.has(.conditional) }
@@ -257,7 +330,8 @@ struct MessageReader: Sendable {
             let dropped = forbids ||
                 ((veto.isPast || veto.isHypothetical || veto.isInquiry) && !clauseInvites)
                 // "I've got Friday 5.15?" offers a slot; "I have the board presentation" is an excuse.
-                || (veto.isOwnPlan && !clauseInvites && !asks && !reading.invites)
+                // "ودي والله، بس عندي امتحان الاثنين": after "but" one's own day is the excuse, whatever else invites.
+                || (veto.isOwnPlan && !clauseInvites && !asks && (!reading.invites || clauseItems.first?.has(.contrast) == true))
                 // "submit it Sunday at 12" stays a deadline even with "lazem"; "if the weather holds" is a condition.
                 || (veto.isNotAMeeting && !clauseReallyInvites && !isCondition)
                 // An invitation to someone else's event is an event between the two (labelling rule 1).
@@ -265,7 +339,13 @@ struct MessageReader: Sendable {
             if dropped {
                 if veto.isNotAMeeting, clauseItems.contains(where: { $0.text == "?" }), !clauseInvites { asksAboutOtherThing = true }
                 if veto.isNotAMeeting { reading.speaksOfOtherThing = true }
+                if veto.isThirdParty, !clauseInvites, clauseItems.contains(where: { $0.text == "?" }) { asksAboutOthers = true }
                 if aboutOtherThings { yesElsewhere = yesElsewhere || clauseItems.contains { $0.has(.accept) || $0.has(.acceptAlone) } }
+                // "they get packed at iftar": a no-word about someone else or about the news refuses nothing.
+                // ("sorry I'm in Philly for my cousin's graduation" is one's own excuse: it says "I".)
+                if (veto.isThirdParty || veto.isNotAMeeting) && !veto.isOwnPlan, !clauseItems.contains(where: { Self.firstPersonWords.contains($0.text) }) {
+                    noElsewhere = noElsewhere || clauseItems.contains { $0.has(.deny) }
+                }
                 if veto.isOwnPlan || veto.isNotAMeeting {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
                     reading.excuseDays += excuse.days
@@ -280,11 +360,34 @@ struct MessageReader: Sendable {
                 continue
             }
             clauseItems = Self.withoutDeadline(clauseItems)
+            clauseItems = Self.withoutAnswerDay(clauseItems)
             // The clause's own "?" (or, when a phrase holds it, the message's).
             if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
             }
+            if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
+        }
+        // A thing's own day goes when nothing invites, or when the invitation names a day of its own
+        // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
+        // come?" keeps it: an invitation to that thing.
+        // So does a question about a deadline, the weather or a broadcast ("Bid deadline is the 30th right?" "Yep, 5pm").
+        if asksAboutOthers || asksAboutOtherThing, !reading.invites, !reading.asksWhatOtherKnows { reading.tellsAThingsDay = true }
+        // ("did you hear Mona's wedding is on the 20th?" is news already, kept as an announcement.)
+        if !thingClauses.isEmpty, !reading.asksWhatOtherKnows {
+            let othersNameDay = keptClauses.indices.contains { !thingClauses.contains($0) && keptClauses[$0].contains(where: Self.isDayItem) }
+            // "Tolu's wedding is on Saturday the 12th. You're coming abi?": asked to attend, the thing is the plan.
+            let asksToAttend = hasQuestionMark && items.contains { Self.attendWords.contains($0.text) }
+                && items.contains { Self.wordRoles[$0.text]?.contains(.shared) == true }
+            if !reading.invites && !asksToAttend || othersNameDay {
+                let dropped = thingClauses.map { keptClauses[$0] }
+                keptClauses = keptClauses.indices.filter { !thingClauses.contains($0) }.map { keptClauses[$0] }
+                // "is out Friday" (released) says no to nothing, and "the match is cancelled" calls off no plan.
+                func said(_ cue: Cue, _ clauses: [[Item]]) -> Bool { clauses.contains { $0.contains { $0.has(cue) } } }
+                if reading.cancels, said(.cancel, dropped), !said(.cancel, keptClauses) { reading.cancels = false }
+                if reading.denies, said(.deny, dropped), !said(.deny, keptClauses) { reading.denies = false }
+                if !reading.invites { reading.tellsAThingsDay = true }
+            }
         }
         if asksAboutOtherThing, !reading.invites {
             keptClauses = keptClauses.map { clause in clause.filter { !Self.isDayItem($0) && $0.token.kind != .number && !$0.cues.contains(where: Self.isWhenCue) } }
@@ -293,6 +396,15 @@ struct MessageReader: Sendable {
         if !ownDays.isEmpty, !kept.contains(where: { Self.isDayItem($0) }) { kept = ownDays + kept }
         // "اي شفت الخبر": a yes about the news, the weather or the past agrees to no plan.
         if yesElsewhere, !kept.contains(where: { $0.has(.accept) || $0.has(.acceptAlone) }) { reading.accepts = false }
+        if noElsewhere, reading.excuseDays.isEmpty, !kept.contains(where: { $0.has(.deny) }) { reading.denies = false }
+        // "Thursday I have a dentist at 10 but afternoon is free", "بس العصر نقدر": after an excuse, "but" and
+        // being free says when one can; the excuse alone does not turn the plan down.
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), items[..<contrast].contains(where: { $0.has(.ownPlan) }) {
+            let after = items[contrast...]
+            reading.freeAfterExcuse = after.indices.contains { index in
+                Self.freeWords.contains(after[index].text) && !(index > contrast && Self.negations.contains(after[index - 1].text))
+            }
+        }
         // What is left is about the two of them.
         reading.isPast = false
         reading.isOwnPlan = false
@@ -410,7 +522,14 @@ struct MessageReader: Sendable {
             let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
             // "بس خلها ٩ عندي اجتماع يطول": the excuse after a counter is a clause of its own.
             // ("تعالي نتسحر عندي الليلة" is at mine, no excuse.)
-            let excuseAfterCounter = item.has(.ownPlan) && !Vetoes.atMine.contains(item.text) && index > start && items[start..<index].contains { $0.has(.invite) }
+            // (An obligation is no counter: "ولازم انام" keeps its verb.)
+            // So is one's own day after a yes in one breath ("Saturday works and 11 is fine I have to be in Brooklyn by 3").
+            // (Not a marker that closes its clause: "…الساعة ١٠ وانا بحضره لحالي" is all one's own.)
+            func opensWords() -> Bool {
+                items[(index + 1)...].prefix(while: { !($0.token.kind == .punctuation && [".", "!", "?", ";", ","].contains($0.text)) }).prefix(2).count >= 2
+            }
+            let excuseAfterCounter = item.has(.ownPlan) && !Vetoes.atMine.contains(item.text) && index > start
+                && items[start..<index].contains { $0.has(.invite) && !isObligation($0.text) || $0.has(.accept) && opensWords() }
             if item.has(.contrast) || excuseAfterCounter, index > start {
                 result.append(start..<index)
                 start = index
@@ -420,6 +539,84 @@ struct MessageReader: Sendable {
             }
         }
         if start < items.count { result.append(start..<items.count) }
+        return result
+    }
+
+    /// Subjects that are the plan itself or a pronoun: "it's Friday", "the plan is 8", "that is Sunday".
+    private static let planSubjects: Set<String> = [
+        "it", "that", "this", "which", "what", "when", "where", "there", "here", "who", "plan", "booking", "reservation", "table", "time", "day",
+        "date", "meeting", "meetup", "slot", "one", "everything", "all", "best", "better", "fine", "ok", "okay",
+    ]
+    private static let attendWords: Set<String> = ["coming", "come", "going", "go", "join", "joining", "attend", "attending", "there"]
+    private static let copulas: Set<String> = ["is", "are", "was", "isn't", "is'nt"]
+    private static let afterCopula: Set<String> = ["out", "on", "in", "at", "this", "next", "the", "till", "until", "from", "due", "back", "open", "closed", "off", "still", "now", "only", "not"]
+
+    /// "the recital is friday", "the new Almodóvar is out Friday", "Gaz's stag is in Newcastle on the
+    /// 24th": a clause that says what day a named thing is on. Its subject is a noun, not a person,
+    /// the plan ("it", "the plan") or an activity; a day or hour follows the "is" within a few words.
+    private static func tellsAThingsDay(_ clause: [Item]) -> Bool {
+        guard let copula = clause.indices.first(where: { copulas.contains(clause[$0].text) }), copula > 0 else { return false }
+        // "Massar Egbari are playing Cairo Jazz Club Friday": someone holds an event, which the other may be asked to.
+        if copula + 1 < clause.count, clause[copula + 1].text.hasSuffix("ing") { return false }
+        // The subject is the noun phrase before "is": from its last "the", "a" or owner's name on.
+        let head = clause[..<copula].lastIndex { ["the", "a", "an"].contains($0.text) || $0.text.hasSuffix("'s") } ?? 0
+        let subject = clause[head..<copula]
+        guard subject.contains(where: { $0.token.kind == .word }) else { return false }
+        // "Bilal's walima": an activity that is someone's own is still a thing of theirs.
+        var possessed = false
+        for (offset, item) in subject.enumerated() {
+            // "the parents evening", "games night": a part of the day inside a name.
+            if offset > 0, item.cues.allSatisfy({ if case .partOfDay = $0 { true } else { false } }) { continue }
+            if item.text.hasSuffix("'s"), wordRoles[item.text] == nil, !planSubjects.contains(String(item.text.dropLast(2))), !["let's", "lets"].contains(item.text) {
+                possessed = true
+                continue
+            }
+            let activity = item.cues.contains { if case .activity = $0 { true } else { false } }
+            if !item.cues.isEmpty && !(possessed && activity) || item.token.kind == .number || item.token.kind == .slashed { return false }
+            if wordRoles[item.text] != nil || planSubjects.contains(item.text) { return false }
+        }
+        var index = copula + 1
+        while index < clause.count, index <= copula + 5 {
+            let item = clause[index]
+            if isDayItem(item) || item.token.kind == .number && index > copula + 1 || item.token.kind == .number && item.token.minute != nil { return true }
+            if item.cues.contains(where: isWhenCue) { return true }
+            guard item.token.kind == .word, item.cues.isEmpty || afterCopula.contains(item.text) else { return false }
+            if item.token.kind == .word, wordRoles[item.text] != nil { return false }
+            index += 1
+        }
+        return false
+    }
+
+    /// Verbs that ask the other for their answer: "message me", "tell me", "قوليلي", "ردّيلي", "9olli".
+    /// (A call is itself a plan between the two, so "call me", "كلمني" are not among them.)
+    private static let answerVerbs: Set<String> = [
+        "tell", "text", "message", "msg", "dm", "whatsapp", "lmk", "قولي", "قوليلي", "قللي", "قلي", "قلّي", "رد", "ردي", "رديلي", "ردلي", "ردولي",
+        "خبرني", "خبريني", "خبرنى", "طمني", "طمنيني", "بلغني", "بلغيني", "2olli", "2olly", "2oli", "2ollī", "9olli", "9oli", "9oulli", "9ouli",
+        "golli", "goulli", "goulia", "gouli", "qolli", "qouli", "5abarni", "5abrini", "5abirni", "khabarni", "khabbarni", "3ayetli", "3ayatli",
+        "raddili", "roddili", "reddli", "dis-moi", "dites-moi",
+    ]
+    private static let answerObjects: Set<String> = ["me", "us", "moi"]
+
+    /// "message me Saturday about it", "قوليلي بكرة", "9olli ghodwa": a request for the other's
+    /// answer names when the answer comes, not when the plan is, so the days and hours after it
+    /// are left out. "let me know if Friday works" keeps the plan's day after its "if".
+    private static func withoutAnswerDay(_ items: [Item]) -> [Item] {
+        guard let request = items.indices.first(where: { index in
+            let word = items[index].text
+            let next = index + 1 < items.count ? items[index + 1].text : ""
+            if ["tell", "text", "message", "msg", "dm", "whatsapp"].contains(word) { return answerObjects.contains(next) }
+            if word == "let", next == "me", index + 2 < items.count, items[index + 2].text == "know" { return true }
+            return answerVerbs.contains(word)
+        }) else { return items }
+        var result = Array(items[..<request])
+        for item in items[request...] {
+            // "…if Friday works", "…whether 7 is ok", "…when you're free Saturday": the plan's when.
+            if item.has(.conditional) || ["if", "whether", "for", "when", "which", "law", "لو", "اذا", "eza", "iza", "si", "امتى", "متى", "emta"].contains(item.text) {
+                return items
+            }
+            if isDayItem(item) || item.token.kind == .number || item.cues.contains(where: isWhenCue) { continue }
+            result.append(item)
+        }
         return result
     }
 
@@ -617,10 +814,15 @@ struct MessageReader: Sendable {
     /// "لازم أدرس", "lazem a5alas", "I must study": an obligation in the first person singular is
     /// one's own, not an invitation ("لازم نطلع" is "we must go out").
     private static func isOwnObligation(at position: Int, _ items: [Item]) -> Bool {
-        guard items[position].first == items[position].last, obligations.contains(items[position].text), position + 1 < items.count else { return false }
+        guard items[position].first == items[position].last, isObligation(items[position].text), position + 1 < items.count else { return false }
         let next = items[position + 1].text
         if next == "i" || next == "ana" || next == "انا" { return true }
         return next.count > 2 && (next.hasPrefix("ا") || next.hasPrefix("a") && items[position].text.hasPrefix("laz"))
+    }
+
+    /// "لازم", and "ولازم" with the joined "and" ("عندي امتحان ولازم اذاكر").
+    static func isObligation(_ word: String) -> Bool {
+        obligations.contains(word) || word.hasPrefix("و") && obligations.contains(String(word.dropFirst()))
     }
 
     /// "وما", "ومش": the joined "and" before a negation.
@@ -1192,8 +1394,14 @@ struct MessageReader: Sendable {
         if looksLikeClock(index, items) { return true }
         // "٤ العصر", "3 el fagr", "7 el maghrib": an hour said with a prayer is a time of that part of the day.
         if (1...12).contains(clockValue(item)?.hour ?? 0), item.token.kind == .number || !item.cues.isEmpty {
+            // So is one said with a part of the day after its article: "7 el sob7", "8 el sobo7".
             func isPrayer(_ at: Int) -> Bool { at < items.count && items[at].cues.contains { if case .prayer = $0 { true } else { false } } }
-            if isPrayer(index + 1) || index + 2 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text) && isPrayer(index + 2) { return true }
+            func isPartOfDay(_ at: Int) -> Bool { at < items.count && items[at].cues.contains { if case .partOfDay = $0 { true } else { false } } }
+            let article = index + 1 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text)
+            if isPrayer(index + 1) || article && isPartOfDay(index + 1)
+                || index + 2 < items.count && ["el", "al", "il", "l"].contains(items[index + 1].text) && (isPrayer(index + 2) || isPartOfDay(index + 2)) {
+                return true
+            }
         }
         if index > 0 {
             let previous = items[index - 1]
@@ -1214,6 +1422,13 @@ struct MessageReader: Sendable {
             let near = Self.neighbours(index, items, within: 2)
             if near.contains(where: { Self.isDayItem($0) }) { return true }
         }
+        // "9 at Warren?", "7 outside the cinema", "٨ عند البوابة": a short message that opens with a bare
+        // hour and then says where is when and where to meet.
+        if item.isNumber, (1...12).contains(item.token.number), index == 0 || items[index - 1].isPunctuation,
+           index + 1 < items.count, Self.meetingPlaceWords.contains(items[index + 1].text),
+           (items[(index + 1)...].firstIndex(where: \.isPunctuation) ?? items.count) - index <= 5 {
+            return true
+        }
         // A short reply that is mostly a number: "8?", "سبع", "اوكي ٥", "8 is good".
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
@@ -1224,6 +1439,8 @@ struct MessageReader: Sendable {
         }
         return false
     }
+
+    private static let meetingPlaceWords: Set<String> = ["at", "@", "outside", "in front", "by the", "near", "عند", "قدام", "جنب", "3and", "3nd", "3ind", "fel", "devant", "chez"]
 
     /// "Saturday, Carmine's on 44th, 7?", "bokra fel mall 6?": a bare hour said right after the place,
     /// closing the clause, is when to be there.

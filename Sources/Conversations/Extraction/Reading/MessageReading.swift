@@ -56,6 +56,9 @@ struct MessageReading: Sendable {
     var forbidsSomething = false
     /// A clause is about a broadcast, a deadline or the weather ("هتفرج عليه في البيت", "I'll watch it at home").
     var speaksOfOtherThing = false
+    /// "the recital is friday right", "Gaz's stag is in Newcastle on the 24th", "أمج سوت الكبة؟":
+    /// tells the day of a thing or asks after someone else's doings, not a plan; the answer is news too.
+    var tellsAThingsDay = false
     /// "too bad", "never mind", خسارة: said by the proposer, the other's no is taken.
     var regrets = false
     var isConditional = false
@@ -103,6 +106,10 @@ struct MessageReading: Sendable {
     var excuseClocks: [SpokenClock] = []
     /// One of those clauses ends with the hour one is free ("at work till 2"): a constraint, not a no.
     var busyUntil = false
+    /// "يعني معنا؟", "you coming?": asks whether the other joins; it answers to the plan on the table.
+    var asksToJoin = false
+    /// After an excuse, "but" and being free ("but afternoon is free", "بس العصر نقدر"): no refusal.
+    var freeAfterExcuse = false
     /// A bare hour closing a clause ("bnmorr 3aleki 8"), read as a time only in answer to "what time?".
     var closingHour: SpokenClock?
     /// Mostly Arabic script: titles are given in Arabic.

@@ -30,7 +30,7 @@ extension Lexicon {
             // English around the world.
             "it's a plan", "thats a plan", "that's a plan", "see you there", "see you then", "see u then", "see u there", "see ya there",
             "that's fine", "thats fine", "fine with me", "okay then", "ok then", "alright then", "can do", "we'll be there", "we will be there",
-            "count us in", "we're in", "were in", "locked in", "lock it in", "i've booked", "ive booked", "go for it", "let's do that", "lets do that",
+            "count us in", "we're in", "were in", "locked in", "lock it in", "book it", "book us in", "i've booked", "ive booked", "go for it", "let's do that", "lets do that",
             "yh", "yeh", "aye", "grand", "sorted", "lush", "brill", "cheers", "no wahala", "i go come", "i dey come", "i go dey",
             "sharp sharp", "theek hai", "thik hai", "chalo", "pakka", "ok ji", "ok lah", "okay lah", "sure lah", "done deal", "ur a star", "you're a star",
             "youre a star", "you're the best", "youre the best", "even better", "works for us", "suits us", "that suits", "looking forward",
@@ -63,7 +63,7 @@ extension Lexicon {
             "مانيش فاضي", "مانيش فاضيه", "ما غاديش نقدر", "ماغاديش نقدر", "سمحلي", "سمح ليا", "سامحني", "مكنش", "ما كانش",
             // Arabizi and French.
             "mesh ha2dar", "mish ha2dar", "msh ha2dar", "mesh 2ader", "msh 2ader", "mesh hagi", "msh hagi", "mesh fady", "msh fady", "mesh fadi",
-            "ma bi2dar", "ma ba2dar", "ma b2dar", "ma fini", "mafini", "ma feeni", "ma 2dar", "ma nqderch", "ma n9derch", "manqderch", "ma najmch",
+            "ma bi2dar", "ma ba2dar", "ma b2dar", "ma a8dar", "ma a8der", "ma agdar", "ma ag9ar", "ma fini", "mafini", "ma feeni", "ma fine", "mafine", "ma feene", "ma 2dar", "ma nqderch", "ma n9derch", "manqderch", "ma najmch",
             "ma nejmch", "ma ne9derch", "ma arom", "ma aroom", "ma 2agdar", "ma ogdar", "mabi2dar", "ma yenfa3", "mayenfa3sh", "mayinfa3sh",
             "ma yinfa3sh", "ma ynfa3sh", "mesh hayenfa3", "msh hyenfa3", "mesh hyenfa3", "mayenfa3ch", "ma bizbat", "ma bizabet", "ma fadi",
             "mani fadi", "machi mumkin", "mashi mumkin", "ma3lesh", "ma3lish", "m3lsh", "ma3alesh", "sme7li", "smahli", "smeh liya",
@@ -121,9 +121,10 @@ extension Lexicon {
             "الحراره", "درجه الحراره", "temperature", "heatwave", "موعد التسليم", "اخر موعد", "مهلة", "مهله", "deadline", "el taslim", "taslim", "wajib", "el wajib",
         ], .notAMeeting),
         ([
-            "your sister", "your brother", "your mum", "your mom", "your dad", "your cousin", "your boss",
+            "your sister", "your brother", "your mum", "your mom", "your dad", "your cousin", "your boss", "your husband", "your wife",
+            "your parents", "your kids", "خوك", "ختك", "ابوك", "بوك", "امك", "خالك", "عمك", "امج", "ابوج", "اخوج", "خوج", "اختج", "ختج", "5ouk", "khouk", "okhtek", "o5tik",
             "my sister", "my brother", "my wife", "my husband", "my son", "my daughter", "my kids", "my friend", "my friends", "my family",
-            "my parents", "my team", "they're", "theyre", "they are", "they'll", "he'll", "she'll", "he has", "she has", "they have",
+            "my parents", "my team", "they're", "theyre", "they are", "they'll", "they get", "they always", "it gets", "he'll", "she'll", "he has", "she has", "they have",
             "اخوي", "اخوك", "اختي", "اختك", "اهلي", "ربعي", "اصحابي", "صحابي", "زوجي", "مرتي", "مراتي", "جوزي", "اخويا", "اختي", "عيالي",
             "الاولاد", "اخوه", "اخته", "عنده", "عندها", "عندهم", "راح يروح", "رايح", "رايحه", "رايحين", "بيروحون",
             "خويي", "خويا", "صاحبتي", "akhoya", "okhti", "ukhti", "akhooy", "5ooy", "5oya", "3ando", "3andha", "3andhom",

@@ -67,6 +67,9 @@ extension Lexicon {
             // A put-off names no time: "خليها المرة الجاية" proposes nothing.
             "تتعوض", "تنعاد", "نعوضها", "الجايات اكثر", "مره جايه", "المره الجايه", "el mara el jaye", "maybe next time",
             "next time na lang", "sa susunod", "bawi ako", "bawi na lang", "bawi next time", "hopefully next time", "next time",
+            // Until the other is back, with no day: "لين ترجعين نشوف", "when you're back".
+            "لين ترجعين", "لين ترجع", "لين ترجعون", "لما ترجعي", "لما ترجع", "لما ترجعوا", "when you're back", "when youre back",
+            "when you get back", "once you're back", "once youre back", "lama terja3", "lama tirja3i",
         ], .noTimeFrame),
         ([
             "mayb", "mebbe", "maybs", "lemme c", "lemme see", "lemme check", "lemme ask", "lemme think", "lemme confirm", "idk", "i dunno",
@@ -79,7 +82,8 @@ extension Lexicon {
             "tara", "tara na", "tara g?", "g ka", "g ka?", "game ka", "sama ka", "sama ka?", "sabay tayo", "let's go na",
             "عازمك", "عازمتك", "عازمينك", "عازمكم", "عازمينكم", "حياك", "حياكم", "3azimtk", "3azemtak", "3azmak", "3azmik", "3azimak",
             "ta3ala", "ta3aly", "ta3alo", "ta3ali", "حجزت لنا", "حجزتلنا", "حاجز لنا", "حاجزين لنا", "حجزت لنا", "حجزنا", "7ajazt lna",
-            "7ajaztlna", "booked us", "booked for us", "i've booked us", "ive booked us", "got us tickets", "got tickets for us",
+            "7ajaztlna", "booked us", "booked for us", "got two tickets", "got 2 tickets", "have two tickets", "have 2 tickets", "got an extra ticket",
+            "have an extra ticket", "got a spare ticket", "have a spare ticket", "i've booked us", "ive booked us", "got us tickets", "got tickets for us",
             "reserved for us", "reserved us", "reserved a table", "booked a table",
         ], .invite),
         ([
@@ -130,6 +134,8 @@ extension Lexicon {
         (["novembre"], .month(11)), (["décembre", "decembre"], .month(12)),
         // "I work till 4" in the Maghreb; "3nde dars" (Levantine Arabizi "I have a class").
         (["نخدم", "نخدم حتى", "nkhdem", "nekhdem", "ana nekhdem", "3nde", "3nde dars", "3ande dars"], .ownPlan),
+        // French "I have an exam, I work": one's own day, as the Maghreb and Lebanon write it.
+        (["j'ai un", "j'ai une", "j'ai cours", "j'ai boulot", "j'ai taf", "j'ai du travail", "j'ai exam", "je travaille", "je bosse", "je suis de garde"], .ownPlan),
         (["صحا", "صحيت", "saha", "sa7a", "saha saha", "saha 3lik"], .acceptAlone),
         // French, as the Maghreb and Lebanon write it: called off, put off, and "if".
         (["annulé", "annulée", "annule", "on annule", "annuler", "reporté", "reportée", "reporter", "on reporte", "ils ont reporté", "ils ont annulé"], .cancel),
@@ -159,6 +165,12 @@ extension Lexicon {
         // Names with a number: "Trail 5", "Hall 4", "Tower 2" (the number is no time).
         (["trail", "hall", "tower", "block", "phase", "sector", "zone", "lane", "exit", "bay", "studio", "screen", "unit", "villa", "plot", "stage", "ward", "route", "شارع", "بلوك", "مخرج", "بوابة"], .numberLabel),
         // Offering a favour, not an invitation: "تبين شي من هناك؟", "need anything?".
+        // Asking leave for a detail ("I'll bring my brother if that's ok") makes no condition of the yes.
+        (["if that's ok", "if thats ok", "if that's okay", "if that's alright", "if that's fine", "if you don't mind", "if you dont mind",
+          "if it's ok with you", "اذا ما عندك مانع", "لو ما عندك مانع", "اذا ما فيه مانع"], .neutral),
+        // Scots no, Malay yes.
+        (["cannae", "canna", "i cannae", "cannae make it", "cannae dae it"], .deny),
+        (["jumpa sana", "jumpa kat sana", "jumpa nanti", "jumpa esok", "boleh je", "set lah", "ok set"], .accept),
         (["تبين شي", "تبي شي", "تبغى شي", "تبغين شي", "تحتاج شي", "need anything", "want anything", "tabi shay", "tebi shi"], .neutral),
         // Thanks for an evening that was: "thanks for having us tonight".
         (["thanks for having us", "thanks for having me", "thank you for having us", "thank you for having me", "thx for having us", "thanks for tonight"], .past),

@@ -51,6 +51,10 @@ GATED = [
     # phenomena. Eight chats make a per-language figure coarse, so the language gate is loose;
     # G 0.250 (first run), H 0.660 (ar 0.625, en 0.750, mixed 0.417).
     ("probes-h", (0.60, 0.33)),
+    # Round 10: 120 chats (ar 40 in 14 dialects, en 40 in nine Englishes, mixed 40; half short, half
+    # 9-18 messages; 31 zones, Ramadan 2027 and a year's end) written blind while reader I was made;
+    # first runs H 0.763, I 0.793 (ar 0.864, en 0.775, mixed 0.745; short chats 0.879, long 0.715).
+    ("blind6", (0.77, 0.72)),
     # Reader I's probes (scripts/chats/make_probes_i.py): 34 chats, other wording for round 9's
     # phenomena. H 0.234 (first run: ar 0.139, en 0.336, mixed 0.056); I 0.988 (ar 1.000, en 0.983,
     # mixed 0.875). Seven mixed chats make that language coarse.

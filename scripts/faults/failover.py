@@ -52,6 +52,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -190,6 +191,7 @@ class Cluster:
         servers = "\n".join(f"    server {n.name} 127.0.0.1:{n.pg_port} check port {n.rest_port}" for n in self.nodes)
         return f"""global
     maxconn 400
+    stats socket {self.folder / "haproxy.sock"} mode 600 level user
 defaults
     mode tcp
     timeout connect 2s
@@ -235,8 +237,25 @@ listen primary
                                           stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         leader = self.leader()
         self.psql(leader, "CREATE ROLE jadwal LOGIN PASSWORD 'jadwal'", "CREATE DATABASE jadwal OWNER jadwal")
-        self.wait(lambda: self.through_proxy(), 30, "HAProxy reaches the leader")
+        # HAProxy counts every server up until its checks say otherwise: wait until only the
+        # leader is, or a first write may land on the standby.
+        self.wait(lambda: self.proxy_servers_up() == [leader.name] and self.through_proxy(), 30, "HAProxy sends to the leader only")
         return time.monotonic() - began
+
+    def proxy_servers_up(self) -> list[str]:
+        """The servers HAProxy's stats socket reports UP, by name."""
+        try:
+            with socket.socket(socket.AF_UNIX) as control:
+                control.settimeout(2)
+                control.connect(str(self.folder / "haproxy.sock"))
+                control.sendall(b"show stat\n")
+                answer = b""
+                while chunk := control.recv(65536):
+                    answer += chunk
+        except OSError:
+            return []
+        rows = [line.split(",") for line in answer.decode(errors="replace").splitlines() if line.startswith("primary,")]
+        return sorted(row[1] for row in rows if len(row) > 17 and row[1] in {n.name for n in self.nodes} and row[17].startswith("UP"))
 
     def etcd_ready(self) -> bool:
         try:
@@ -445,7 +464,8 @@ def main() -> int:
                 print(f"{name}: SIGKILL of {leader.name} (Patroni and PostgreSQL), the leader; {standby.name} is the synchronous standby",
                       flush=True)
             promoted = Cluster.wait(lambda: standby.leads(), limit, f"{standby.name} leads after the {name}")
-            serving = Cluster.wait(cluster.through_proxy, limit, "HAProxy reaches the new primary")
+            serving = Cluster.wait(lambda: cluster.proxy_servers_up() == [standby.name] and cluster.through_proxy(), limit,
+                                   "HAProxy sends to the new primary only")
             print(f"{name}: {standby.name} is primary {promoted:.1f} s after the step; HAProxy reaches it after {serving:.1f} s more",
                   flush=True)
             time.sleep(settle + 2)

@@ -2,7 +2,7 @@
 """A PostgreSQL failover under a busy `jadwal serve` (issue 22, "Several instances"): a real
 Patroni cluster, a planned switchover and the loss of the primary, and what Jadwal's clients saw.
 
-  scripts/faults/failover.py --binary PATH [--short] [--ttl 10] [--keep]
+  scripts/faults/failover.py --binary PATH [--short] [--ttl 10] [--instances 1] [--keep]
 
 What it starts, all on 127.0.0.1, all ended when it stops (Debian's packages; `patroni`,
 `etcd-server` and `haproxy` are installed with apt-get when missing, and it says so):
@@ -16,7 +16,8 @@ What it starts, all on 127.0.0.1, all ended when it stops (Debian's packages; `p
                shape docs/deploy.md describes
   Jadwal       `jadwal serve --workers 2` on `postgres://…@HAProxy/jadwal`, one account, and
                clients: CalDAV clients PUT and GET their own objects, an API client reads and
-               writes (database_down.py's clients)
+               writes (database_down.py's clients); `--instances N` starts N instances on the
+               one database (the same data folder, so the same keys) and spreads the clients
 
 Then, under that traffic:
 
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import datetime
 import json
 import os
@@ -329,7 +331,7 @@ listen primary
             self.etcd.kill()
 
 
-def step_report(name: str, step_began: float, clients: list[Client], limit: float, server: Server,
+def step_report(name: str, step_began: float, clients: list[Client], limit: float, servers: list[Server],
                 already_unknown: int) -> None:
     """What clients saw from the step's start on: answers, hangs, and when each was served again."""
     during = [r for c in clients for r in c.requests if (r.answered or 1e18) >= step_began]
@@ -340,7 +342,7 @@ def step_report(name: str, step_began: float, clients: list[Client], limit: floa
     # A PUT whose COMMIT was cut off with its connection cannot know whether it took, and says so
     # with a 500 (the server logs "COMMIT failed, the outcome is unknown" for each); the write
     # check at the end allows for either outcome. Anything else, and any read, is 2xx or 503.
-    unknown = server.log_text().count("COMMIT failed, the outcome is unknown") - already_unknown
+    unknown = sum(one.log_text().count("COMMIT failed, the outcome is unknown") for one in servers) - already_unknown
     cut = [r for r in odd if r.method == "PUT" and r.status == 500][:max(0, unknown)]
     # A request still in flight now is the hang check's; one that failed without an answer is not.
     unexpected = [r for r in odd if r not in cut] + [r for r in during if r.status is None and r.error is not None]
@@ -396,6 +398,8 @@ def main() -> int:
     parser.add_argument("--binary", default=os.environ.get("JADWAL_BINARY", "/var/tmp/jadwal-build/debug/jadwal"))
     parser.add_argument("--ttl", type=int, default=10, help="Patroni's leader key lifetime in seconds (default 10)")
     parser.add_argument("--clients", type=int, default=3, help="one API client and the rest CalDAV (default 3)")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="jadwal serve instances on the one database, the clients spread over them (default 1)")
     parser.add_argument("--short", action="store_true", help="switchover and failover only, a few seconds of traffic around each")
     parser.add_argument("--keep", action="store_true", help="keep the folder (logs, data) at the end")
     args = parser.parse_args()
@@ -409,7 +413,7 @@ def main() -> int:
     ensure_packages()
     folder = Path(tempfile.mkdtemp(prefix="jadwal-failover-"))
     cluster = Cluster(folder, args.ttl)
-    server: Server | None = None
+    servers: list[Server] = []
     clients: list[Client] = []
     stop = threading.Event()
     try:
@@ -417,13 +421,23 @@ def main() -> int:
         took = cluster.start()
         check(cluster.synchronous(), f"the cluster is up in {took:.1f} s: {cluster.describe()}")
         (folder / "jadwal").mkdir()
-        server = Server(args.binary, folder / "jadwal", cluster.database_url, "info")
+        # One data folder for every instance: they share its key files (docs/deploy.md).
+        servers = [Server(args.binary, folder / "jadwal", cluster.database_url, "info", name=f"jadwal-{chr(97 + i)}")
+                   for i in range(max(1, args.instances))]
+        server = servers[0]
         server.cli("user", "create", EMAIL, "--name", "Dana", "--time-zone", "Asia/Riyadh")
         created = server.cli("app-password", "create", EMAIL, "--name", "failover")
         password = next(line.split(":", 1)[1].strip() for line in created.splitlines() if line.lower().startswith("password:"))
-        print(f"jadwal ready in {server.start():.1f} s on port {server.port}, database through HAProxy at 127.0.0.1:{cluster.proxy_port}",
-              flush=True)
+        for one in servers:
+            print(f"{one.log_path.stem} ready in {one.start():.1f} s on port {one.port}, database through HAProxy at "
+                  f"127.0.0.1:{cluster.proxy_port}", flush=True)
         session = Session(server, password)
+        # The other instances take the same app password (Basic) and the same account; the
+        # sign-in link goes out through whichever instance's worker runs the mail job, so the
+        # one session is not signed in again there. Only the API client (on the first) refreshes.
+        sessions = [session] + [copy.copy(session) for _ in servers[1:]]
+        for other, one in zip(sessions[1:], servers[1:]):
+            other.server = one
         calendar = session.home + CALENDAR_SLUG + "/"
         setup = Connection(server.port, session.basic)
         status, _, data = setup.send("MKCALENDAR", calendar, b'<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" '
@@ -436,14 +450,16 @@ def main() -> int:
         listed = json.loads(data)
         listed = listed.get("calendars", listed) if isinstance(listed, dict) else listed
         calendar_id = next(c["id"] for c in listed if c.get("slug") == CALENDAR_SLUG)
+        # Client i talks to instance i mod N: with several, every instance has traffic of its own.
         clients = [Client("api", "api", session, calendar, calendar_id, stop)] + [
-            Client(f"dav{i}", "caldav", session, calendar, calendar_id, stop) for i in range(1, max(2, args.clients))]
+            Client(f"dav{i}", "caldav", sessions[i % len(sessions)], calendar, calendar_id, stop)
+            for i in range(1, max(2, args.clients))]
         for client in clients:
             client.start()
         time.sleep(settle)
         before = [r for c in clients for r in c.requests if r.answered is not None]
         check(bool(before) and all(r.ok for r in before), f"before the first step every request succeeds ({len(before)} requests)")
-        pid = server.process.pid
+        pids = [one.process.pid for one in servers]
 
         steps = [("switchover", "switchover"), ("failover", "kill")]
         if not args.short:
@@ -454,7 +470,7 @@ def main() -> int:
             leader, standby = cluster.leader(), cluster.standby()
             if session.refresh() != 200:
                 info("a token refresh before the step failed")
-            already_unknown = server.log_text().count("COMMIT failed, the outcome is unknown")
+            already_unknown = sum(one.log_text().count("COMMIT failed, the outcome is unknown") for one in servers)
             step_began = time.monotonic()
             if how == "switchover":
                 cluster.switchover(standby)
@@ -469,10 +485,11 @@ def main() -> int:
             print(f"{name}: {standby.name} is primary {promoted:.1f} s after the step; HAProxy reaches it after {serving:.1f} s more",
                   flush=True)
             time.sleep(settle + 2)
-            step_report(name, step_began, clients, limit, server, already_unknown)
-            check(server.alive() and server.process.pid == pid, f"{name}: jadwal kept running (the same process)")
-            ready = readyz(server.port)
-            check(ready == 200, f"{name}: /readyz after it: {ready}")
+            step_report(name, step_began, clients, limit, servers, already_unknown)
+            check(all(one.alive() for one in servers) and [one.process.pid for one in servers] == pids,
+                  f"{name}: every jadwal instance kept running (the same processes)")
+            ready = [readyz(one.port) for one in servers]
+            check(all(r == 200 for r in ready), f"{name}: /readyz after it: {', '.join(map(str, ready))}")
             if how == "kill" and not args.short:
                 leader.start()
                 rejoined = Cluster.wait(cluster.synchronous, 120, f"{leader.name} rejoins as the synchronous standby")
@@ -489,12 +506,13 @@ def main() -> int:
         session.refresh()
         conflict_appears(session, calendar)
         check_writes(clients, session, calendar)
-        took = server.stop()
-        check(took is not None, "jadwal stops on SIGTERM within 30 s" + (f" ({took:.1f} s)" if took is not None else " (killed)"))
+        took = [one.stop() for one in servers]
+        check(all(t is not None for t in took), "jadwal stops on SIGTERM within 30 s: "
+              + ", ".join(f"{t:.1f} s" if t is not None else "killed" for t in took))
     except Exception as error:  # a setup step failed: say which
         check(False, f"{type(error).__name__}: {error}")
-        if server is not None:
-            print(server.log_tail(), flush=True)
+        for one in servers:
+            print(f"--- {one.log_path.stem}\n{one.log_tail()}", flush=True)
         for node in cluster.nodes:
             if node.log.exists():
                 print(f"--- {node.name}\n" + "\n".join(node.log.read_text(errors="replace").splitlines()[-15:]), flush=True)
@@ -502,8 +520,8 @@ def main() -> int:
         stop.set()
         for client in clients:
             client.join(timeout=dd.REQUEST_TIMEOUT + 10)
-        if server is not None:
-            server.kill()
+        for one in servers:
+            one.kill()
         cluster.stop()
         if args.keep:
             print(f"kept: {folder}")

@@ -52,6 +52,8 @@ struct MessageReader: Sendable {
     ]
 
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+    /// When a thing itself begins ("starts", "kicks off", "doors", "يبدأ", "commence").
+    private static let startWords: Set<String> = ["starts", "start", "kicks", "kickoff", "doors", "begins", "يبدا", "يبدأ", "بيبدا", "تبدا", "تبدأ", "بتبدا", "يبلش", "بيبلش", "ybda", "yebda", "tebda", "commence", "débute"]
 
     /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
     private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "لغيت", "لغينا", "لغيناه", "لغيتها", "malgh", "malghi", "lghit", "lgheit", "cancel", "postpon", "reschedul"]
@@ -267,10 +269,11 @@ struct MessageReader: Sendable {
         reading.isAboutOthersOnly = single && !shared
         // "يعني معنا؟", "so you're coming?", "u in?": asks whether the other joins the plan on the table.
         if text.tokens.contains(where: { $0.text == "?" }) {
+            // "ur in?" is chat spelling of "you're in?"; a bare "so?", "well?", "alors?" nudges for the answer to what is on the table.
             reading.asksToJoin = words.indices.contains { index in
                 Self.joiningWords.contains(String(words[index]))
-                    || words[index] == "in" && index > 0 && ["you", "u", "ya", "you're", "youre"].contains(words[index - 1]) && index == words.count - 1
-            }
+                    || words[index] == "in" && index > 0 && ["you", "u", "ya", "you're", "youre", "ur"].contains(words[index - 1]) && index == words.count - 1
+            } || Self.endsWithNudge(text.tokens)
         }
         if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
@@ -387,6 +390,16 @@ struct MessageReader: Sendable {
                 if reading.cancels, said(.cancel, dropped), !said(.cancel, keptClauses) { reading.cancels = false }
                 if reading.denies, said(.deny, dropped), !said(.deny, keptClauses) { reading.denies = false }
                 if !reading.invites { reading.tellsAThingsDay = true }
+            }
+        }
+        // "Starts half 7 but let's meet there at 7", "يبدأ ٨ بس خلنا نتلاقى ٧ ونص": the thing's own start,
+        // said beside an invitation with an hour of its own, is not when the two meet.
+        func hasHour(_ clause: [Item]) -> Bool { clause.contains { $0.token.kind == .number } }
+        if keptClauses.count > 1,
+           keptClauses.contains(where: { clause in hasHour(clause) && clause.contains { $0.has(.invite) } && !clause.contains { Self.startWords.contains($0.text) } }) {
+            keptClauses = keptClauses.map { clause in
+                guard clause.contains(where: { Self.startWords.contains($0.text) }), !clause.contains(where: { $0.has(.invite) }) else { return clause }
+                return clause.filter { $0.token.kind != .number }
             }
         }
         if asksAboutOtherThing, !reading.invites {
@@ -750,9 +763,12 @@ struct MessageReader: Sendable {
         }
         // "sorry… I might have my niece, so let me see and I'll let you know": a no and a maybe in one
         // message, the one said last is where the sender ends up.
+        // "we can't come Tuesday, I'll let you know when he's better": word promised for when something
+        // has passed puts the plan off with no time, so the no stands.
         if reading.denies, reading.isTentative, !reading.cancels,
            let lastNo = items.indices.last(where: { items[$0].has(.deny) && !Self.isProhibition(at: $0, items) }),
-           let lastMaybe = items.indices.last(where: { items[$0].has(.tentative) }), lastMaybe > lastNo {
+           let lastMaybe = items.indices.last(where: { items[$0].has(.tentative) }), lastMaybe > lastNo,
+           !(lastMaybe + 1 < items.count && Self.putOffOpeners.contains(items[lastMaybe + 1].text)) {
             reading.denies = false
         }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
@@ -1440,6 +1456,16 @@ struct MessageReader: Sendable {
         return false
     }
 
+    /// "So?", "It is. So?", "well?", "alors?": a last sentence of one nudging word asks for the answer to what is on the table.
+    private static func endsWithNudge(_ tokens: [ChatText.Token]) -> Bool {
+        guard let last = tokens.lastIndex(where: { $0.kind == .word }), ["so", "well", "alors", "donc", "ها", "هاه"].contains(tokens[last].text),
+              tokens[(last + 1)...].contains(where: { $0.text == "?" || $0.text == "؟" }) else { return false }
+        return last == 0 || tokens[last - 1].kind == .punctuation
+    }
+
+    /// "… when he's better", "… once it's fixed", "لما يخف": after a promise to tell, a time that is not a day.
+    private static let putOffOpeners: Set<String> = ["when", "once", "لما", "لين", "lama", "quand", "dès"]
+
     private static let meetingPlaceWords: Set<String> = ["at", "@", "outside", "in front", "by the", "near", "عند", "قدام", "جنب", "3and", "3nd", "3ind", "fel", "devant", "chez"]
 
     /// "Saturday, Carmine's on 44th, 7?", "bokra fel mall 6?": a bare hour said right after the place,
@@ -1475,7 +1501,8 @@ struct MessageReader: Sendable {
                 }
             }
         }
-        if hour < 0 { hour += 12 }
+        // "quarter to 1" is 12:45, not a quarter to one in the morning written as 00:45.
+        if hour <= 0, hour != value.hour { hour += 12 }
         guard (0...59).contains(minute) else { return nil }
         if let pm = isPM, hour > 12 { _ = pm; isPM = nil }
         return SpokenClock(hour: hour, minute: minute, isPM: isPM)

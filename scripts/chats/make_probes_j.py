@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Write Tests/ConversationsTests/Fixtures/extraction/probes-j.jsonl: Reader J's probes.
+
+Each probe isolates one phenomenon read from round 10's errors (blind6), in other words, names and dialects than
+round 10's. Every gold day is computed with datetime from the date the plan was said.
+"""
+import datetime as dt
+import json
+import pathlib
+
+OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-j.jsonl"
+ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Asia/Kuwait": "+03:00", "Europe/London": "+01:00",
+         "Europe/Paris": "+02:00", "Asia/Kuala_Lumpur": "+08:00", "America/Chicago": "-05:00", "Asia/Amman": "+03:00",
+         "Africa/Tunis": "+01:00", "Australia/Perth": "+08:00", "America/New_York": "-04:00", "Asia/Qatar": "+03:00"}
+PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25", "isha": "19:50"}
+BASE = dt.date(2027, 4, 12)  # a Monday, after Ramadan and Eid
+
+
+def weekday_after(day, weekday):
+    """The first `weekday` (Monday 0) strictly after `day`."""
+    return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+
+
+def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=(), relative=None):
+    offset = ZONES[zone]
+    msgs = [{"sender": s, "time": f"{BASE.isoformat()}T10:{i:02d}:00{offset}", "text": t} for i, (s, t) in enumerate(messages)]
+    event = None
+    if day is not None:
+        start = day.isoformat() + (f"T{clock}" if clock else "")
+        event = {"title": title, "titleAlternatives": [], "start": start, "end": None, "allDay": clock is None,
+                 "location": location, "locationAlternatives": []}
+        if relative:
+            event["startRelativeTo"] = relative
+    return {"id": pid, "lang": lang, "now": f"{BASE.isoformat()}T11:00:00{offset}", "timezone": zone, "me": messages[-1][0],
+            "messages": msgs, "prayerTimes": dict(computedFor=BASE.isoformat(), city="probe", method="fixed", **PRAYERS),
+            "expected": {"status": status, "event": event}, "tags": list(tags)}
+
+
+MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
+TOMORROW = BASE + dt.timedelta(days=1)
+PROBES = [
+    # "quarter to 10": the half of the day is guessed from the hour named (10, the morning), not the 9 it comes to;
+    # "quarter to 1" is a quarter to one in the afternoon.
+    probe("j-quarterto-01", "en", "Europe/London", [("A", "Can you help me move the bookcase on Sunday? Come round at quarter to 10"),
+          ("B", "go on then, see you Sunday")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "09:45", "Moving the bookcase", tags=["quarter-to"]),
+    probe("j-quarterto-02", "mixed", "Asia/Dubai", [("A", "saturday nit2abal 3ind el ma7atta quarter to 10? w nrou7 sawa"),
+          ("B", "ok deal")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "09:45", "Meetup", tags=["quarter-to"]),
+    probe("j-quarterto-03", "en", "Asia/Kuala_Lumpur", [("A", "Lunch Wednesday? quarter to 1 at the noodle bar"),
+          ("B", "perfect, see you then")], "HAS_EVENT_AGREED", weekday_after(BASE, WED), "12:45", "Lunch", tags=["quarter-to"]),
+    # A forwarded card ("Fwd:", "Weitergeleitet:", "Transféré :") is an announcement, not a plan between the two.
+    probe("j-forwarded-01", "en", "America/Chicago", [("A", "Fwd: Neighborhood cleanup drive Thursday 5pm, gloves provided"),
+          ("B", "ok thanks")], "NO_EVENT", tags=["forwarded"]),
+    probe("j-forwarded-02", "mixed", "Europe/Paris", [("A", "Transféré : portes ouvertes du conservatoire samedi à 14h"),
+          ("B", "merci khouya, tamam")], "NO_EVENT", tags=["forwarded"]),
+    # An Arabizi prayer with its article joined ("ba3d el3asr", "ba3d elisha") is that prayer; Malay "Jumaah" is Jumu'ah.
+    probe("j-prayer-01", "mixed", "Asia/Riyadh", [("A", "bokra ba3d el3asr nrou7 el corniche?"), ("B", "akeed, yalla")],
+          "HAS_EVENT_AGREED", TOMORROW, "15:30", "Corniche", relative="asr", tags=["prayer", "arabizi-article"]),
+    probe("j-prayer-02", "mixed", "Asia/Kuwait", [("A", "el khamis ba3d elisha ta3aly 3indi, el banat jayeen"), ("B", "tamam, jaya")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, THU), "19:50", "Gathering", relative="isha", tags=["prayer", "arabizi-article"]),
+    probe("j-prayer-03", "en", "Asia/Kuala_Lumpur", [("A", "Friday after Jumaah we go eat at the mamak near the masjid ok?"), ("B", "Can, see you")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "12:05", "Mamak", relative="dhuhr", tags=["prayer", "jumuah"]),
+    # The one who said yes calls it off later ("we can't come Sunday after all"): the plan is cancelled, and word
+    # promised for when something has passed ("I'll let you know once it's fixed") puts it off, no maybe.
+    probe("j-cancel-01", "en", "Australia/Perth", [("A", "Lunch at ours Sunday at 1? Dad's doing a roast"), ("B", "yes please, we'll be there"),
+          ("A", "great"), ("B", "so sorry, the car's broken down, we can't make it Sunday after all. I'll let you know once it's fixed"), ("A", "ah no worries")],
+          "HAS_EVENT_DENIED", weekday_after(BASE, SUN), "13:00", "Lunch", tags=["cancel-after-yes"]),
+    probe("j-cancel-02", "mixed", "Asia/Amman", [("A", "ya Lina, 3azimtik 3al ghada el jum3a el sa3a 2"), ("B", "akeed ya habibti, jaye"),
+          ("B", "Rasha sorry ktir, 2ma 3indi 7arara, ma ba2dar aji el jum3a"), ("A", "salamtik, mish mushkle")],
+          "HAS_EVENT_DENIED", weekday_after(BASE, FRI), "14:00", "Ghada", tags=["cancel-after-yes"]),
+    # "if the ferry runs I'm in, otherwise no": a yes held by its condition is no agreement.
+    probe("j-conditional-01", "en", "America/New_York", [("A", "Fire Island Saturday? ferry at 8"), ("B", "if the ferry's running I'm in, otherwise no"),
+          ("A", "ok we'll see")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, SAT), "08:00", "Fire Island", tags=["conditional"]),
+    # The thing's own start said beside an invitation with an hour of its own ("starts at 8 but let's get there at 7:30")
+    # is not when the two meet.
+    probe("j-meettime-01", "en", "America/New_York", [("A", "Comedy night at the Bell House Friday? show starts at 8 but let's get there at 7:30 for seats"),
+          ("B", "sounds good, see you there")], "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "19:30", "Comedy night", tags=["meet-before-start"]),
+    probe("j-meettime-02", "mixed", "Asia/Amman", [("A", "film el khamis 3al cinema? starts 9 bas let's meet 8:30 3al mall"),
+          ("B", "tamam, akeed")], "HAS_EVENT_AGREED", weekday_after(BASE, THU), "20:30", "Film", tags=["meet-before-start"]),
+    # The proposer's nudge ("So?", "Nobody cares. So?", "alors?") and chat spelling ("so ur in?") ask for the answer to the
+    # plan on the table; the yes to it agrees that plan.
+    probe("j-nudge-01", "en", "Europe/London", [("A", "Karaoke Saturday night at 9? I can book the room"), ("B", "haha I'm a terrible singer"),
+          ("A", "Nobody cares. So?"), ("B", "go on then")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "21:00", "Karaoke", tags=["nudge"]),
+    probe("j-nudge-02", "mixed", "Africa/Tunis", [("A", "Samedi on fait le hammam à 10h?"), ("B", "hhh ya3ni l9dim walla jdid"),
+          ("A", "el jdid. alors?"), ("B", "wakha, ok")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "10:00", "Hammam", tags=["nudge"]),
+    probe("j-nudge-03", "en", "Australia/Perth", [("A", "Rottnest trip Sunday? ferry at 8"), ("B", "maybe, need to see if I'm rostered on"),
+          ("A", "so ur in?"), ("B", "yep")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "08:00", "Rottnest trip", tags=["nudge"]),
+]
+
+if __name__ == "__main__":
+    with OUT.open("w", encoding="utf-8") as f:
+        for p in PROBES:
+            f.write(json.dumps(p, ensure_ascii=False) + "\n")
+    print(f"{len(PROBES)} probes -> {OUT}")

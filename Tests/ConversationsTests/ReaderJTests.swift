@@ -83,4 +83,39 @@ import Testing
         #expect(result.state == .agreed, "\(nudge)")
         #expect(Self.start(result) == "2026-12-12T16:00", "\(nudge)")
     }
+
+    @Test func withMeAsksTheOtherAlong() {
+        let result = Self.reply("climbing with me? Tuesday at 7, the new wall is open", "haha ok fine")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-08T19:00")
+    }
+
+    @Test func aListMarkIsNoHour() {
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "two things"),
+            ("A", "2026-12-06T10:01", "1) Wednesday after isha, karak at the corniche?"),
+            ("B", "2026-12-06T10:02", "yes!"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(result.event?.startRelativeTo == .isha)
+        #expect(Self.start(result)?.hasPrefix("2026-12-09T") == true)
+    }
+
+    @Test func anInvitationWithItsOwnWhenTakesNotTheDayOfSomeoneElsesDoings() {
+        let result = Self.reply("you around this week? my cousin lands on Tuesday", "mostly yeah", "dinner Thursday at 8 then?", "sounds good")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-10T20:00")
+    }
+
+    @Test func aReminderOfADeadlineDoesNotTakeUpAForwardedCard() {
+        let result = Self.reply("Fwd: Night market at the old port opens Thursday 6pm", "cool", "and the visa form is due Monday, don't forget", "ok")
+        #expect(result.state == .noEvent)
+    }
+
+    @Test func aForecastIsNoExcuseAndAConditionalYesIsNoAgreement() {
+        let result = Self.reply("Hike Saturday at 7?", "the forecast says rain on Saturday", "so?", "if it's dry I'm in, otherwise no",
+                                "ok we'll see", "how's your mum doing?", "much better thanks", "ok good to hear")
+        #expect(result.state == .proposed)
+        #expect(Self.start(result) == "2026-12-12T07:00")
+    }
 }

@@ -84,6 +84,30 @@ PROBES = [
           ("A", "el jdid. alors?"), ("B", "wakha, ok")], "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "10:00", "Hammam", tags=["nudge"]),
     probe("j-nudge-03", "en", "Australia/Perth", [("A", "Rottnest trip Sunday? ferry at 8"), ("B", "maybe, need to see if I'm rostered on"),
           ("A", "so ur in?"), ("B", "yep")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "08:00", "Rottnest trip", tags=["nudge"]),
+    # "with me" asks the other along, as "معي" does: "bowling with me? Thursday at 8" is an invitation, not one's own plan.
+    probe("j-withme-01", "en", "America/Chicago", [("A", "bowling with me? Thursday at 8, lanes are half price"), ("B", "lol ok fine")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, THU), "20:00", "Bowling", tags=["with-me"]),
+    probe("j-withme-02", "mixed", "Europe/Paris", [("A", "tu viens avec moi? samedi 15h au marché aux puces"), ("B", "ok wakha")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, SAT), "15:00", "Marché aux puces", tags=["with-me"]),
+    # "1) …", "2) …": a number that opens a message with ")" numbers a list; it is no hour.
+    probe("j-listmark-01", "en", "Asia/Riyadh", [("A", "Two plans for you:"), ("A", "1) Tuesday after maghrib, shisha at the corniche?"), ("B", "yes!"),
+          ("A", "2) Saturday 10am football?"), ("B", "Saturday I can't, sorry")], "HAS_EVENT_AGREED", weekday_after(BASE, TUE), "18:25", "Shisha",
+          relative="maghrib", tags=["list-mark", "two-plans"]),
+    # An invitation with a when of its own ("you free this weekend?") does not take the day of someone else's doings
+    # said beside it ("my brother's moving in on Saturday").
+    probe("j-othersday-01", "en", "Europe/London", [("A", "you free this weekend? my brother's moving in on Saturday"), ("B", "yeah should be"),
+          ("A", "lunch on Sunday then? 1pm at the Swan"), ("B", "perfect")], "HAS_EVENT_AGREED", weekday_after(BASE, SUN), "13:00", "Lunch",
+          location="the Swan", tags=["others-day"]),
+    probe("j-othersday-02", "ar", "Asia/Riyadh", [("A", "فاضية هالاسبوع؟ اختي جاية الاربعاء"), ("B", "اي تقريبا"),
+          ("A", "طيب نتغدى سوا الخميس الساعة ٢؟"), ("B", "تمام")], "HAS_EVENT_AGREED", weekday_after(BASE, THU), "14:00", "غداء", tags=["others-day"]),
+    # A reminder of a deadline ("don't forget") under a forwarded card speaks of its own thing, not the card's event.
+    probe("j-reminder-01", "mixed", "Asia/Dubai", [("A", "Fwd: Food festival at the Marina opens Friday 5pm, free entry"), ("B", "nice"),
+          ("A", "w el rent lazm yindifi3 Sunday, don't forget"), ("B", "ok")], "NO_EVENT", tags=["forwarded", "deadline"]),
+    # A forecast for the plan's day is a worry, not an excuse; the yes held by a condition that follows is no agreement,
+    # and a later "ok great" about something else does not answer it again.
+    probe("j-weather-01", "en", "Australia/Perth", [("A", "Kings Park picnic Saturday at 11?"), ("B", "forecast says storms on Saturday"), ("A", "so?"),
+          ("B", "if it clears up I'm keen, otherwise no"), ("A", "fair enough"), ("B", "did you get the tickets for Mum?"), ("A", "yep got them"),
+          ("B", "ok great")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, SAT), "11:00", "Picnic", tags=["weather", "conditional"]),
 ]
 
 if __name__ == "__main__":

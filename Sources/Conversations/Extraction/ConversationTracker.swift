@@ -122,8 +122,9 @@ struct ConversationTracker {
         } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
             lastAsk = Ask(sender: sender, plans: [], aboutNews: (reading.asksWhatOtherKnows && reading.isQuestion || reading.tellsAThingsDay) && !reading.invites)
         } else if lastAsk?.sender != sender {
-            // An answer closes the question it answers.
-            if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }
+            // An answer closes the question it answers; so does a yes held by a condition ("if it
+            // doesn't rain I'm in"): a later "ok good" about something else does not answer it again.
+            if reading.accepts || reading.denies || reading.isTentative || reading.isConditional { lastAsk = nil }
         }
     }
 
@@ -156,8 +157,10 @@ struct ConversationTracker {
         echoable = reading.excuseClocks
         fragments = fragments.map(onPlanWeekday)
 
-        // "wanna go together?" under a forwarded announcement: that event, proposed.
-        if let announced = announcement, reading.invites, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !fragments.contains(where: \.hasWhen),
+        // "wanna go together?" under a forwarded announcement: that event, proposed. A reminder about a
+        // deadline ("the report is due Sunday by 12, don't forget") speaks of its own thing, not the card.
+        if let announced = announcement, reading.invites, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !reading.speaksOfOtherThing,
+           !fragments.contains(where: \.hasWhen),
            !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
             var fragment = announced
             if let own = fragments.first {

@@ -52,6 +52,8 @@ struct MessageReader: Sendable {
     ]
 
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+    /// The weather and its forecast, in the words the lexicon marks as no meeting.
+    private static let weatherWords: Set<String> = ["rain", "raining", "rainy", "sunny", "weather", "forecast", "storm", "snow", "windy", "مطر", "الجو", "غبار", "matar", "el jaw"]
     /// When a thing itself begins ("starts", "kicks off", "doors", "يبدأ", "commence").
     private static let startWords: Set<String> = ["starts", "start", "kicks", "kickoff", "doors", "begins", "يبدا", "يبدأ", "بيبدا", "تبدا", "تبدأ", "بتبدا", "يبلش", "بيبلش", "ybda", "yebda", "tebda", "commence", "débute"]
 
@@ -242,6 +244,8 @@ struct MessageReader: Sendable {
         var roles: [WordRole] = []
         for token in text.tokens where token.kind == .word {
             var role = Self.wordRoles[token.text] ?? []
+            // "gym with me?", "viens avec moi": the other is asked along, as with "معي".
+            if ["me", "moi"].contains(token.text), let previous = words.last, ["with", "avec", "wiz"].contains(previous) { role = [.shared] }
             // "وابعتلي": the joined "and".
             if role.isEmpty, token.text.first == "و", let joined = Self.wordRoles[String(token.text.dropFirst())] { role = joined.intersection([.request, .send]) }
             words.append(Substring(token.text))
@@ -298,6 +302,8 @@ struct MessageReader: Sendable {
         guard clauses.count > 0 else { return items }
         var keptClauses: [[Item]] = []
         var thingClauses: Set<Int> = []
+        // Clauses about someone else's doings kept because the message invites elsewhere ("my sister flies in wednesday").
+        var othersClauses: Set<Int> = []
         var ownDays: [Item] = []
         var yesElsewhere = false
         var noElsewhere = false
@@ -349,7 +355,9 @@ struct MessageReader: Sendable {
                 if (veto.isThirdParty || veto.isNotAMeeting) && !veto.isOwnPlan, !clauseItems.contains(where: { Self.firstPersonWords.contains($0.text) }) {
                     noElsewhere = noElsewhere || clauseItems.contains { $0.has(.deny) }
                 }
-                if veto.isOwnPlan || veto.isNotAMeeting {
+                // "weather app says rain on Sunday": a forecast for the plan's day is a worry, not an excuse;
+                // what the sender then says ("if it doesn't rain I'm in") decides.
+                if veto.isOwnPlan || veto.isNotAMeeting && !clauseItems.contains(where: { Self.weatherWords.contains($0.text) }) {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
                     reading.excuseDays += excuse.days
                     reading.excuseClocks += [excuse.clock].compactMap { $0 } + excuse.laterClocks
@@ -369,6 +377,7 @@ struct MessageReader: Sendable {
                 reading.asksAboutTheWhen = true
             }
             if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
+            if veto.isThirdParty, !clauseInvites { othersClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
         }
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
@@ -390,6 +399,18 @@ struct MessageReader: Sendable {
                 if reading.cancels, said(.cancel, dropped), !said(.cancel, keptClauses) { reading.cancels = false }
                 if reading.denies, said(.deny, dropped), !said(.deny, keptClauses) { reading.denies = false }
                 if !reading.invites { reading.tellsAThingsDay = true }
+            }
+        }
+        // "you around this week? my sister flies in wednesday": an invitation with a when of its own
+        // does not take the day of someone else's doings beside it ("Tolu's wedding is Saturday, you're
+        // coming?" has none of its own, so it is asked to that day).
+        if !othersClauses.isEmpty, othersClauses.count < keptClauses.count,
+           keptClauses.indices.contains(where: { index in
+               !othersClauses.contains(index) && keptClauses[index].contains { $0.has(.invite) }
+                   && keptClauses[index].contains { Self.isDayItem($0) || $0.cues.contains(where: Self.isWhenCue) }
+           }) {
+            keptClauses = keptClauses.indices.map { index in
+                othersClauses.contains(index) ? keptClauses[index].filter { !Self.isDayItem($0) && $0.token.kind != .number } : keptClauses[index]
             }
         }
         // "Starts half 7 but let's meet there at 7", "يبدأ ٨ بس خلنا نتلاقى ٧ ونص": the thing's own start,
@@ -1372,6 +1393,10 @@ struct MessageReader: Sendable {
 
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
+        // "1) Wednesday after isha…", "2) Saturday 9:30 breakfast": a number opening the message with
+        // ")" glued on numbers a list; it is no hour.
+        if item.token.start == 0, item.isNumber, item.token.minute == nil, index + 1 < items.count,
+           items[index + 1].text == ")", items[index + 1].token.start == item.token.end { return false }
         // "court 3", "Trail 5"; a time written with its minutes ("first pitch 7:05") is still a time.
         if index > 0, items[index - 1].has(.numberLabel), item.token.minute == nil { return false }
         if item.token.kind == .word, Self.countingOnes.contains(item.text) {

@@ -118,4 +118,11 @@ import Testing
         #expect(result.state == .proposed)
         #expect(Self.start(result) == "2026-12-12T07:00")
     }
+
+    @Test func aNewHourFarFromTheOldOneIsReadAfreshAndKwayesAnswers() {
+        // The flight's "٣ الضهر" said which half of the day 3 was in; "١١ ونص" three hours and more away is the morning.
+        let result = Self.reply("بكرة ممكن توديني المطار؟ الطيارة الساعة ٣ الضهر", "اكيد، اجيك الساعة ١١ ونص كويس؟", "كويس شديد")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T11:30")
+    }
 }

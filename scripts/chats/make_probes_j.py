@@ -11,7 +11,7 @@ import pathlib
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-j.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Asia/Kuwait": "+03:00", "Europe/London": "+01:00",
          "Europe/Paris": "+02:00", "Asia/Kuala_Lumpur": "+08:00", "America/Chicago": "-05:00", "Asia/Amman": "+03:00",
-         "Africa/Tunis": "+01:00", "Australia/Perth": "+08:00", "America/New_York": "-04:00", "Asia/Qatar": "+03:00"}
+         "Africa/Tunis": "+01:00", "Australia/Perth": "+08:00", "America/New_York": "-04:00", "Asia/Qatar": "+03:00", "Africa/Cairo": "+02:00", "Africa/Khartoum": "+02:00"}
 PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25", "isha": "19:50"}
 BASE = dt.date(2027, 4, 12)  # a Monday, after Ramadan and Eid
 
@@ -108,6 +108,15 @@ PROBES = [
     probe("j-weather-01", "en", "Australia/Perth", [("A", "Kings Park picnic Saturday at 11?"), ("B", "forecast says storms on Saturday"), ("A", "so?"),
           ("B", "if it clears up I'm keen, otherwise no"), ("A", "fair enough"), ("B", "did you get the tickets for Mum?"), ("A", "yep got them"),
           ("B", "ok great")], "HAS_EVENT_BUT_NOT_CONFIRMED", weekday_after(BASE, SAT), "11:00", "Picnic", tags=["weather", "conditional"]),
+    # A prayer beside an earlier hour ("القطر الساعة ٢ الضهر") said that hour's half of the day; a new hour far from it
+    # ("١١ ونص") is read afresh. Sudanese and Egyptian "كويس" answers "…، كويس؟".
+    probe("j-halfday-01", "ar", "Africa/Cairo", [("A", "بكرة ممكن توصلني المحطة؟ القطر الساعة ٢ الضهر"), ("B", "اكيد، اعدي عليك ١١ ونص كويس؟"),
+          ("A", "كويس جدا، تسلم")], "HAS_EVENT_AGREED", TOMORROW, "11:30", "توصيل", tags=["half-of-day", "kwayes"]),
+    probe("j-kwayes-01", "ar", "Africa/Khartoum", [("A", "نتلاقى بعد بكرة في النادي الساعة ٥؟"), ("B", "كويس شديد")],
+          "HAS_EVENT_AGREED", BASE + dt.timedelta(days=2), "17:00", "لقاء", location="النادي", tags=["kwayes"]),
+    probe("j-cancel-03", "ar", "Asia/Kuwait", [("A", "تعالي عندنا الجمعة الساعة ٢ على الغدا"), ("B", "اكيد جاية"),
+          ("B", "سامحيني حبيبتي، بنتي مريضة. ما اقدر اجي الجمعة، بقولك لما تخف"), ("A", "سلامتها")],
+          "HAS_EVENT_DENIED", weekday_after(BASE, FRI), "14:00", "غداء", tags=["cancel-after-yes"]),
 ]
 
 if __name__ == "__main__":

@@ -674,6 +674,12 @@ struct ConversationTracker {
             plan.details.isVague = true
         }
         if let clock = fragment.clock {
+            // "٣ الضهر" then "١١ ونص": the prayer beside the old hour said which half of the day that
+            // hour was in; a new hour more than three hours off is read afresh.
+            if fragment.prayerAsPartOfDay == nil, let old = plan.details.clock, !old.isTwentyFourHour, !clock.isTwentyFourHour,
+               abs(clock.hour % 12 - old.hour % 12) > 3 {
+                plan.details.prayerAsPartOfDay = nil
+            }
             plan.details.clock = plan.details.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
             plan.details.endClock = fragment.endClock
             plan.details.anchor = nil

@@ -125,4 +125,19 @@ import Testing
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-07T11:30")
     }
+
+    @Test("an if about running late holds no condition on the plan", arguments: [
+        "ok! but if I'm running late save me a seat",
+        "ماشي، بس لو اتأخرت شوية استنوني",
+    ])
+    func ifLate(answer: String) {
+        let result = Self.reply("Cinema Monday at 8?", answer)
+        #expect(result.state == .agreed, "\(answer)")
+        #expect(Self.start(result) == "2026-12-07T20:00", "\(answer)")
+    }
+
+    @Test func notThisTimeInTheLevantRefuses() {
+        let result = Self.reply("نطلع ع الجبل الخميس؟", "مش هالمرة خيي")
+        #expect(result.state == .denied)
+    }
 }

@@ -117,6 +117,14 @@ PROBES = [
     probe("j-cancel-03", "ar", "Asia/Kuwait", [("A", "تعالي عندنا الجمعة الساعة ٢ على الغدا"), ("B", "اكيد جاية"),
           ("B", "سامحيني حبيبتي، بنتي مريضة. ما اقدر اجي الجمعة، بقولك لما تخف"), ("A", "سلامتها")],
           "HAS_EVENT_DENIED", weekday_after(BASE, FRI), "14:00", "غداء", tags=["cancel-after-yes"]),
+    # An "if" about running late ("but if I'm a bit late don't be mad", "بس لو اتأخرت") asks leave; the yes stands.
+    probe("j-late-01", "en", "America/Chicago", [("A", "Tacos Thursday at 7 at Big Star?"), ("B", "yes! but if I'm late don't order without me")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, THU), "19:00", "Tacos", location="Big Star", tags=["if-late"]),
+    probe("j-late-02", "ar", "Africa/Cairo", [("A", "نتقابل بكرة الساعة ٦ عند المكتبة؟"), ("B", "تمام، بس لو اتأخرت خمس دقايق استناني")],
+          "HAS_EVENT_AGREED", TOMORROW, "18:00", "لقاء", location="المكتبة", tags=["if-late"]),
+    # "not this time" as the Levant and Egypt say it refuses.
+    probe("j-notthistime-01", "ar", "Asia/Amman", [("A", "بتيجي معنا ع البحر الميت الجمعة؟"), ("B", "مش هالمرة يا صاحبي، خليها لبعدين")],
+          "HAS_EVENT_DENIED", weekday_after(BASE, FRI), None, "البحر الميت", tags=["refusal"]),
 ]
 
 if __name__ == "__main__":

@@ -52,6 +52,15 @@ struct MessageReader: Sendable {
     ]
 
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+    /// Running late, in the few words after an "if".
+    private static let latenessWords: Set<String> = [
+        "late", "delayed", "اتاخر", "اتاخرت", "اتأخر", "اتأخرت", "تاخرت", "تأخرت", "تاخر", "تأخر", "اتاخرنا", "تاخرنا", "t2akhart", "t2akhar",
+        "et2akhart", "it2akhart", "ta2akhart", "retard",
+    ]
+    private static func isAboutRunningLate(after position: Int, _ items: [Item]) -> Bool {
+        items[(position + 1)..<min(items.count, position + 5)].contains { latenessWords.contains($0.text) }
+    }
+
     /// The weather and its forecast, in the words the lexicon marks as no meeting.
     private static let weatherWords: Set<String> = ["rain", "raining", "rainy", "sunny", "weather", "forecast", "storm", "snow", "windy", "مطر", "الجو", "غبار", "matar", "el jaw"]
     /// When a thing itself begins ("starts", "kicks off", "doors", "يبدأ", "commence").
@@ -756,7 +765,9 @@ struct MessageReader: Sendable {
                 case .tentative: reading.isTentative = true
                 case .regret: reading.regrets = true
                 case .waiver: waived = true
-                case .conditional: reading.isConditional = true
+                // "sure, but if I'm a bit late don't be mad", "ماشي، بس لو اتأخرت": an "if" about running late
+                // asks leave, it holds no condition on the plan.
+                case .conditional: if !Self.isAboutRunningLate(after: position, items) { reading.isConditional = true }
                 case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
                 case .askWhen: if Self.asksInItsClause(position, items) { reading.asksWhen = true }
@@ -831,7 +842,8 @@ struct MessageReader: Sendable {
             let yesAfter = after.contains { $0.has(.accept) }
             let noAfter = after.indices.contains { position in
                 let item = items[position]
-                return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative) || item.has(.conditional)
+                return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative)
+                    || item.has(.conditional) && !Self.isAboutRunningLate(after: position, items)
             }
             if yesBefore, !yesAfter, noAfter { reading.accepts = false }
             // "اوكي، بس خلها ٩", "ok but make it 8:30": a yes with another time after "but" counters.

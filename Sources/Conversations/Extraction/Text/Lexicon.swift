@@ -148,6 +148,8 @@ struct Lexicon: Sendable {
             "can't", "cant", "cannot", "can not", "won't make it", "wont make it", "can't make it", "cant make it",
             "couldn't", "couldnt", "not able", "unable", "busy", "no good", "not good for me", "doesn't work", "does not work",
             "won't work", "wont work", "i'll pass", "ill pass", "pass this time", "not this time", "next time", "another time",
+            // "not this time" as the Levant, Egypt and the Maghreb say it.
+            "مش هالمرة", "مش هالمره", "مش المرة دي", "مش المره دي", "mish hal marra", "msh hal marra", "mesh hal mara", "pas cette fois",
             "some other time", "rain check", "raincheck", "unfortunately", "i'm out", "im out", "count me out", "no thanks",
             "no thank you", "nope", "nah", "not really", "leave it", "let's leave it", "skip", "i don't think so", "packed",
             "is bad", "bad for me", "not free", "won't be able", "wont be able", "not going to make it", "have plans",

@@ -140,4 +140,17 @@ import Testing
         let result = Self.reply("نطلع ع الجبل الخميس؟", "مش هالمرة خيي")
         #expect(result.state == .denied)
     }
+
+    @Test func onesOwnAbsenceAfterButIsNoCounter() {
+        // The span of one's absence starting on the plan's day turns the plan down; it does not move it.
+        let result = Self.reply("BBQ at ours Thursday from 4?", "we'd love to but we're away up north from Thursday till Sunday")
+        #expect(result.state == .denied)
+        #expect(Self.start(result) == "2026-12-10T16:00")
+    }
+
+    @Test func aYesWithAQuestionAfterButStaysAYes() {
+        // "yes, but what time? I have a class till 11": one's own day asked around is no absence.
+        let result = Self.reply("Picnic Saturday?", "yes! but what time? I have a class till 11")
+        #expect(result.state != .denied)
+    }
 }

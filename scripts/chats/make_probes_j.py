@@ -11,7 +11,7 @@ import pathlib
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-j.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Asia/Kuwait": "+03:00", "Europe/London": "+01:00",
          "Europe/Paris": "+02:00", "Asia/Kuala_Lumpur": "+08:00", "America/Chicago": "-05:00", "Asia/Amman": "+03:00",
-         "Africa/Tunis": "+01:00", "Australia/Perth": "+08:00", "America/New_York": "-04:00", "Asia/Qatar": "+03:00", "Africa/Cairo": "+02:00", "Africa/Khartoum": "+02:00"}
+         "Africa/Tunis": "+01:00", "Australia/Perth": "+08:00", "America/New_York": "-04:00", "Asia/Qatar": "+03:00", "Africa/Cairo": "+02:00", "Africa/Khartoum": "+02:00", "Asia/Beirut": "+03:00"}
 PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25", "isha": "19:50"}
 BASE = dt.date(2027, 4, 12)  # a Monday, after Ramadan and Eid
 
@@ -125,6 +125,13 @@ PROBES = [
     # "not this time" as the Levant and Egypt say it refuses.
     probe("j-notthistime-01", "ar", "Asia/Amman", [("A", "بتيجي معنا ع البحر الميت الجمعة؟"), ("B", "مش هالمرة يا صاحبي، خليها لبعدين")],
           "HAS_EVENT_DENIED", weekday_after(BASE, FRI), None, "البحر الميت", tags=["refusal"]),
+    # One's own absence after "but" ("we'd love to but we're away in Devon from Sunday till Wednesday") takes back the
+    # yes before it, and starting on the plan's day it is the excuse that turns the plan down; its span is no counter.
+    probe("j-away-01", "en", "Europe/London", [("A", "Roast at ours on Sunday, 1pm? Mum's asking"),
+          ("B", "ah we'd love to but we're away in Devon from Sunday till Wednesday")], "HAS_EVENT_DENIED", weekday_after(BASE, SUN), "13:00",
+          "Roast", tags=["away"]),
+    probe("j-away-02", "mixed", "Asia/Beirut", [("A", "3asha 3andna el sabt 8:30? mama 3amle mloukhiye"),
+          ("B", "I'd love to bas we're away from el sabt till el tnein")], "HAS_EVENT_DENIED", weekday_after(BASE, SAT), "20:30", "3asha", tags=["away"]),
 ]
 
 if __name__ == "__main__":

@@ -845,7 +845,10 @@ struct MessageReader: Sendable {
                 return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative)
                     || item.has(.conditional) && !Self.isAboutRunningLate(after: position, items)
             }
-            if yesBefore, !yesAfter, noAfter { reading.accepts = false }
+            // "we'd love to but we're away till Sunday": one's own absence after "but", with nothing else offered
+            // or asked ("yes, but what time? I have a class till 11" still says yes), is the no.
+            let awayAfter = after.contains { $0.has(.ownPlan) } && !after.contains { $0.has(.invite) || $0.has(.accept) || $0.text == "?" }
+            if yesBefore, !yesAfter, noAfter || awayAfter { reading.accepts = false }
             // "اوكي، بس خلها ٩", "ok but make it 8:30": a yes with another time after "but" counters.
             let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
             if yesBefore, !yesAfter, counterAfter { reading.accepts = false }

@@ -153,4 +153,10 @@ import Testing
         let result = Self.reply("Picnic Saturday?", "yes! but what time? I have a class till 11")
         #expect(result.state != .denied)
     }
+
+    @Test func takingNoteOfAWhenThatNamesNoOneIsTakingNoteOfNews() {
+        #expect(Self.reply("residents' meeting moved to Wednesday 6pm", "ok noted").state == .noEvent)
+        // With "you and me" the same words take the plan.
+        #expect(Self.reply("Dinner Thursday 8pm at Nando's, you and me", "got it").state == .agreed)
+    }
 }

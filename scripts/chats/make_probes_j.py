@@ -132,6 +132,12 @@ PROBES = [
           "Roast", tags=["away"]),
     probe("j-away-02", "mixed", "Asia/Beirut", [("A", "3asha 3andna el sabt 8:30? mama 3amle mloukhiye"),
           ("B", "I'd love to bas we're away from el sabt till el tnein")], "HAS_EVENT_DENIED", weekday_after(BASE, SAT), "20:30", "3asha", tags=["away"]),
+    # Taking note ("got it, thanks", "ok noted") of a when that names neither of the two is taking note of news; said
+    # with "you and me" the same words take a plan.
+    probe("j-note-01", "en", "America/New_York", [("A", "residents' meeting moved to Wednesday 6pm"), ("B", "ok noted")],
+          "NO_EVENT", tags=["news", "takes-note"]),
+    probe("j-note-02", "en", "America/New_York", [("A", "Drinks Friday 7pm at the Anchor, you and me"), ("B", "got it")],
+          "HAS_EVENT_AGREED", weekday_after(BASE, FRI), "19:00", "Drinks", location="the Anchor", tags=["takes-note", "control"]),
 ]
 
 if __name__ == "__main__":

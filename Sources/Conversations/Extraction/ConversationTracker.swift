@@ -25,6 +25,8 @@ struct ConversationTracker {
 
         /// Set by a statement of a when, with no invitation and no question ("الماتش بكرة الساعة ٩").
         var isStatement = false
+        /// A statement that names neither of the two ("PTA meeting moved to Thursday 7pm").
+        var namesNoOne = false
         /// Refused by "busy until an hour" ("بكرة عندي دوام لين ٢") while its hour was open: the
         /// proposer's later hour ("عادي، من ٤ الى ٦") asks again.
         var refusedBusyUntil = false
@@ -196,6 +198,15 @@ struct ConversationTracker {
         // answers by watching it where they are was news. It goes, as the latest plan, with nothing said of it since.
         if reading.speaksOfOtherThing, !reading.accepts, !reading.denies, !reading.invites, !fragments.contains(where: \.hasWhen),
            let news = plans.last, news.isStatement, news.status == .open, news.proposer != sender, news.touched == step - 1 {
+            let index = plans.count - 1
+            plans.removeLast()
+            refusedBy[index] = nil
+            lastAsk = nil
+            return
+        }
+        // "PTA meeting moved to Thursday 7pm" "got it": taking note of a when that names neither of the
+        // two is taking note of news; it was no plan between them.
+        if reading.onlyTakesNote, let news = plans.last, news.namesNoOne, news.status == .open, news.proposer != sender, news.touched == step - 1 {
             let index = plans.count - 1
             plans.removeLast()
             refusedBy[index] = nil
@@ -588,6 +599,7 @@ struct ConversationTracker {
             || ((fragment.activity != nil || fragment.location != nil) && (fragment.hasTime || fragment.partOfDay != nil)) else { return }
         var plan = newPlan(fragment, reading: reading, sender: sender, today: today)
         plan.isStatement = !reading.invites && !reading.isQuestion
+        plan.namesNoOne = plan.isStatement && !reading.namesTheTwo
         plans.append(plan)
     }
 

@@ -52,6 +52,9 @@ struct MessageReader: Sendable {
     ]
 
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+    /// The words of a reply that only takes note of news.
+    private static let noteWords: Set<String> = ["ok", "okay", "k", "got", "it", "noted", "thx", "thanks", "for", "the", "heads", "up", "ugh", "cool"]
+
     /// Running late, in the few words after an "if".
     private static let latenessWords: Set<String> = [
         "late", "delayed", "اتاخر", "اتاخرت", "اتأخر", "اتأخرت", "تاخرت", "تأخرت", "تاخر", "تأخر", "اتاخرنا", "تاخرنا", "t2akhart", "t2akhar",
@@ -280,6 +283,9 @@ struct MessageReader: Sendable {
         let single = roles.contains { $0.contains(.single) }
         let shared = roles.contains { $0.contains(.shared) }
         reading.isAboutOthersOnly = single && !shared
+        reading.namesTheTwo = shared
+        // "got it", "ok noted", "thx for the heads up": every word takes note, none says yes to going.
+        reading.onlyTakesNote = !words.isEmpty && words.allSatisfy { Self.noteWords.contains(String($0)) } && words.contains { ["got", "noted", "heads"].contains(String($0)) }
         // "يعني معنا؟", "so you're coming?", "u in?": asks whether the other joins the plan on the table.
         if text.tokens.contains(where: { $0.text == "?" }) {
             // "ur in?" is chat spelling of "you're in?"; a bare "so?", "well?", "alors?" nudges for the answer to what is on the table.

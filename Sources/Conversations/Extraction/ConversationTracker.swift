@@ -25,6 +25,8 @@ struct ConversationTracker {
 
         /// Set by a statement of a when, with no invitation and no question ("الماتش بكرة الساعة ٩").
         var isStatement = false
+        /// A statement that names neither of the two ("PTA meeting moved to Thursday 7pm").
+        var namesNoOne = false
         /// Refused by "busy until an hour" ("بكرة عندي دوام لين ٢") while its hour was open: the
         /// proposer's later hour ("عادي، من ٤ الى ٦") asks again.
         var refusedBusyUntil = false
@@ -122,8 +124,9 @@ struct ConversationTracker {
         } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
             lastAsk = Ask(sender: sender, plans: [], aboutNews: (reading.asksWhatOtherKnows && reading.isQuestion || reading.tellsAThingsDay) && !reading.invites)
         } else if lastAsk?.sender != sender {
-            // An answer closes the question it answers.
-            if reading.accepts || reading.denies || reading.isTentative { lastAsk = nil }
+            // An answer closes the question it answers; so does a yes held by a condition ("if it
+            // doesn't rain I'm in"): a later "ok good" about something else does not answer it again.
+            if reading.accepts || reading.denies || reading.isTentative || reading.isConditional { lastAsk = nil }
         }
     }
 
@@ -156,8 +159,10 @@ struct ConversationTracker {
         echoable = reading.excuseClocks
         fragments = fragments.map(onPlanWeekday)
 
-        // "wanna go together?" under a forwarded announcement: that event, proposed.
-        if let announced = announcement, reading.invites, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !fragments.contains(where: \.hasWhen),
+        // "wanna go together?" under a forwarded announcement: that event, proposed. A reminder about a
+        // deadline ("the report is due Sunday by 12, don't forget") speaks of its own thing, not the card.
+        if let announced = announcement, reading.invites, !reading.hasNoTimeFrame, !reading.accepts, !reading.asksWhatOtherKnows, !reading.speaksOfOtherThing,
+           !fragments.contains(where: \.hasWhen),
            !plans.contains(where: { $0.status == .open || $0.status == .agreed }) {
             var fragment = announced
             if let own = fragments.first {
@@ -193,6 +198,15 @@ struct ConversationTracker {
         // answers by watching it where they are was news. It goes, as the latest plan, with nothing said of it since.
         if reading.speaksOfOtherThing, !reading.accepts, !reading.denies, !reading.invites, !fragments.contains(where: \.hasWhen),
            let news = plans.last, news.isStatement, news.status == .open, news.proposer != sender, news.touched == step - 1 {
+            let index = plans.count - 1
+            plans.removeLast()
+            refusedBy[index] = nil
+            lastAsk = nil
+            return
+        }
+        // "PTA meeting moved to Thursday 7pm" "got it": taking note of a when that names neither of the
+        // two is taking note of news; it was no plan between them.
+        if reading.onlyTakesNote, let news = plans.last, news.namesNoOne, news.status == .open, news.proposer != sender, news.touched == step - 1 {
             let index = plans.count - 1
             plans.removeLast()
             refusedBy[index] = nil
@@ -585,6 +599,7 @@ struct ConversationTracker {
             || ((fragment.activity != nil || fragment.location != nil) && (fragment.hasTime || fragment.partOfDay != nil)) else { return }
         var plan = newPlan(fragment, reading: reading, sender: sender, today: today)
         plan.isStatement = !reading.invites && !reading.isQuestion
+        plan.namesNoOne = plan.isStatement && !reading.namesTheTwo
         plans.append(plan)
     }
 
@@ -671,6 +686,12 @@ struct ConversationTracker {
             plan.details.isVague = true
         }
         if let clock = fragment.clock {
+            // "٣ الضهر" then "١١ ونص": the prayer beside the old hour said which half of the day that
+            // hour was in; a new hour more than three hours off is read afresh.
+            if fragment.prayerAsPartOfDay == nil, let old = plan.details.clock, !old.isTwentyFourHour, !clock.isTwentyFourHour,
+               abs(clock.hour % 12 - old.hour % 12) > 3 {
+                plan.details.prayerAsPartOfDay = nil
+            }
             plan.details.clock = plan.details.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
             plan.details.endClock = fragment.endClock
             plan.details.anchor = nil

@@ -196,7 +196,9 @@ enum ClockReading {
         switch bias {
         case .morning: return hour
         case .evening, .smallHours: return hour + 12
-        case .none: return clock.hour <= 9 ? hour + 12 : hour
+        // "quarter to 10", "9:45": from twenty to the hour the time is read by the hour it comes to,
+        // so a time just before ten keeps ten's morning.
+        case .none: return clock.hour <= 9 && !(clock.hour == 9 && clock.minute >= 40) ? hour + 12 : hour
         }
     }
 

@@ -52,6 +52,22 @@ struct MessageReader: Sendable {
     ]
 
     private static let openingWords: Set<String> = ["open", "opens", "يفتح", "بيفتح", "يفتحون", "يفتحوا"]
+    /// The words of a reply that only takes note of news.
+    private static let noteWords: Set<String> = ["ok", "okay", "k", "got", "it", "noted", "thx", "thanks", "for", "the", "heads", "up", "ugh", "cool"]
+
+    /// Running late, in the few words after an "if".
+    private static let latenessWords: Set<String> = [
+        "late", "delayed", "اتاخر", "اتاخرت", "اتأخر", "اتأخرت", "تاخرت", "تأخرت", "تاخر", "تأخر", "اتاخرنا", "تاخرنا", "t2akhart", "t2akhar",
+        "et2akhart", "it2akhart", "ta2akhart", "retard",
+    ]
+    private static func isAboutRunningLate(after position: Int, _ items: [Item]) -> Bool {
+        items[(position + 1)..<min(items.count, position + 5)].contains { latenessWords.contains($0.text) }
+    }
+
+    /// The weather and its forecast, in the words the lexicon marks as no meeting.
+    private static let weatherWords: Set<String> = ["rain", "raining", "rainy", "sunny", "weather", "forecast", "storm", "snow", "windy", "مطر", "الجو", "غبار", "matar", "el jaw"]
+    /// When a thing itself begins ("starts", "kicks off", "doors", "يبدأ", "commence").
+    private static let startWords: Set<String> = ["starts", "start", "kicks", "kickoff", "doors", "begins", "يبدا", "يبدأ", "بيبدا", "تبدا", "تبدأ", "بتبدا", "يبلش", "بيبلش", "ybda", "yebda", "tebda", "commence", "débute"]
 
     /// Word beginnings that call a plan off whatever the suffix: نأجلها, تأجيل, نلغيه, postponing.
     private static let cancelStems = ["ناجل", "تاجيل", "اجلنا", "نلغي", "الغي", "الغاء", "انلغ", "ينلغ", "ملغي", "ملغا", "لغيت", "لغينا", "لغيناه", "لغيتها", "malgh", "malghi", "lghit", "lgheit", "cancel", "postpon", "reschedul"]
@@ -240,6 +256,8 @@ struct MessageReader: Sendable {
         var roles: [WordRole] = []
         for token in text.tokens where token.kind == .word {
             var role = Self.wordRoles[token.text] ?? []
+            // "gym with me?", "viens avec moi": the other is asked along, as with "معي".
+            if ["me", "moi"].contains(token.text), let previous = words.last, ["with", "avec", "wiz"].contains(previous) { role = [.shared] }
             // "وابعتلي": the joined "and".
             if role.isEmpty, token.text.first == "و", let joined = Self.wordRoles[String(token.text.dropFirst())] { role = joined.intersection([.request, .send]) }
             words.append(Substring(token.text))
@@ -265,12 +283,16 @@ struct MessageReader: Sendable {
         let single = roles.contains { $0.contains(.single) }
         let shared = roles.contains { $0.contains(.shared) }
         reading.isAboutOthersOnly = single && !shared
+        reading.namesTheTwo = shared
+        // "got it", "ok noted", "thx for the heads up": every word takes note, none says yes to going.
+        reading.onlyTakesNote = !words.isEmpty && words.allSatisfy { Self.noteWords.contains(String($0)) } && words.contains { ["got", "noted", "heads"].contains(String($0)) }
         // "يعني معنا؟", "so you're coming?", "u in?": asks whether the other joins the plan on the table.
         if text.tokens.contains(where: { $0.text == "?" }) {
+            // "ur in?" is chat spelling of "you're in?"; a bare "so?", "well?", "alors?" nudges for the answer to what is on the table.
             reading.asksToJoin = words.indices.contains { index in
                 Self.joiningWords.contains(String(words[index]))
-                    || words[index] == "in" && index > 0 && ["you", "u", "ya", "you're", "youre"].contains(words[index - 1]) && index == words.count - 1
-            }
+                    || words[index] == "in" && index > 0 && ["you", "u", "ya", "you're", "youre", "ur"].contains(words[index - 1]) && index == words.count - 1
+            } || Self.endsWithNudge(text.tokens)
         }
         if let first = roles.firstIndex(where: { $0.contains(.knowing) }) {
             let englishAsk = first >= 2 && ["did", "have", "do", "you"].contains(words[first - 2]) && words[first - 1] == "you"
@@ -295,6 +317,8 @@ struct MessageReader: Sendable {
         guard clauses.count > 0 else { return items }
         var keptClauses: [[Item]] = []
         var thingClauses: Set<Int> = []
+        // Clauses about someone else's doings kept because the message invites elsewhere ("my sister flies in wednesday").
+        var othersClauses: Set<Int> = []
         var ownDays: [Item] = []
         var yesElsewhere = false
         var noElsewhere = false
@@ -346,7 +370,9 @@ struct MessageReader: Sendable {
                 if (veto.isThirdParty || veto.isNotAMeeting) && !veto.isOwnPlan, !clauseItems.contains(where: { Self.firstPersonWords.contains($0.text) }) {
                     noElsewhere = noElsewhere || clauseItems.contains { $0.has(.deny) }
                 }
-                if veto.isOwnPlan || veto.isNotAMeeting {
+                // "weather app says rain on Sunday": a forecast for the plan's day is a worry, not an excuse;
+                // what the sender then says ("if it doesn't rain I'm in") decides.
+                if veto.isOwnPlan || veto.isNotAMeeting && !clauseItems.contains(where: { Self.weatherWords.contains($0.text) }) {
                     let excuse = readFragment(clauseItems, text: text, sentAt: sentAt)
                     reading.excuseDays += excuse.days
                     reading.excuseClocks += [excuse.clock].compactMap { $0 } + excuse.laterClocks
@@ -366,6 +392,7 @@ struct MessageReader: Sendable {
                 reading.asksAboutTheWhen = true
             }
             if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
+            if veto.isThirdParty, !clauseInvites { othersClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
         }
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
@@ -387,6 +414,28 @@ struct MessageReader: Sendable {
                 if reading.cancels, said(.cancel, dropped), !said(.cancel, keptClauses) { reading.cancels = false }
                 if reading.denies, said(.deny, dropped), !said(.deny, keptClauses) { reading.denies = false }
                 if !reading.invites { reading.tellsAThingsDay = true }
+            }
+        }
+        // "you around this week? my sister flies in wednesday": an invitation with a when of its own
+        // does not take the day of someone else's doings beside it ("Tolu's wedding is Saturday, you're
+        // coming?" has none of its own, so it is asked to that day).
+        if !othersClauses.isEmpty, othersClauses.count < keptClauses.count,
+           keptClauses.indices.contains(where: { index in
+               !othersClauses.contains(index) && keptClauses[index].contains { $0.has(.invite) }
+                   && keptClauses[index].contains { Self.isDayItem($0) || $0.cues.contains(where: Self.isWhenCue) }
+           }) {
+            keptClauses = keptClauses.indices.map { index in
+                othersClauses.contains(index) ? keptClauses[index].filter { !Self.isDayItem($0) && $0.token.kind != .number } : keptClauses[index]
+            }
+        }
+        // "Starts half 7 but let's meet there at 7", "يبدأ ٨ بس خلنا نتلاقى ٧ ونص": the thing's own start,
+        // said beside an invitation with an hour of its own, is not when the two meet.
+        func hasHour(_ clause: [Item]) -> Bool { clause.contains { $0.token.kind == .number } }
+        if keptClauses.count > 1,
+           keptClauses.contains(where: { clause in hasHour(clause) && clause.contains { $0.has(.invite) } && !clause.contains { Self.startWords.contains($0.text) } }) {
+            keptClauses = keptClauses.map { clause in
+                guard clause.contains(where: { Self.startWords.contains($0.text) }), !clause.contains(where: { $0.has(.invite) }) else { return clause }
+                return clause.filter { $0.token.kind != .number }
             }
         }
         if asksAboutOtherThing, !reading.invites {
@@ -722,7 +771,9 @@ struct MessageReader: Sendable {
                 case .tentative: reading.isTentative = true
                 case .regret: reading.regrets = true
                 case .waiver: waived = true
-                case .conditional: reading.isConditional = true
+                // "sure, but if I'm a bit late don't be mad", "ماشي، بس لو اتأخرت": an "if" about running late
+                // asks leave, it holds no condition on the plan.
+                case .conditional: if !Self.isAboutRunningLate(after: position, items) { reading.isConditional = true }
                 case .cancel: if !(position > 0 && Self.isProhibition(at: position - 1, items)) { reading.cancels = true }
                 case .askTime: reading.asksTime = true
                 case .askWhen: if Self.asksInItsClause(position, items) { reading.asksWhen = true }
@@ -750,9 +801,12 @@ struct MessageReader: Sendable {
         }
         // "sorry… I might have my niece, so let me see and I'll let you know": a no and a maybe in one
         // message, the one said last is where the sender ends up.
+        // "we can't come Tuesday, I'll let you know when he's better": word promised for when something
+        // has passed puts the plan off with no time, so the no stands.
         if reading.denies, reading.isTentative, !reading.cancels,
            let lastNo = items.indices.last(where: { items[$0].has(.deny) && !Self.isProhibition(at: $0, items) }),
-           let lastMaybe = items.indices.last(where: { items[$0].has(.tentative) }), lastMaybe > lastNo {
+           let lastMaybe = items.indices.last(where: { items[$0].has(.tentative) }), lastMaybe > lastNo,
+           !(lastMaybe + 1 < items.count && Self.putOffOpeners.contains(items[lastMaybe + 1].text)) {
             reading.denies = false
         }
         // A plain "أجل"/"yes" inside a longer refusal is politeness, not acceptance.
@@ -794,9 +848,13 @@ struct MessageReader: Sendable {
             let yesAfter = after.contains { $0.has(.accept) }
             let noAfter = after.indices.contains { position in
                 let item = items[position]
-                return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative) || item.has(.conditional)
+                return (item.has(.deny) && !Self.isProhibition(at: position, items)) || item.has(.tentative)
+                    || item.has(.conditional) && !Self.isAboutRunningLate(after: position, items)
             }
-            if yesBefore, !yesAfter, noAfter { reading.accepts = false }
+            // "we'd love to but we're away till Sunday": one's own absence after "but", with nothing else offered
+            // or asked ("yes, but what time? I have a class till 11" still says yes), is the no.
+            let awayAfter = after.contains { $0.has(.ownPlan) } && !after.contains { $0.has(.invite) || $0.has(.accept) || $0.text == "?" }
+            if yesBefore, !yesAfter, noAfter || awayAfter { reading.accepts = false }
             // "اوكي، بس خلها ٩", "ok but make it 8:30": a yes with another time after "but" counters.
             let counterAfter = after.contains { $0.has(.invite) } && after.contains { $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
             if yesBefore, !yesAfter, counterAfter { reading.accepts = false }
@@ -1356,6 +1414,10 @@ struct MessageReader: Sendable {
 
     private func isClock(at index: Int, _ items: [Item], hasDayMention: Bool, wordCount: Int) -> Bool {
         let item = items[index]
+        // "1) Wednesday after isha…", "2) Saturday 9:30 breakfast": a number opening the message with
+        // ")" glued on numbers a list; it is no hour.
+        if item.token.start == 0, item.isNumber, item.token.minute == nil, index + 1 < items.count,
+           items[index + 1].text == ")", items[index + 1].token.start == item.token.end { return false }
         // "court 3", "Trail 5"; a time written with its minutes ("first pitch 7:05") is still a time.
         if index > 0, items[index - 1].has(.numberLabel), item.token.minute == nil { return false }
         if item.token.kind == .word, Self.countingOnes.contains(item.text) {
@@ -1440,6 +1502,16 @@ struct MessageReader: Sendable {
         return false
     }
 
+    /// "So?", "It is. So?", "well?", "alors?": a last sentence of one nudging word asks for the answer to what is on the table.
+    private static func endsWithNudge(_ tokens: [ChatText.Token]) -> Bool {
+        guard let last = tokens.lastIndex(where: { $0.kind == .word }), ["so", "well", "alors", "donc", "ها", "هاه"].contains(tokens[last].text),
+              tokens[(last + 1)...].contains(where: { $0.text == "?" || $0.text == "؟" }) else { return false }
+        return last == 0 || tokens[last - 1].kind == .punctuation
+    }
+
+    /// "… when he's better", "… once it's fixed", "لما يخف": after a promise to tell, a time that is not a day.
+    private static let putOffOpeners: Set<String> = ["when", "once", "لما", "لين", "lama", "quand", "dès"]
+
     private static let meetingPlaceWords: Set<String> = ["at", "@", "outside", "in front", "by the", "near", "عند", "قدام", "جنب", "3and", "3nd", "3ind", "fel", "devant", "chez"]
 
     /// "Saturday, Carmine's on 44th, 7?", "bokra fel mall 6?": a bare hour said right after the place,
@@ -1475,7 +1547,8 @@ struct MessageReader: Sendable {
                 }
             }
         }
-        if hour < 0 { hour += 12 }
+        // "quarter to 1" is 12:45, not a quarter to one in the morning written as 00:45.
+        if hour <= 0, hour != value.hour { hour += 12 }
         guard (0...59).contains(minute) else { return nil }
         if let pm = isPM, hour > 12 { _ = pm; isPM = nil }
         return SpokenClock(hour: hour, minute: minute, isPM: isPM)

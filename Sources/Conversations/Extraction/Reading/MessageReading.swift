@@ -81,6 +81,10 @@ struct MessageReading: Sendable {
     /// ("I'm meeting the client Thursday at 10", "عندها موعد الاربعاء") and names neither "we"
     /// nor "you". Such a statement reports a schedule; it proposes nothing to the other person.
     var isAboutOthersOnly = false
+    /// Names the other or both ("we", "you", "let's", "معك"): a statement without it names no one of the two.
+    var namesTheTwo = false
+    /// The whole reply only takes note ("got it", "ok noted", "thx for the heads up").
+    var onlyTakesNote = false
     /// "did you see Divya's card?", "سمعتي ان عرس منى في ٢٠ فبراير؟": a question about what the
     /// other person knows, not an invitation.
     var asksWhatOtherKnows = false

@@ -45,6 +45,8 @@ extension Lexicon {
             // Yes only as the whole reply: inside a sentence they say something else ("I'm in
             // Joburg that day", "hope it goes fine", "thanks for having us").
             "i'm in", "im in", "i am in", "fine", "thank you", "thanks",
+            // Sudanese and Egyptian "good" as the answer to "…، كويس؟" ("كويس شديد" is "very good").
+            "كويس", "كويس شديد", "كويس جدا", "كويسه", "kwayes", "kwayyes",
         ], .acceptAlone),
         ([
             // Gulf, Najd, Hijaz, Iraq.

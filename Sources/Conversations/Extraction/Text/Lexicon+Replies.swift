@@ -90,6 +90,8 @@ extension Lexicon {
             // One person's own day: shifts, duty, travel, sleep.
             "may duty", "may pasok", "may lakad", "on duty", "duty ako",
             "مسافر", "مسافره", "بسافر", "راح اسافر", "msafer", "msafir", "msafra", "msafera", "travelling", "traveling", "out of town",
+            // Being away ("we're down the coast from tomorrow till Sunday"): the span is one's absence, no counter.
+            "i'm away", "im away", "we're away", "we'll be away", "down the coast", "on holiday", "on vacation", "en vacances",
             "انام", "بنام", "anam", "banam", "i'll sleep", "sleeping",
         ], .ownPlan),
         ([

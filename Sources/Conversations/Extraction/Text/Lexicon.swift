@@ -84,9 +84,17 @@ struct Lexicon: Sendable {
     }
 
     /// The word itself, then without Arabic clitics: و, then ال بال لل وال فال كال, then ب ل ف.
+    /// In Arabizi the article is often written glued on ("ba3d el3asr", "elmaghrib", "elsob7"):
+    /// the word after "el"/"il" is tried too when at least four letters are left, so "ella" or
+    /// "elbow" do not become "la" or "bow".
     static func variants(of word: String) -> [String] {
         var result = [word]
-        guard let first = word.unicodeScalars.first, (0x0600...0x06FF).contains(first.value) else { return result }
+        guard let first = word.unicodeScalars.first else { return result }
+        if first.isASCII {
+            if word.count >= 6, word.hasPrefix("el") || word.hasPrefix("il") { result.append(String(word.dropFirst(2))) }
+            return result
+        }
+        guard (0x0600...0x06FF).contains(first.value) else { return result }
         var base = word
         if base.hasPrefix("و"), base.count > 3 {
             base = String(base.dropFirst())
@@ -140,6 +148,8 @@ struct Lexicon: Sendable {
             "can't", "cant", "cannot", "can not", "won't make it", "wont make it", "can't make it", "cant make it",
             "couldn't", "couldnt", "not able", "unable", "busy", "no good", "not good for me", "doesn't work", "does not work",
             "won't work", "wont work", "i'll pass", "ill pass", "pass this time", "not this time", "next time", "another time",
+            // "not this time" as the Levant, Egypt and the Maghreb say it.
+            "مش هالمرة", "مش هالمره", "مش المرة دي", "مش المره دي", "mish hal marra", "msh hal marra", "mesh hal mara", "pas cette fois",
             "some other time", "rain check", "raincheck", "unfortunately", "i'm out", "im out", "count me out", "no thanks",
             "no thank you", "nope", "nah", "not really", "leave it", "let's leave it", "skip", "i don't think so", "packed",
             "is bad", "bad for me", "not free", "won't be able", "wont be able", "not going to make it", "have plans",
@@ -262,7 +272,8 @@ struct Lexicon: Sendable {
             "الجو", "غبار", "شحنه", "الطلب",
         ], .notAMeeting),
         (["if i had", "i wish", "i'd go", "id go", "would have", "لو عندي", "لو كان عندي", "ياليت", "يا ليت"], .hypothetical),
-        (["forwarded", "[forwarded]", "معاد توجيهها", "معاد توجيهه", "تمت اعاده توجيهها", "↪"], .forwarded),
+        // The card's label as phones and people write it ("Fwd:", German "Weitergeleitet", French "Transféré").
+        (["forwarded", "[forwarded]", "معاد توجيهها", "معاد توجيهه", "تمت اعاده توجيهها", "↪", "fwd", "weitergeleitet", "transféré", "transfere"], .forwarded),
         ([
             "soon", "someday", "some day", "sometime", "one day", "one of these days", "at some point", "again", "مره", "يوم من الايام",
             "قريب", "قريبا", "someday when",
@@ -335,7 +346,7 @@ struct Lexicon: Sendable {
         (["isha", "ishaa", "el isha", "el 3isha", "3isha", "el ishaa"], .prayer(.isha)),
         (["العشاء", "العشا", "عشاء", "عشا"], .ishaOrDinner),
         (["iftar", "ftoor", "fitoor", "فطور رمضان", "الافطار", "افطار", "الفطور", "فطور", "نفطر", "فطورنا", "el fitoor", "el ftoor", "el iftar", "الفطار", "فطار", "el fetar", "fetar"], .iftar),
-        (["friday prayer", "friday prayers", "jummah", "jumuah", "jumu'ah", "jumu'a", "jumah", "jumma prayer", "صلاه الجمعه", "el jum3a prayer", "salat el jum3a"], .fridayPrayer),
+        (["friday prayer", "friday prayers", "jummah", "jumuah", "jumu'ah", "jumu'a", "jumah", "jumma prayer", "jumaah", "jummaah", "صلاه الجمعه", "el jum3a prayer", "salat el jum3a"], .fridayPrayer),
         (["after", "بعد", "ba3d", "ba3ad", "ba3d el", "post"], .after),
         (["before", "قبل", "gabl", "qabl", "abl"], .before),
         (["at", "@", "around", "by", "الساعه", "ساعه", "el sa3a", "sa3a", "al sa3a", "الساعة", "حوالي", "على الساعه", "3al sa3a", "like", "say", "about", "approx", "مع"], .clockLead),

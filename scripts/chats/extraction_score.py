@@ -56,6 +56,10 @@ GATED = [
     # first runs H 0.763, I 0.793 (ar 0.864, en 0.775, mixed 0.745; short chats 0.879, long 0.715).
     # Reader J was tuned on it (0.927: ar 0.918, en 0.961, mixed 0.900), so that is no first run.
     ("blind6", (0.90, 0.87)),
+    # Round 11: 100 chats (ar 30, en 40, mixed 30; 70 of them 10-20 messages, 30 of 5-9; 29 zones,
+    # Ramadan and both Eids of 2027) written blind while reader J was made; first runs I 0.643 and
+    # J 0.643, the same answers (ar 0.607, en 0.631, mixed 0.699).
+    ("blind7", (0.62, 0.58)),
     # Reader I's probes (scripts/chats/make_probes_i.py): 34 chats, other wording for round 9's
     # phenomena. H 0.234 (first run: ar 0.139, en 0.336, mixed 0.056); I 0.988 (ar 1.000, en 0.983,
     # mixed 0.875). Seven mixed chats make that language coarse.

@@ -157,6 +157,9 @@ struct ConversationTracker {
             }
         }
         echoable = reading.excuseClocks
+        // "we only finished it today at 4", sent at six: a when said for today that had passed, in
+        // either half of the day, when the message was sent tells of something done, not a plan.
+        fragments.removeAll { $0.hasPassed(before: reading.sentAt) }
         fragments = fragments.map(onPlanWeekday)
 
         // "wanna go together?" under a forwarded announcement: that event, proposed. A reminder about a

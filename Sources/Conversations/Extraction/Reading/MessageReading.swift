@@ -44,6 +44,21 @@ struct PlanFragment: Sendable {
     var hasDay: Bool { !days.isEmpty }
     var hasTime: Bool { clock != nil || anchor != nil }
     var hasWhen: Bool { hasDay || hasTime || isVague }
+
+    /// Said for the day the message was sent ("today at 4"), with a clock that had passed by then
+    /// in either half of the day and no end still to come: a when already gone. The small hours
+    /// ("tonight, around 1am") and a night said are the night to come.
+    func hasPassed(before sentAt: LocalDateTime) -> Bool {
+        guard days == [sentAt.midnight], endClock == nil, let clock, (0...23).contains(clock.hour),
+              partOfDay != .night, partOfDay != .evening, !(clock.isPM == false && clock.hour < 6) else { return false }
+        let latestHour: Int
+        if clock.isTwentyFourHour || clock.isPM == false {
+            latestHour = clock.hour
+        } else {
+            latestHour = clock.hour % 12 + 12
+        }
+        return latestHour * 60 + clock.minute < sentAt.hour * 60 + sentAt.minute
+    }
 }
 
 /// What one message says: what it does to a plan (accepts, refuses, ...), why it might not be

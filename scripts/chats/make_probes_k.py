@@ -54,7 +54,7 @@ PROBES = [
     probe("k-passed-08", "ar", "Asia/Beirut", [("A", "عندنا مراجعة حسابات ما انتهت الا اليوم الساعة ٣"), ("B", "الله يعطيك العافية"),
           ("A", "شو رأيك نروح ع البحر بكرا؟"), ("B", "فكرة بس الصبح ما بقدر عندي دوام الساعة ٨"), ("A", "خلص خليها بعد العصر"),
           ("B", "تمام بعد العصر بيناسبني")], "HAS_EVENT_AGREED", TOMORROW, "15:30", "البحر", tags=["passed-when"], relative="asr", hour=19),
-    probe("k-passed-09", "en", "Europe/London", [("A", "we had our team review today at 11, finally over"),
+    probe("k-passed-09", "en", "Europe/London", [("A", "we had our team review today at 1, finally over"),
           ("B", "about time"), ("A", "fancy a walk up Arthur's Seat tomorrow?"), ("B", "can't do the morning, dentist at 9"),
           ("A", "after lunch then, 2?"), ("B", "2 is good")], "HAS_EVENT_AGREED", TOMORROW, "14:00", "Walk", tags=["passed-when"], hour=17),
     probe("k-passed-10", "mixed", "Asia/Qatar", [("A", "3indna meeting ma 5ilas ila elyom el sa3a 3"), ("B", "allah y3eenik"),

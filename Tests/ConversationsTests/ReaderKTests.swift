@@ -36,3 +36,18 @@ import Testing
         #expect(Self.start(result) == expected, "\(proposal)")
     }
 }
+
+extension ReaderKTests {
+    @Test func theProposersOtherTimeRightAfterANoCounters() {
+        // "el sob7 ma agdar" "5alaha ba3d el maghrib": another time of the same day, said at once, is offered.
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "nrou7 el souq bukra?"),
+            ("B", "2026-12-06T10:01", "el sob7 ma agdar"),
+            ("A", "2026-12-06T10:02", "5alaha ba3d el maghrib"),
+            ("B", "2026-12-06T10:03", "tamam ba3d el maghrib"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(result.event?.startRelativeTo == .maghrib)
+        #expect(Self.start(result)?.hasPrefix("2026-12-07T") == true)
+    }
+}

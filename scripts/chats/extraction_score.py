@@ -70,11 +70,11 @@ GATED = [
     # mixed 0.875). Six Arabic and ten mixed chats, few of them refusals or none, make a language's
     # macro-F1 coarse, so the language gate is loose.
     ("probes-j", (0.95, 0.70)),
-    # Reader K's probes (scripts/chats/make_probes_k.py): 10 chats, other wording for round 11's
-    # phenomena; two of them (a no to one part of the day, then another part agreed) K does not
-    # read yet. J 0.750 (first run), K 0.833 (ar 0.750, en 0.625, mixed 0.500); ten chats make a
+    # Reader K's probes (scripts/chats/make_probes_k.py): 11 chats, other wording for round 11's
+    # phenomena; one of them (a no to one part of the day, then "after lunch then, 2?") K does not
+    # read yet. J 0.704 (first run), K 0.917 (ar 0.750, en 0.625, mixed 0.750); eleven chats make a
     # language's macro-F1 coarse, so the language gate is loose.
-    ("probes-k", (0.80, 0.45)),
+    ("probes-k", (0.88, 0.55)),
 ]
 # The binary runs the rules alone, the default. Reader D's status model (off by default; see
 # docs/extraction.md) is trained on every set gated here (blind2 0.843, blind1 0.905 with it), so

@@ -60,6 +60,11 @@ PROBES = [
     probe("k-passed-10", "mixed", "Asia/Qatar", [("A", "3indna meeting ma 5ilas ila elyom el sa3a 3"), ("B", "allah y3eenik"),
           ("A", "shrayik nrou7 el ba7ar bachir?"), ("B", "fikra bs el sob7 ma agdar 3indi dawam el sa3a 8"), ("A", "5alaha ba3d el 3asr"),
           ("B", "tamam ba3d el 3asr")], "HAS_EVENT_AGREED", TOMORROW, "15:30", "Ba7ar", tags=["passed-when"], relative="asr", hour=20),
+    # The proposer answering the other's no at once with another time of the same day, said as a statement
+    # ("5alaha ba3d el maghrib"), counters; the yes to it agrees.
+    probe("k-counter-01", "mixed", "Asia/Qatar", [("A", "nrou7 el souq bukra?"), ("B", "el sob7 ma agdar"),
+          ("A", "5alaha ba3d el maghrib"), ("B", "tamam ba3d el maghrib")], "HAS_EVENT_AGREED", TOMORROW, "18:25", "Souq",
+          tags=["counter"], relative="maghrib"),
     # Controls: a when for today still to come ("today at 8" said at six) is a plan; a passed one with nothing after it
     # is no event; an invitation after a passed one is open until answered, and a no turns it down.
     probe("k-passed-04", "en", "Europe/London", [("A", "dinner today at 8? the new Lebanese place"), ("B", "yes go on")],

@@ -566,8 +566,12 @@ struct ConversationTracker {
                 // "fi ghayro?" "fi kaman wa7ad el arb3a": a new when said in answer to the other's
                 // question offers it as much as asking does.
                 // "السبت عندي دوام" … "بس بقدر آجي الاحد": the one who said no offering another when, after a "but", counters.
+                // "el sob7 ma agdar" "5alaha ba3d el 3asr": the proposer answering the other's no at once
+                // with another time of the same day counters, said as a statement as much as asked.
+                let countersAtOnce = plans[index].proposer == sender && refusedBy[index].map { $0 != sender } == true
+                    && step - plans[index].touched == 1 && !fragment.hasDay && fragment.hasTime && !reading.isAboutOthersOnly && !reading.accepts
                 let offers = reading.isQuestion || reading.invites || answersTheOther && plans[index].proposer == sender && !reading.isAboutOthersOnly
-                    || refusedBy[index] == sender && reading.opensWithContrast
+                    || refusedBy[index] == sender && reading.opensWithContrast || countersAtOnce
                 if fragment.hasWhen, offers, !vetoed, changesWhen(fragment, of: index) {
                     plans[index].status = .open
                     merge(fragment, into: index, sender: sender)

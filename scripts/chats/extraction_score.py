@@ -61,6 +61,10 @@ GATED = [
     # J 0.643, the same answers (ar 0.607, en 0.631, mixed 0.699). Reader K was tuned on it (0.658:
     # ar 0.651, en 0.631, mixed 0.699), so that is no first run.
     ("blind7", (0.64, 0.61)),
+    # Round 12: 90 chats (ar, en, mixed 30 each; 30 short, 30 of 6-10 messages, 30 of 11-13; 29
+    # zones, a year's end) written blind while reader K was made; first runs J 0.781 and K 0.781,
+    # the same answers (ar 0.792, en 0.746, mixed 0.804; short 0.897, medium 0.797, long 0.656).
+    ("blind8", (0.76, 0.72)),
     # Reader I's probes (scripts/chats/make_probes_i.py): 34 chats, other wording for round 9's
     # phenomena. H 0.234 (first run: ar 0.139, en 0.336, mixed 0.056); I 0.988 (ar 1.000, en 0.983,
     # mixed 0.875). Seven mixed chats make that language coarse.

@@ -5,8 +5,9 @@ Each probe isolates one phenomenon read from round 8's errors, in other words an
 round 8's. Every gold day is computed with datetime from the date the plan was said.
 """
 import datetime as dt
-import json
 import pathlib
+
+from probe_items import FRI, MON, SAT, SUN, THU, TUE, WED, ProbeSet, weekday_after, write  # noqa: F401
 
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-h.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Africa/Cairo": "+02:00", "Asia/Amman": "+03:00", "Asia/Kolkata": "+05:30",
@@ -16,25 +17,9 @@ PRAYERS = {"fajr": "04:50", "dhuhr": "11:45", "asr": "14:50", "maghrib": "17:10"
 BASE = dt.date(2027, 1, 11)  # a Monday
 
 
-def weekday_after(day, weekday):
-    """The first `weekday` (Monday 0) strictly after `day`."""
-    return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+probe = ProbeSet(BASE, ZONES, PRAYERS).probe
 
 
-def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=()):
-    offset = ZONES[zone]
-    msgs = [{"sender": s, "time": f"{BASE.isoformat()}T10:{i:02d}:00{offset}", "text": t} for i, (s, t) in enumerate(messages)]
-    event = None
-    if day is not None:
-        start = day.isoformat() + (f"T{clock}" if clock else "")
-        event = {"title": title, "titleAlternatives": [], "start": start, "end": None, "allDay": clock is None,
-                 "location": location, "locationAlternatives": []}
-    return {"id": pid, "lang": lang, "now": f"{BASE.isoformat()}T11:00:00{offset}", "timezone": zone, "me": messages[-1][0],
-            "messages": msgs, "prayerTimes": dict(computedFor=BASE.isoformat(), city="probe", method="fixed", **PRAYERS),
-            "expected": {"status": status, "event": event}, "tags": list(tags)}
-
-
-MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
 TOMORROW = BASE + dt.timedelta(days=1)
 PROBES = [
     # The hour that closes the answer to "what time?" is the plan's time.
@@ -59,7 +44,4 @@ PROBES = [
 ]
 
 if __name__ == "__main__":
-    with OUT.open("w", encoding="utf-8") as f:
-        for p in PROBES:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    print(f"{len(PROBES)} probes -> {OUT}")
+    write(OUT, PROBES)

@@ -5,8 +5,9 @@ Each probe isolates one phenomenon read from round 10's errors (blind6), in othe
 round 10's. Every gold day is computed with datetime from the date the plan was said.
 """
 import datetime as dt
-import json
 import pathlib
+
+from probe_items import FRI, MON, SAT, SUN, THU, TUE, WED, ProbeSet, weekday_after, write  # noqa: F401
 
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-j.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Asia/Kuwait": "+03:00", "Europe/London": "+01:00",
@@ -16,27 +17,9 @@ PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25"
 BASE = dt.date(2027, 4, 12)  # a Monday, after Ramadan and Eid
 
 
-def weekday_after(day, weekday):
-    """The first `weekday` (Monday 0) strictly after `day`."""
-    return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+probe = ProbeSet(BASE, ZONES, PRAYERS).probe
 
 
-def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=(), relative=None):
-    offset = ZONES[zone]
-    msgs = [{"sender": s, "time": f"{BASE.isoformat()}T10:{i:02d}:00{offset}", "text": t} for i, (s, t) in enumerate(messages)]
-    event = None
-    if day is not None:
-        start = day.isoformat() + (f"T{clock}" if clock else "")
-        event = {"title": title, "titleAlternatives": [], "start": start, "end": None, "allDay": clock is None,
-                 "location": location, "locationAlternatives": []}
-        if relative:
-            event["startRelativeTo"] = relative
-    return {"id": pid, "lang": lang, "now": f"{BASE.isoformat()}T11:00:00{offset}", "timezone": zone, "me": messages[-1][0],
-            "messages": msgs, "prayerTimes": dict(computedFor=BASE.isoformat(), city="probe", method="fixed", **PRAYERS),
-            "expected": {"status": status, "event": event}, "tags": list(tags)}
-
-
-MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
 TOMORROW = BASE + dt.timedelta(days=1)
 PROBES = [
     # "quarter to 10": the half of the day is guessed from the hour named (10, the morning), not the 9 it comes to;
@@ -141,7 +124,4 @@ PROBES = [
 ]
 
 if __name__ == "__main__":
-    with OUT.open("w", encoding="utf-8") as f:
-        for p in PROBES:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    print(f"{len(PROBES)} probes -> {OUT}")
+    write(OUT, PROBES)

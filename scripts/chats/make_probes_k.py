@@ -6,8 +6,9 @@ round 11's. Every gold day is computed with datetime from the date the plan was 
 hour given, since some mechanisms depend on when a message was sent.
 """
 import datetime as dt
-import json
 import pathlib
+
+from probe_items import FRI, MON, SAT, SUN, THU, TUE, WED, ProbeSet, weekday_after, write  # noqa: F401
 
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-k.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Asia/Beirut": "+03:00", "Europe/London": "+01:00", "Asia/Qatar": "+03:00",
@@ -16,27 +17,14 @@ PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25"
 BASE = dt.date(2027, 5, 3)  # a Monday
 
 
-def weekday_after(day, weekday):
-    """The first `weekday` (Monday 0) strictly after `day`."""
-    return day + dt.timedelta(days=(weekday - day.weekday() - 1) % 7 + 1)
+PROBE_SET = ProbeSet(BASE, ZONES, PRAYERS)
 
 
-def probe(pid, lang, zone, messages, status, day=None, clock=None, title=None, location=None, tags=(), relative=None, hour=10):
-    offset = ZONES[zone]
-    msgs = [{"sender": s, "time": f"{BASE.isoformat()}T{hour:02d}:{i:02d}:00{offset}", "text": t} for i, (s, t) in enumerate(messages)]
-    event = None
-    if day is not None:
-        start = day.isoformat() + (f"T{clock}" if clock else "")
-        event = {"title": title, "titleAlternatives": [], "start": start, "end": None, "allDay": clock is None,
-                 "location": location, "locationAlternatives": []}
-        if relative:
-            event["startRelativeTo"] = relative
-    return {"id": pid, "lang": lang, "now": f"{BASE.isoformat()}T{hour:02d}:59:00{offset}", "timezone": zone, "me": messages[-1][0],
-            "messages": msgs, "prayerTimes": dict(computedFor=BASE.isoformat(), city="probe", method="fixed", **PRAYERS),
-            "expected": {"status": status, "event": event}, "tags": list(tags)}
+def probe(*args, hour=10, **fields):
+    """Reader K's probes are sent from the hour given and read a minute before the next."""
+    return PROBE_SET.probe(*args, hour=hour, now=f"{hour:02d}:59", **fields)
 
 
-MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
 TOMORROW = BASE + dt.timedelta(days=1)
 PROBES = [
     # A when said for today whose hour had passed, in either half of the day, when the message was sent ("the audit
@@ -79,12 +67,5 @@ PROBES = [
 ]
 
 
-def main():
-    with OUT.open("w", encoding="utf-8") as out:
-        for item in PROBES:
-            out.write(json.dumps(item, ensure_ascii=False) + "\n")
-    print(f"wrote {len(PROBES)} probes to {OUT}")
-
-
 if __name__ == "__main__":
-    main()
+    write(OUT, PROBES)

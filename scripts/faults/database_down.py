@@ -237,6 +237,23 @@ class Session(SignedIn):
         return status
 
 
+def make_calendar(session: "Session", name: str) -> tuple[str, str]:
+    """The clients' calendar (MKCALENDAR over CalDAV): its path and its id in the JSON API."""
+    server = session.server
+    calendar = session.home + CALENDAR_SLUG + "/"
+    setup = Connection(server.port, session.basic)
+    body = ('<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+            f'<D:set><D:prop><D:displayname>{name}</D:displayname></D:prop></D:set></C:mkcalendar>').encode()
+    status, _, data = setup.send("MKCALENDAR", calendar, body, {"Content-Type": "application/xml"})
+    setup.close()
+    if status != 201:
+        raise RuntimeError(f"MKCALENDAR {calendar} answered {status}: {data[:300]!r}")
+    status, _, data = Connection(server.port, session.bearer).send("GET", "/api/v1/calendars")
+    listed = json.loads(data)
+    listed = listed.get("calendars", listed) if isinstance(listed, dict) else listed
+    return calendar, next(c["id"] for c in listed if c.get("slug") == CALENDAR_SLUG)
+
+
 # MARK: what the clients did
 
 
@@ -685,18 +702,7 @@ def main() -> int:
         password = next(line.split(":", 1)[1].strip() for line in created.splitlines() if line.lower().startswith("password:"))
         print(f"server ready in {server.start():.1f} s on port {server.port}; PostgreSQL at {database_url.rsplit('@', 1)[-1]}", flush=True)
         session = Session(server, password)
-        calendar = session.home + CALENDAR_SLUG + "/"
-        setup = Connection(server.port, session.basic)
-        status, _, data = setup.send("MKCALENDAR", calendar, b'<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" '
-                                     b'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:displayname>Database down</D:displayname>'
-                                     b'</D:prop></D:set></C:mkcalendar>', {"Content-Type": "application/xml"})
-        setup.close()
-        if status != 201:
-            raise RuntimeError(f"MKCALENDAR {calendar} answered {status}: {data[:300]!r}")
-        status, _, data = Connection(server.port, session.bearer).send("GET", "/api/v1/calendars")
-        listed = json.loads(data)
-        listed = listed.get("calendars", listed) if isinstance(listed, dict) else listed
-        calendar_id = next(c["id"] for c in listed if c.get("slug") == CALENDAR_SLUG)
+        calendar, calendar_id = make_calendar(session, "Database down")
 
         offset = time.time() - time.monotonic()
         clients = [Client("api", "api", session, calendar, calendar_id, stop)] + [

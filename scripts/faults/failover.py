@@ -69,7 +69,6 @@ import database_down as dd  # noqa: E402  (its server, sign-in, clients and writ
 from database_down import Client, Connection, Server, Session, check, check_writes, free_port, info, readyz  # noqa: E402
 
 EMAIL = dd.EMAIL
-CALENDAR_SLUG = dd.CALENDAR_SLUG
 HANG_SECONDS = 15
 SUPERUSER_PASSWORD = "failover-superuser"
 REPLICATION_PASSWORD = "failover-replication"
@@ -438,18 +437,7 @@ def main() -> int:
         sessions = [session] + [copy.copy(session) for _ in servers[1:]]
         for other, one in zip(sessions[1:], servers[1:]):
             other.server = one
-        calendar = session.home + CALENDAR_SLUG + "/"
-        setup = Connection(server.port, session.basic)
-        status, _, data = setup.send("MKCALENDAR", calendar, b'<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" '
-                                     b'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:displayname>Failover</D:displayname>'
-                                     b'</D:prop></D:set></C:mkcalendar>', {"Content-Type": "application/xml"})
-        setup.close()
-        if status != 201:
-            raise RuntimeError(f"MKCALENDAR {calendar} answered {status}: {data[:300]!r}")
-        status, _, data = Connection(server.port, session.bearer).send("GET", "/api/v1/calendars")
-        listed = json.loads(data)
-        listed = listed.get("calendars", listed) if isinstance(listed, dict) else listed
-        calendar_id = next(c["id"] for c in listed if c.get("slug") == CALENDAR_SLUG)
+        calendar, calendar_id = dd.make_calendar(session, "Failover")
         # Client i talks to instance i mod N: with several, every instance has traffic of its own.
         clients = [Client("api", "api", session, calendar, calendar_id, stop)] + [
             Client(f"dav{i}", "caldav", sessions[i % len(sessions)], calendar, calendar_id, stop)

@@ -86,6 +86,15 @@ import Testing
     static let zone = TimeZone(identifier: "Asia/Riyadh")!
 
     /// A conversation of (sender, "YYYY-MM-DDTHH:MM", text) in Riyadh time.
+    /// A proposal by A on Sunday 2026-12-06 at 10:00, then the answers a minute apart, B and A in turn.
+    static func reply(_ proposal: String, _ answers: String..., zone: TimeZone = zone) -> ConversationOutcome {
+        var chat = [("A", "2026-12-06T10:00", proposal)]
+        for (index, answer) in answers.enumerated() {
+            chat.append((index % 2 == 0 ? "B" : "A", "2026-12-06T10:0\(index + 1)", answer))
+        }
+        return outcome(chat, zone: zone)
+    }
+
     static func outcome(_ messages: [(String, String, String)], zone: TimeZone = zone) -> ConversationOutcome {
         let chat = messages.map { sender, time, text in
             ChatMessage(sender: sender, timestamp: ExtractionJSONLines.instant(time + ":00+03:00")!, timeZone: zone, body: text)

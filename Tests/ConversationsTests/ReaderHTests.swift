@@ -5,14 +5,6 @@ import Testing
 /// Reader H's mechanisms, each on wording none of the fixtures uses. 2026-12-06 is a Sunday; the
 /// chats are in Riyadh time.
 @Suite struct ReaderHTests {
-    static func reply(_ proposal: String, _ answers: String...) -> ConversationOutcome {
-        var chat = [("A", "2026-12-06T10:00", proposal)]
-        for (index, answer) in answers.enumerated() {
-            chat.append((index % 2 == 0 ? "B" : "A", "2026-12-06T10:0\(index + 1)", answer))
-        }
-        return ExtractionTests.outcome(chat)
-    }
-
     static func start(_ outcome: ConversationOutcome) -> String? { ExtractionTests.start(outcome) }
 
     @Test("the hour that closes the answer to \"what time?\" is the plan's time", arguments: [
@@ -21,14 +13,14 @@ import Testing
         ("nrou7 3al ba7r yom el sabt?", "akeed, ay sa3a?", "mnetla2a 3nd el mat3am 6", "tamam", "2026-12-12T18:00"),
     ])
     func hourAnswersWhatTime(proposal: String, question: String, answer: String, yes: String, expected: String) {
-        let result = Self.reply(proposal, question, answer, yes)
+        let result = ExtractionTests.reply(proposal, question, answer, yes)
         #expect(result.state == .agreed, "\(answer)")
         #expect(Self.start(result) == expected, "\(answer)")
     }
 
     @Test func aBareHourAsksNothingWithoutTheQuestion() {
         // No "what time?" before it: "room 5" stays no time.
-        let result = Self.reply("Study group Thursday?", "yes, I'll be in room 5")
+        let result = ExtractionTests.reply("Study group Thursday?", "yes, I'll be in room 5")
         #expect(Self.start(result) == "2026-12-10")
     }
 
@@ -37,13 +29,13 @@ import Testing
         ("بتيجي نلعب تنس بكرة؟", "بكرة عندي شغل لحد الساعة ٥", "طيب منلعب الساعة ٧", "تمام", "2026-12-07T19:00"),
     ])
     func busyUntil(proposal: String, excuse: String, counter: String, yes: String, expected: String) {
-        let result = Self.reply(proposal, excuse, counter, yes)
+        let result = ExtractionTests.reply(proposal, excuse, counter, yes)
         #expect(result.state == .agreed, "\(excuse)")
         #expect(Self.start(result) == expected, "\(excuse)")
     }
 
     @Test func busyUntilStillRefusesAWholeDay() {
-        let result = Self.reply("Beach Saturday, all day?", "Saturday I'm at work till 4")
+        let result = ExtractionTests.reply("Beach Saturday, all day?", "Saturday I'm at work till 4")
         #expect(result.state == .denied)
     }
 
@@ -52,13 +44,13 @@ import Testing
         ("momken tewassalni el matar el khamis?", "akeed, el sa3a kam?", "3 el fagr", "2026-12-10T03:00"),
     ])
     func hourWithPrayer(proposal: String, question: String, answer: String, expected: String) {
-        let result = Self.reply(proposal, question, answer, "ok")
+        let result = ExtractionTests.reply(proposal, question, answer, "ok")
         #expect(Self.start(result) == expected, "\(answer)")
     }
 
     @Test("\"what time?\" in other dialects", arguments: ["wa9tach?", "à quelle heure?", "قديش الساعة؟"])
     func askTimeFamily(question: String) {
-        let result = Self.reply("ciné samedi?", "ok " + question, "mnetla2a 3nd el cinema 9", "ok")
+        let result = ExtractionTests.reply("ciné samedi?", "ok " + question, "mnetla2a 3nd el cinema 9", "ok")
         #expect(Self.start(result) == "2026-12-12T21:00", "\(question)")
     }
 }

@@ -5,14 +5,6 @@ import Testing
 /// Reader J's mechanisms, each on wording none of the fixtures uses. 2026-12-06 is a Sunday; the
 /// chats are in Riyadh time.
 @Suite struct ReaderJTests {
-    static func reply(_ proposal: String, _ answers: String...) -> ConversationOutcome {
-        var chat = [("A", "2026-12-06T10:00", proposal)]
-        for (index, answer) in answers.enumerated() {
-            chat.append((index % 2 == 0 ? "B" : "A", "2026-12-06T10:0\(index + 1)", answer))
-        }
-        return ExtractionTests.outcome(chat)
-    }
-
     static func start(_ outcome: ConversationOutcome) -> String? { ExtractionTests.start(outcome) }
 
     @Test("a time just before the hour takes that hour's half of the day", arguments: [
@@ -22,7 +14,7 @@ import Testing
         ("Tuesday, meet at the gate at quarter to 9?", "2026-12-08T20:45"),
     ])
     func quarterTo(proposal: String, expected: String) {
-        let result = Self.reply(proposal, "ok see you then")
+        let result = ExtractionTests.reply(proposal, "ok see you then")
         #expect(result.state == .agreed, "\(proposal)")
         #expect(Self.start(result) == expected, "\(proposal)")
     }
@@ -33,7 +25,7 @@ import Testing
         "Transféré : vernissage de l'expo jeudi à 19h",
     ])
     func forwarded(card: String) {
-        let result = Self.reply(card, "ok thanks")
+        let result = ExtractionTests.reply(card, "ok thanks")
         #expect(result.state == .noEvent, "\(card)")
     }
 
@@ -42,13 +34,13 @@ import Testing
         ("el thulatha ba3d el3asr nitla3 el ba7ar?", PrayerAnchor.asr),
     ])
     func gluedArticle(proposal: String, anchor: PrayerAnchor) {
-        let result = Self.reply(proposal, "tamam akeed")
+        let result = ExtractionTests.reply(proposal, "tamam akeed")
         #expect(result.state == .agreed, "\(proposal)")
         #expect(result.event?.startRelativeTo == anchor, "\(proposal)")
     }
 
     @Test func jumaahIsFridaysDhuhr() {
-        let result = Self.reply("Friday after Jumaah we makan at the warung ok?", "Can, see you")
+        let result = ExtractionTests.reply("Friday after Jumaah we makan at the warung ok?", "Can, see you")
         #expect(result.state == .agreed)
         #expect(result.event?.startRelativeTo == .dhuhr)
         #expect(Self.start(result)?.hasPrefix("2026-12-11T") == true)
@@ -67,25 +59,25 @@ import Testing
     }
 
     @Test func aMaybeWithoutAPutOffStillSoftensTheNo() {
-        let result = Self.reply("Dinner Wednesday at 8?", "sorry I can't, actually let me check and I'll let you know")
+        let result = ExtractionTests.reply("Dinner Wednesday at 8?", "sorry I can't, actually let me check and I'll let you know")
         #expect(result.state == .proposed)
     }
 
     @Test func theThingsStartIsNotWhenTheTwoMeet() {
-        let result = Self.reply("Jazz at the Blue Note Thursday? doors open 9 but let's grab a drink nearby at 8", "deal")
+        let result = ExtractionTests.reply("Jazz at the Blue Note Thursday? doors open 9 but let's grab a drink nearby at 8", "deal")
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-10T20:00")
     }
 
     @Test("the proposer's nudge asks about the plan on the table", arguments: ["So?", "Obviously. So?", "so ur in?"])
     func nudge(nudge: String) {
-        let result = Self.reply("Go-karting Saturday at 4?", "lol I'm rubbish at it", nudge, "fine, go on")
+        let result = ExtractionTests.reply("Go-karting Saturday at 4?", "lol I'm rubbish at it", nudge, "fine, go on")
         #expect(result.state == .agreed, "\(nudge)")
         #expect(Self.start(result) == "2026-12-12T16:00", "\(nudge)")
     }
 
     @Test func withMeAsksTheOtherAlong() {
-        let result = Self.reply("climbing with me? Tuesday at 7, the new wall is open", "haha ok fine")
+        let result = ExtractionTests.reply("climbing with me? Tuesday at 7, the new wall is open", "haha ok fine")
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-08T19:00")
     }
@@ -102,18 +94,18 @@ import Testing
     }
 
     @Test func anInvitationWithItsOwnWhenTakesNotTheDayOfSomeoneElsesDoings() {
-        let result = Self.reply("you around this week? my cousin lands on Tuesday", "mostly yeah", "dinner Thursday at 8 then?", "sounds good")
+        let result = ExtractionTests.reply("you around this week? my cousin lands on Tuesday", "mostly yeah", "dinner Thursday at 8 then?", "sounds good")
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-10T20:00")
     }
 
     @Test func aReminderOfADeadlineDoesNotTakeUpAForwardedCard() {
-        let result = Self.reply("Fwd: Night market at the old port opens Thursday 6pm", "cool", "and the visa form is due Monday, don't forget", "ok")
+        let result = ExtractionTests.reply("Fwd: Night market at the old port opens Thursday 6pm", "cool", "and the visa form is due Monday, don't forget", "ok")
         #expect(result.state == .noEvent)
     }
 
     @Test func aForecastIsNoExcuseAndAConditionalYesIsNoAgreement() {
-        let result = Self.reply("Hike Saturday at 7?", "the forecast says rain on Saturday", "so?", "if it's dry I'm in, otherwise no",
+        let result = ExtractionTests.reply("Hike Saturday at 7?", "the forecast says rain on Saturday", "so?", "if it's dry I'm in, otherwise no",
                                 "ok we'll see", "how's your mum doing?", "much better thanks", "ok good to hear")
         #expect(result.state == .proposed)
         #expect(Self.start(result) == "2026-12-12T07:00")
@@ -121,7 +113,7 @@ import Testing
 
     @Test func aNewHourFarFromTheOldOneIsReadAfreshAndKwayesAnswers() {
         // The flight's "٣ الضهر" said which half of the day 3 was in; "١١ ونص" three hours and more away is the morning.
-        let result = Self.reply("بكرة ممكن توديني المطار؟ الطيارة الساعة ٣ الضهر", "اكيد، اجيك الساعة ١١ ونص كويس؟", "كويس شديد")
+        let result = ExtractionTests.reply("بكرة ممكن توديني المطار؟ الطيارة الساعة ٣ الضهر", "اكيد، اجيك الساعة ١١ ونص كويس؟", "كويس شديد")
         #expect(result.state == .agreed)
         #expect(Self.start(result) == "2026-12-07T11:30")
     }
@@ -131,32 +123,32 @@ import Testing
         "ماشي، بس لو اتأخرت شوية استنوني",
     ])
     func ifLate(answer: String) {
-        let result = Self.reply("Cinema Monday at 8?", answer)
+        let result = ExtractionTests.reply("Cinema Monday at 8?", answer)
         #expect(result.state == .agreed, "\(answer)")
         #expect(Self.start(result) == "2026-12-07T20:00", "\(answer)")
     }
 
     @Test func notThisTimeInTheLevantRefuses() {
-        let result = Self.reply("نطلع ع الجبل الخميس؟", "مش هالمرة خيي")
+        let result = ExtractionTests.reply("نطلع ع الجبل الخميس؟", "مش هالمرة خيي")
         #expect(result.state == .denied)
     }
 
     @Test func onesOwnAbsenceAfterButIsNoCounter() {
         // The span of one's absence starting on the plan's day turns the plan down; it does not move it.
-        let result = Self.reply("BBQ at ours Thursday from 4?", "we'd love to but we're away up north from Thursday till Sunday")
+        let result = ExtractionTests.reply("BBQ at ours Thursday from 4?", "we'd love to but we're away up north from Thursday till Sunday")
         #expect(result.state == .denied)
         #expect(Self.start(result) == "2026-12-10T16:00")
     }
 
     @Test func aYesWithAQuestionAfterButStaysAYes() {
         // "yes, but what time? I have a class till 11": one's own day asked around is no absence.
-        let result = Self.reply("Picnic Saturday?", "yes! but what time? I have a class till 11")
+        let result = ExtractionTests.reply("Picnic Saturday?", "yes! but what time? I have a class till 11")
         #expect(result.state != .denied)
     }
 
     @Test func takingNoteOfAWhenThatNamesNoOneIsTakingNoteOfNews() {
-        #expect(Self.reply("residents' meeting moved to Wednesday 6pm", "ok noted").state == .noEvent)
+        #expect(ExtractionTests.reply("residents' meeting moved to Wednesday 6pm", "ok noted").state == .noEvent)
         // With "you and me" the same words take the plan.
-        #expect(Self.reply("Dinner Thursday 8pm at Nando's, you and me", "got it").state == .agreed)
+        #expect(ExtractionTests.reply("Dinner Thursday 8pm at Nando's, you and me", "got it").state == .agreed)
     }
 }

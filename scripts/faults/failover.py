@@ -126,8 +126,8 @@ class Node:
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self.kill()
-        subprocess.run(["pkill", "-KILL", "-f", f"postgres.*{self.data}"], capture_output=True)
+                pass
+        self.kill()  # whatever did not stop, and any PostgreSQL left behind
 
     def leads(self) -> bool:
         """Patroni's REST API answers 200 on /primary (HAProxy's check) only on the leader."""

@@ -44,22 +44,23 @@ struct XMLDocumentParser {
         guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, isNameStart(bytes[index + 1]) else {
             throw failure("the document does not start with an element")
         }
-        var root: DAVElement?
-        while root == nil {
-            guard index < bytes.count else {
-                throw DAVError.malformed("The XML document ends before its root element is closed.", line: position().line,
-                                         column: position().column)
-            }
+        let root = try rootElement()
+        try skipMisc()
+        guard index >= bytes.count else { throw failure("there is content after the root element") }
+        return root
+    }
+
+    /// From the root's start tag to its end tag.
+    private mutating func rootElement() throws(DAVError) -> DAVElement {
+        while index < bytes.count {
             if bytes[index] == UInt8(ascii: "<") {
-                root = try markup()
+                if let root = try markup() { return root }
             } else {
                 try text()
             }
         }
-        try skipMisc()
-        guard index >= bytes.count else { throw failure("there is content after the root element") }
-        guard let root else { throw failure("the document has no root element") }
-        return root
+        let end = position()
+        throw DAVError.malformed("The XML document ends before its root element is closed.", line: end.line, column: end.column)
     }
 
     /// `<?xml version="1.x" encoding="…" standalone="…"?>` (XML 1.0 §2.8), each part in its place.
@@ -91,16 +92,15 @@ struct XMLDocumentParser {
         }
         let version = try pseudoAttribute("version") { value in
             value.count >= 3 && bytes[value.lowerBound] == UInt8(ascii: "1") && bytes[value.lowerBound + 1] == UInt8(ascii: ".")
-                && value.dropFirst(2).allSatisfy { bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }
+                && value.dropFirst(2).allSatisfy { Self.isDigit(bytes[$0]) }
         }
         guard version else { throw failure("the XML declaration has no version", at: start) }
         _ = try pseudoAttribute("encoding") { value in
             !value.isEmpty && value.allSatisfy { at in
                 let byte = bytes[at]
-                let letter = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                return at == value.lowerBound ? letter
-                    : letter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")
-                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                return at == value.lowerBound ? Self.isLetter(byte)
+                    : Self.isLetter(byte) || Self.isDigit(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                        || byte == UInt8(ascii: "-")
             }
         }
         _ = try pseudoAttribute("standalone") { value in
@@ -263,13 +263,13 @@ struct XMLDocumentParser {
 
     private mutating func comment() throws(DAVError) {
         let start = index
-        index += 4
+        index += Markup.commentOpen.count
         while index < bytes.count {
             if starts(with: Markup.doubleHyphen) {
                 guard index + 2 < bytes.count, bytes[index + 2] == UInt8(ascii: ">") else {
                     throw failure("a comment contains \"--\"")
                 }
-                index += 3
+                index += Markup.doubleHyphen.count + 1
                 return
             }
             index += 1
@@ -279,13 +279,13 @@ struct XMLDocumentParser {
 
     private mutating func cdata() throws(DAVError) {
         let start = index
-        index += 9
+        index += Markup.cdataOpen.count
         let contentStart = index
         while index < bytes.count, !starts(with: Markup.cdataClose) { index += 1 }
         guard index < bytes.count else { throw failure("a CDATA section is not closed", at: start) }
         // Kept byte for byte, line ends included: iCalendar text (calendar-timezone) wants its CR LF.
         stack[stack.count - 1].pendingText.append(contentsOf: bytes[contentStart..<index])
-        index += 3
+        index += Markup.cdataClose.count
     }
 
     // MARK: - Character data
@@ -419,14 +419,18 @@ struct XMLDocumentParser {
         return start..<index
     }
 
-    private func isNameStart(_ byte: UInt8) -> Bool {
+    private static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private func isNameStart(_ byte: UInt8) -> Bool {
+        Self.isLetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
     private func isNameByte(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: ".")
+        isNameStart(byte) || Self.isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 
     private func split(_ name: Range<Int>) -> (prefix: Range<Int>?, local: Range<Int>) {
@@ -490,7 +494,12 @@ struct XMLDocumentParser {
     // MARK: - Errors
 
     private func position(of offset: Int? = nil) -> (line: Int, column: Int) {
-        let end = min(offset ?? index, bytes.count)
+        Self.position(of: offset ?? index, in: bytes)
+    }
+
+    /// The line and column (1-based, in bytes) of `offset` in `bytes`.
+    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        let end = min(offset, bytes.count)
         var line = 1
         var lineStart = 0
         for at in 0..<end where bytes[at] == 0x0A {

@@ -142,10 +142,10 @@ public struct XMLReader: Sendable {
     }
 
     private static func malformedAt(_ data: Data, _ index: Data.Index, _ message: String) -> DAVError {
-        let before = data[data.startIndex..<index]
-        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
-        return DAVError.malformed(message, line: line, column: index - lineStart + 1)
+        let place = data.withUnsafeBytes { raw in
+            XMLDocumentParser.position(of: index - data.startIndex, in: raw.bindMemory(to: UInt8.self))
+        }
+        return DAVError.malformed(message, line: place.line, column: place.column)
     }
 
     private static func containsNUL(_ data: Data) -> Bool {

@@ -19,8 +19,12 @@ package struct CalendarMirror: Sendable {
         package let parsed: ParsedCalendarObject
 
         package init(_ stored: CalendarObject, parsedBy cache: ParsedCalendarCache) {
-            self.stored = stored
             parsed = cache.entry(for: stored)
+            // The entry was often made from another read of the same version (a conflict
+            // check's), and the same ETag is the same bytes: hold one copy of the text, not two.
+            var stored = stored
+            stored.icalendar = parsed.text
+            self.stored = stored
         }
     }
 

@@ -99,7 +99,8 @@ package final class ParsedCalendarObject: Sendable {
         package var response: Multistatus.Response
     }
 
-    private let text: String
+    /// The object's text; the mirror keeps this one copy rather than the one its row brought.
+    package let text: String
     private let etag: String
     private let cache: ParsedCalendarCache
     private let derived = Mutex(Derived())

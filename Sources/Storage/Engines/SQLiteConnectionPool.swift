@@ -16,8 +16,10 @@ actor SQLiteConnectionPool {
     private let logger: Logger
     private var idle: [SQLiteConnection] = []
     private var opened = 0
-    /// Who waits for a connection, oldest first; each with a number its deadline finds it by.
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<SQLiteConnection, any Error>)] = []
+    /// Who waits for a connection, oldest first; each with a number its deadline finds it by, and
+    /// the deadline's task, cancelled when the waiter is served so that it does not outlive the
+    /// wait (a burst of writes queued thousands of them, each alive for the whole timeout).
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<SQLiteConnection, any Error>, deadline: Task<Void, Never>?)] = []
     private var nextWaiter: UInt64 = 0
     /// How long a transaction may wait for a connection before it is refused with
     /// `StoreUnavailable` (nil: as long as it takes). One slow writer then costs others a quick
@@ -67,13 +69,13 @@ actor SQLiteConnectionPool {
         }
         nextWaiter += 1
         let id = nextWaiter
-        if let leaseTimeout {
+        let deadline = leaseTimeout.map { timeout in
             Task { [weak self] in
-                try? await Task.sleep(for: leaseTimeout)
-                await self?.expire(id, after: leaseTimeout)
+                do { try await Task.sleep(for: timeout) } catch { return }  // served in time
+                await self?.expire(id, after: timeout)
             }
         }
-        return try await withCheckedThrowingContinuation { waiters.append((id, $0)) }
+        return try await withCheckedThrowingContinuation { waiters.append((id, $0, deadline)) }
     }
 
     /// The waiter `id`, if it still waits, is refused.
@@ -86,7 +88,9 @@ actor SQLiteConnectionPool {
 
     private func release(_ connection: SQLiteConnection) async {
         if !waiters.isEmpty {
-            waiters.removeFirst().continuation.resume(returning: connection)
+            let waiter = waiters.removeFirst()
+            waiter.deadline?.cancel()
+            waiter.continuation.resume(returning: connection)
         } else if closed {
             try? await connection.close().get()
             retire()
@@ -111,7 +115,10 @@ actor SQLiteConnectionPool {
     /// (the writer's own) may stop once this returns.
     func close() async {
         closed = true
-        for waiter in waiters { waiter.continuation.resume(throwing: StorageError.closed) }
+        for waiter in waiters {
+            waiter.deadline?.cancel()
+            waiter.continuation.resume(throwing: StorageError.closed)
+        }
         waiters.removeAll()
         let closing = idle
         idle.removeAll()
@@ -128,13 +135,15 @@ actor SQLiteConnectionPool {
         let db = connection.sql()
         // WAL: readers never block the writer. busy_timeout: wait for another process (the CLI
         // beside a running server) instead of failing. Foreign keys are off by default in SQLite.
-        // No mmap and an 8 MiB page cache per connection: time-range queries answer from the
-        // in-memory calendar (`CalendarMirror`), so the database's pages no longer need to sit in
-        // the process. With mmap and a 64 MiB cache they did: the server's resident memory grew
-        // with the database (311 MiB at 20,000 events, 227 without; Benchmarks/memory).
+        // No mmap and a 2 MiB page cache per connection (five connections): time-range queries
+        // answer from the in-memory calendar (`CalendarMirror`), so the database's pages need not
+        // sit in the process; the operating system's file cache holds them. With mmap and a
+        // 64 MiB cache the server's resident memory grew with the database (311 MiB at 20,000
+        // events, 227 without); 8 MiB caches were still 14 MB of its heap at 5,000
+        // (Benchmarks/memory, docs/speed.md).
         for pragma in [
             "PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
-            "PRAGMA mmap_size = 0", "PRAGMA cache_size = -8192",
+            "PRAGMA mmap_size = 0", "PRAGMA cache_size = -2048",
         ] {
             do {
                 try await db.raw(SQLQueryString(pragma)).run()

@@ -16,9 +16,9 @@ package struct ObjectResponses {
     /// The zone for expanded or limited calendar-data; the calendar's own when nil.
     package var floatingZone: ZoneRules?
     private let calendarHref: String
-    /// What clients ask of objects in bulk depends on the object's bytes and href alone, so the
-    /// written response is kept with the parsed object under this description of the request,
-    /// and copied next time; nil when the selection asks for more. (Those properties have
+    /// What clients ask of objects in bulk depends on the object's bytes and href alone, so a
+    /// response asked for again is kept with the parsed object under this description of the
+    /// request, and copied next time; nil when the selection asks for more. (Those properties have
     /// distinct local names, which therefore name them here.)
     private let shape: String?
 
@@ -48,10 +48,12 @@ package struct ObjectResponses {
     package func response(for object: CalendarObject, parsed: ParsedCalendarObject? = nil) -> Multistatus.Response {
         guard let shape else { return make(object, href: calendarHref + DAVHref.encode(object.name), parsed: parsed) }
         let parsed = parsed ?? service.parsedCalendars.entry(for: object)
-        if let kept = parsed.response(shape: shape, calendarHref: calendarHref, name: object.name) { return kept }
+        let place = ParsedCalendarObject.ResponsePlace(shape: shape, calendarHref: calendarHref, name: object.name)
+        let answer = parsed.response(at: place)
+        if case .kept(let kept) = answer { return kept }
         let made = make(object, href: calendarHref + DAVHref.encode(object.name), parsed: parsed)
-        guard let written = XMLWriter.prewritten(made) else { return made }
-        parsed.keep(written, shape: shape, calendarHref: calendarHref, name: object.name)
+        guard case .askedAgain = answer, let written = XMLWriter.prewritten(made) else { return made }
+        parsed.keep(written, at: place)
         return written
     }
 

@@ -9,8 +9,8 @@ import Synchronization
 /// again (every sync client asks for the coming week), and parsing is most of a query's cost. The
 /// ETag is a hash of the bytes, so an entry can never be stale.
 ///
-/// Both tables are bounded in bytes of the objects' text and emptied when full. Entries (the
-/// escaped text, where the events happen, written responses: a few times the text) are kept up to
+/// Both tables are bounded in bytes of the objects' text and emptied when full. Entries (where
+/// the events happen, responses asked for again: a few times the text) are kept up to
 /// `entryBytes`. Parsed calendars are about ten times their text, and once an entry's instances
 /// are indexed nearly nothing asks for them again, so only the most recently parsed are kept, up
 /// to `parsedBytes`: keeping every one was most of the server's memory (about 100 MB for a
@@ -77,25 +77,24 @@ package final class ParsedCalendarCache: Sendable {
 }
 
 /// What the server derives from one version of a calendar object's text, each part made once:
-/// the parsed calendar, the escaped text for `calendar-data`, where its events happen
-/// (`EventInstanceIndex`, per floating zone), and its written multistatus responses.
+/// the parsed calendar, where its events happen (`EventInstanceIndex`, per floating zone), and
+/// the multistatus responses clients ask for again.
 package final class ParsedCalendarObject: Sendable {
     private struct Derived {
-        package var escaped: EscapedText?
         /// One per floating zone asked for (nearly always one: the calendar's), with the day
         /// (seconds since 1970) it was built on; a list, as comparing a zone name or two costs
         /// less than hashing it on every query.
         package var events: [(zone: String, index: EventInstanceIndex, day: Int64)] = []
-        /// Written responses, a handful: one per way clients ask for the object.
+        /// Written responses, a handful: one per way clients ask for the object again.
         package var responses: [KeptResponse] = []
+        /// The last two places and shapes asked for without a kept response (`ResponsePlace`'s
+        /// hash, 0 for none): inline, so that noting them allocates nothing.
+        package var asked: (Int, Int) = (0, 0)
     }
 
-    /// A written response and what it answers: the properties asked for (`ObjectResponses`'
-    /// shape) and the object's place, its calendar's href and its name.
+    /// A written response and where and how it was asked for.
     private struct KeptResponse {
-        package var shape: String
-        package var calendarHref: String
-        package var name: String
+        package var place: ResponsePlace
         package var response: Multistatus.Response
     }
 
@@ -118,14 +117,10 @@ package final class ParsedCalendarObject: Sendable {
         cache.parsedCalendar(etag: etag, text: text)
     }
 
-    /// The whole text as `calendar-data`, escaped once.
+    /// The whole text as `calendar-data`, escaped (a response kept for a second ask holds it
+    /// written; nothing else needs it twice).
     package var calendarData: EscapedText {
-        derived.withLock { derived in
-            if let escaped = derived.escaped { return escaped }
-            let escaped = EscapedText(text)
-            derived.escaped = escaped
-            return escaped
-        }
+        EscapedText(text)
     }
 
     /// The events' instances from two years before `now` to two years after, floating times read
@@ -149,18 +144,48 @@ package final class ParsedCalendarObject: Sendable {
         return index
     }
 
-    /// The response kept for `shape` at this place, if any (see `ObjectResponses`).
-    package func response(shape: String, calendarHref: String, name: String) -> Multistatus.Response? {
-        derived.withLock { derived in
-            derived.responses.first { $0.shape == shape && $0.name == name && $0.calendarHref == calendarHref }?.response
+    /// Where and how a response is asked for: the properties asked for (`ObjectResponses`' shape),
+    /// the object's calendar's href and its name.
+    package struct ResponsePlace: Hashable {
+        package var shape: String
+        package var calendarHref: String
+        package var name: String
+
+        package init(shape: String, calendarHref: String, name: String) {
+            self.shape = shape
+            self.calendarHref = calendarHref
+            self.name = name
         }
     }
 
-    /// Keeps `response`; at most four are kept, the oldest leaving first.
-    package func keep(_ response: Multistatus.Response, shape: String, calendarHref: String, name: String) {
+    /// What is kept for a response asked for at `place`.
+    package enum KeptAnswer {
+        case kept(Multistatus.Response)
+        /// Asked for before and not kept: keep the one written now.
+        case askedAgain
+        /// Not asked for lately: a response asked for once (a sync from scratch, a phone's first
+        /// fetch of every object) is written and let go, not held for each of thousands.
+        case firstAsk
+    }
+
+    /// The response kept for `place`, or whether it was asked for before; notes the ask.
+    package func response(at place: ResponsePlace) -> KeptAnswer {
+        derived.withLock { derived in
+            if let kept = derived.responses.first(where: { $0.place == place }) {
+                return .kept(kept.response)
+            }
+            let mark = place.hashValue | 1
+            if derived.asked.0 == mark || derived.asked.1 == mark { return .askedAgain }
+            derived.asked = (mark, derived.asked.0)
+            return .firstAsk
+        }
+    }
+
+    /// Keeps `response` for `place`; at most four are kept, the oldest leaving first.
+    package func keep(_ response: Multistatus.Response, at place: ResponsePlace) {
         derived.withLock { derived in
             if derived.responses.count >= 4 { derived.responses.removeFirst() }
-            derived.responses.append(KeptResponse(shape: shape, calendarHref: calendarHref, name: name, response: response))
+            derived.responses.append(KeptResponse(place: place, response: response))
         }
     }
 }

@@ -46,4 +46,27 @@ struct ParsedCalendarCacheTests {
         #expect(index.overlaps(day) == true, "the event on 2026-11-23 is found by the index")
         #expect(cache.heldBytes.parsed == 0, "a calendar larger than the whole table is not kept")
     }
+
+    @Test("a response asked for once is let go; asked for again, it is kept and copied after that, at each place and shape apart")
+    func responsesKeptOnTheSecondAsk() throws {
+        let entry = ParsedCalendarCache(entryBytes: 1 << 20, parsedBytes: 1 << 20).entry(for: Self.object(1))
+        let week = ParsedCalendarObject.ResponsePlace(shape: "0 getetag calendar-data", calendarHref: "/dav/a/home/", name: "e1.ics")
+        let sync = ParsedCalendarObject.ResponsePlace(shape: "0 getetag", calendarHref: "/dav/a/home/", name: "e1.ics")
+        let shared = ParsedCalendarObject.ResponsePlace(shape: week.shape, calendarHref: "/dav/b/shared/", name: "e1.ics")
+        #expect(Self.state(entry.response(at: week)) == "first")
+        #expect(Self.state(entry.response(at: sync)) == "first", "another shape is another ask")
+        #expect(Self.state(entry.response(at: week)) == "again")
+        entry.keep(.status("/dav/a/home/e1.ics", 200), at: week)
+        #expect(Self.state(entry.response(at: week)) == "kept")
+        #expect(Self.state(entry.response(at: shared)) == "first", "the same object in another calendar is another place")
+        #expect(Self.state(entry.response(at: sync)) == "again")
+    }
+
+    static func state(_ answer: ParsedCalendarObject.KeptAnswer) -> String {
+        switch answer {
+        case .kept: "kept"
+        case .askedAgain: "again"
+        case .firstAsk: "first"
+        }
+    }
 }

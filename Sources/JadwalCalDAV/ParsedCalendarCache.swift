@@ -150,12 +150,6 @@ package final class ParsedCalendarObject: Sendable {
         package var shape: String
         package var calendarHref: String
         package var name: String
-
-        package init(shape: String, calendarHref: String, name: String) {
-            self.shape = shape
-            self.calendarHref = calendarHref
-            self.name = name
-        }
     }
 
     /// What is kept for a response asked for at `place`.

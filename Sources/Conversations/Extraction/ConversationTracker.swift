@@ -74,6 +74,8 @@ struct ConversationTracker {
     private var lastThingsDay = false
     /// The sender of the message before this one, if it told the other not to do something.
     private var lastForbidder: String?
+    /// The hours the message before this one said: a yes that says one of them back takes it up.
+    private var lastClocks: [SpokenClock] = []
 
     mutating func take(_ reading: MessageReading, from sender: String) {
         defer { lastSender = sender }
@@ -108,6 +110,7 @@ struct ConversationTracker {
         }
         let before = plans.count
         takeMessage(reading, from: sender)
+        lastClocks = reading.fragments.flatMap { [$0.clock].compactMap { $0 } + $0.laterClocks }
         // (The answer to a word about a thing's day, "the recital is friday right" "ya friday at 8", is a
         // parenthesis: the plan waiting for an answer stays in focus.)
         if reading.fragments.contains(where: \.hasWhen) || !reading.excuseDays.isEmpty || !reading.excuseClocks.isEmpty,
@@ -119,6 +122,8 @@ struct ConversationTracker {
         // "يعني معنا؟" after the other's "free after 5": the proposer asking whether the other joins asks about the plan in focus.
         let joined = reading.asksToJoin && !reading.asksWhatOtherKnows
             ? Set(plans.indices.filter { plans[$0].status == .open && plans[$0].proposer == sender && inFocus($0) }) : []
+        // Asked again, the plan is what the next yes answers, whatever aside the proposer said after the other's hedge.
+        for index in joined { plans[index].awaitsWord = false }
         if !changed.isEmpty || !joined.isEmpty {
             lastAsk = Ask(sender: sender, plans: changed.union(joined))
         } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
@@ -555,7 +560,9 @@ struct ConversationTracker {
                 let focused = inFocus(index)
                 let moves = reading.isQuestion || reading.invites || reading.accepts || focused && (reading.wordCount <= 5 || refines)
                 if changesWhen(fragment, of: index), !vetoed, moves {
-                    plans[index].status = .open
+                    // "on se retrouve à Agdal à 16h45" "Wakha, 16h45 Agdal": a yes that says back the hour the other
+                    // has just said takes it up; the plan stays agreed, at that hour.
+                    plans[index].status = reading.accepts && takesUpTheOthersHour(fragment) ? .agreed : .open
                     merge(fragment, into: index, sender: sender)
                     plans[index].touched = step
                 } else if focused {
@@ -608,6 +615,12 @@ struct ConversationTracker {
         plan.isStatement = !reading.invites && !reading.isQuestion
         plan.namesNoOne = plan.isStatement && !reading.namesTheTwo
         plans.append(plan)
+    }
+
+    /// The fragment's hour is one the other said in the message before.
+    private func takesUpTheOthersHour(_ fragment: PlanFragment) -> Bool {
+        guard let clock = fragment.clock else { return false }
+        return lastClocks.contains { $0.hour % 12 == clock.hour % 12 && $0.minute == clock.minute }
     }
 
     /// A plan is in focus while the talk is on it: touched by this message or one of the three

@@ -89,6 +89,10 @@ struct MessageReader: Sendable {
                 if allItems[index].first == allItems[index].last, word.hasPrefix("ن"), !addressed, allItems[index].has(.invite) {
                     allItems[index].cues.removeAll { $0 == .invite }
                 }
+                // "ila jat el voiture, ok": the Maghrebi "ila" before a verb is "if" (before an hour it is "to").
+                if Self.maghrebiIf.contains(word), index + 1 < allItems.count, allItems[index + 1].token.kind == .word, allItems[index].cues.isEmpty {
+                    allItems[index].cues = [.conditional]
+                }
                 // So "lazem nqra", "لازم نراجع" is "I must study": one's own obligation, no invitation.
                 if Self.isObligation(word), index + 1 < allItems.count {
                     let verb = allItems[index + 1].text
@@ -101,6 +105,8 @@ struct MessageReader: Sendable {
                 }
             }
         }
+        Self.readSameDay(&allItems)
+        Self.readWhereOneIs(&allItems, in: text)
         // "احنا الاثنين", "انتو الاثنين": after a plural pronoun الاثنين is "the two of us", not Monday.
         for index in allItems.indices.dropFirst() where Self.pluralPronouns.contains(allItems[index - 1].text)
             && allItems[index].cues.contains(.weekday(2)) && allItems[index].text.hasPrefix("ال") {
@@ -114,6 +120,8 @@ struct MessageReader: Sendable {
            !allItems[waiver...].contains(where: { $0.has(.conditional) }) {
             reading.isConditional = false
         }
+        // "what if Sunday 7pm instead?", "ولو الخميس؟": an "if" whose whole condition is a when asks for it.
+        if reading.isConditional, reading.isQuestion, Self.conditionsAreWhens(allItems) { reading.isConditional = false }
         // "Course it will", "yes it is": a yes to a statement ("Forecast says it'll turn") agrees with it, not to a plan.
         // "Did you get the car sorted?": a yes-word inside a question is asked, not said.
         if reading.accepts, Self.noYesIsSaid(allItems) { reading.accepts = false }
@@ -123,6 +131,10 @@ struct MessageReader: Sendable {
         reading.isArabic = Self.isMostlyArabic(text)
         reading.asksOnlyAboutTheOther = Self.asksOnlyAboutTheOther(text.tokens)
         readInvolvement(text, into: &reading)
+        // "خلاص تمام؟", "deal?", "we good?": a question made only of yes-words asks the other to confirm what is on the table.
+        if reading.isQuestion, Self.onlyConfirms(allItems) { reading.asksToJoin = true }
+        // "What are you doing NYE?", "وين راس السنة؟": asking what the other does on a day asks about their own day.
+        if reading.isQuestion, !reading.invites, Self.asksTheOthersDoings(text.tokens) { reading.asksOnlyAboutTheOther = true }
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
             var fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
@@ -170,6 +182,88 @@ struct MessageReader: Sendable {
             while end + 1 < items.count, !items[end + 1].isPunctuation { end += 1 }
             return start < index && questionOpeners.contains(items[start].text) && end + 1 < items.count && items[end + 1].text == "?"
         }
+    }
+
+    /// "same", "نفس": "the same day" names a day already said, not today.
+    private static let sameWords: Set<String> = ["same", "نفس", "nafs", "nfs", "nefs", "meme", "même"]
+
+    /// "ونرجع نفس اليوم بالليل", "back the same day": "اليوم" after "نفس" is the day just named, not today.
+    private static func readSameDay(_ items: inout [Item]) {
+        for index in items.indices.dropFirst() where items[index].has(.relativeDay(0)) && sameWords.contains(items[index - 1].text) {
+            items[index].cues = []
+        }
+    }
+
+    /// "Saturday I'm in Qassim", "I'm in the office till 6": "I'm in" before a place (a name written with its capital, or
+    /// "the") says where one is, one's own day; only alone is it "count me in".
+    private static func readWhereOneIs(_ items: inout [Item], in text: ChatText) {
+        for index in items.indices.dropLast() where items[index].has(.acceptAlone) && ["i'm", "im", "i"].contains(items[index].text) {
+            let next = items[index + 1]
+            guard next.token.kind == .word, next.cues.isEmpty || next.text == "the" else { continue }
+            let capitalised = text.original[next.token.start].isUppercase
+            if capitalised || ["the", "a"].contains(next.text) { items[index].cues = [.ownPlan] }
+        }
+    }
+
+    /// The Maghrebi "if", in Arabizi.
+    private static let maghrebiIf: Set<String> = ["ila", "ilaa", "ila2"]
+
+    /// Words that may stand between "if" and the when it asks about ("what if we do Sunday", "if on Friday").
+    private static let conditionFillers: Set<String> = ["we", "it's", "its", "it", "is", "on", "at", "the", "do", "make", "say", "it's", "el", "يوم", "خليناها", "خليها", "خلها"]
+
+    /// Every "if" in the message is followed, past a filler or two, by a day or an hour: the condition is only a when.
+    private static func conditionsAreWhens(_ items: [Item]) -> Bool {
+        let conditions = items.indices.filter { items[$0].has(.conditional) }
+        return !conditions.isEmpty && conditions.allSatisfy { index in
+            guard let next = items[(index + 1)...].prefix(3).first(where: { !conditionFillers.contains($0.text) }) else { return false }
+            return isDayItem(next) || next.isNumber || next.cues.contains(where: isWhenCue)
+        }
+    }
+
+    /// Words that may stand beside a yes in a request to confirm ("so we're good?", "خلاص تمام؟").
+    private static let confirmFillers: Set<String> = ["so", "then", "we", "we're", "were", "are", "all", "good", "right", "خلاص", "يعني", "كذا", "كده", "keda", "kda", "3la", "alors", "donc"]
+
+    /// A question whose every word is a yes-word or a filler beside one, with at least one yes-word.
+    private static func onlyConfirms(_ items: [Item]) -> Bool {
+        let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }
+        return words.contains { $0.has(.accept) || $0.has(.acceptAlone) }
+            && words.allSatisfy { $0.has(.accept) || $0.has(.acceptAlone) || $0.cues.isEmpty && confirmFillers.contains($0.text) }
+    }
+
+    /// "what are you doing", "wyd", "any plans", "وش مسوي", "شو عامل": asking what the other does.
+    private static let doingsPhrases: [[String]] = [
+        ["what", "are", "you", "doing"], ["what", "r", "u", "doing"], ["what", "you", "doing"], ["what", "u", "doing"], ["wyd"],
+        ["what", "are", "you", "up", "to"], ["what", "you", "up", "to"], ["any", "plans"], ["your", "plans"], ["ur", "plans"],
+        ["وش", "مسوي"], ["وش", "بتسوي"], ["ايش", "بتسوي"], ["ايش", "مسوي"], ["شو", "عامل"], ["شو", "عامله"], ["شو", "بتعمل"], ["شنو", "مسوي"],
+        ["هتعمل", "ايه"], ["حتعمل", "ايه"], ["sho", "3amel"], ["shu", "3amel"], ["chou", "3amel"], ["wach", "dayer"], ["wesh", "dayer"],
+        ["tu", "fais", "quoi"],
+    ]
+    /// "وين", "where": where the other is or spends a day.
+    private static let whereWords: Set<String> = ["وين", "فين", "where", "wein", "wen", "fein", "fen", "win"]
+    /// "we", "let's", "together": a question with these asks about a plan of the two, not the other's own day.
+    private static let togetherWords: Set<String> = ["we", "us", "let's", "lets", "our", "together", "احنا", "نحن", "حنا", "سوا", "سوى", "معنا", "معانا", "e7na", "ehna", "sawa", "nous", "on"]
+
+    /// "What are you doing NYE?", "any plans Saturday?", "وين راس السنة؟": a question about what the other does, or where,
+    /// that names no plan of the two.
+    private static func asksTheOthersDoings(_ tokens: [ChatText.Token]) -> Bool {
+        let words = tokens.filter { $0.kind == .word }.map(\.text)
+        guard !words.contains(where: togetherWords.contains) else { return false }
+        // "خالد، كيف الحال؟ وين راس السنة؟": a where that opens its sentence.
+        let opensWithWhere = tokens.indices.contains { index in
+            tokens[index].kind == .word && whereWords.contains(tokens[index].text) && (index == 0 || tokens[index - 1].kind == .punctuation)
+        }
+        return opensWithWhere || doingsPhrases.contains { phrase in
+            words.indices.contains { start in start + phrase.count <= words.count && Array(words[start..<(start + phrase.count)]) == phrase }
+        }
+    }
+
+    /// Coming back: "ونرجع", "back", "nerja3", "retour".
+    private static let returnWords: Set<String> = ["back", "return", "returning", "نرجع", "نرد", "نعود", "راجعين", "nerja3", "nirja3", "nerga3", "nirga3", "nrja3", "retour", "rentre", "rentrer"]
+
+    /// "نطلع السبت الساعة ٦ الصبح، ونرجع نفس اليوم بالليل", "out Friday, back Sunday night": a clause that opens with
+    /// coming back tells when the plan ends, not when it starts.
+    private static func isWayBack(_ clause: [Item]) -> Bool {
+        clause.lazy.filter { $0.token.kind == .word }.prefix(2).contains { returnWords.contains($0.text) || $0.text.hasPrefix("و") && returnWords.contains(String($0.text.dropFirst())) }
     }
 
     private static let aboutTheOther: Set<String> = [
@@ -328,8 +422,10 @@ struct MessageReader: Sendable {
         // the weather make the whole message about that thing, unless something in it invites.
         var asksAboutOtherThing = false
         let hasQuestionMark = items.contains { $0.text == "?" }
+        var keptAWhen = false
         for clause in clauses {
             var clauseItems = Array(items[clause])
+            if keptAWhen, Self.isWayBack(clauseItems) { continue }
             // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
             if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
                !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.isObligation($0.text) }) {
@@ -394,6 +490,7 @@ struct MessageReader: Sendable {
             if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
             if veto.isThirdParty, !clauseInvites { othersClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
+            keptAWhen = keptAWhen || clauseItems.contains { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
         }
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
         // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
@@ -564,11 +661,16 @@ struct MessageReader: Sendable {
         }
     }
 
+    /// "Saturday I'm in Qassim 😅 Sunday after Asr?": an emoji closes what was said before it, as a full stop does.
+    private static func isEmoji(_ item: Item) -> Bool {
+        item.token.kind == .symbol && item.cues.isEmpty && item.text.unicodeScalars.first?.properties.isEmojiPresentation == true
+    }
+
     private static func clauses(_ items: [Item]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start = 0
         for (index, item) in items.enumerated() {
-            let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
+            let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text) || isEmoji(item)
             // "بس خلها ٩ عندي اجتماع يطول": the excuse after a counter is a clause of its own.
             // ("تعالي نتسحر عندي الليلة" is at mine, no excuse.)
             // (An obligation is no counter: "ولازم انام" keeps its verb.)

@@ -190,7 +190,7 @@ struct Lexicon: Sendable {
         ([
             "cancel", "cancelled", "canceled", "cancelling", "call off", "called off", "call it off", "postpone", "postponed",
             "bail", "bail on", "have to bail", "drop out", "pull out", "can't come anymore", "not coming anymore", "won't be coming",
-            "push it", "push back", "pushed", "reschedule", "rescheduled", "can't make it anymore", "not happening", "scrap",
+            "push it", "push back", "pushed", "push our", "push the", "reschedule", "rescheduled", "can't make it anymore", "not happening", "scrap",
             "something came up", "something's come up", "something has come up", "sth came up", "smth came up", "rain check", "raincheck",
             "صار عندي ظرف", "طرا ظرف", "طرا لي ظرف", "جاني ظرف", "طلعلي ظرف", "طلع لي ظرف",
             "ألغي", "الغي", "نلغي", "ملغي", "ملغيه", "ينلغي", "انلغى", "انلغت", "الغاء", "الغيت", "نأجل", "ناجل", "نأجله", "ناجله", "تأجيل",

@@ -104,7 +104,7 @@ extension Lexicon {
             "i have the", "i've got the", "i have work", "i've got work", "i work", "my shift", "on shift", "night shift", "day shift",
             "weekend shift", "my train", "my bus", "i land", "i'm landing", "im landing", "i fly", "my class", "i have class", "i have school",
             "my exam", "exams", "i have exams", "my doctor", "dentist", "doctor's", "my lecture", "my meeting", "i have a meeting", "setting",
-            "i'll be dead", "recovering", "my oga", "on call", "i have ot", "overtime",
+            "i'll be dead", "recovering", "my oga", "on call", "i have ot", "overtime", "late shift", "early shift",
             "عندي", "عندي ظرف", "دوامي", "عندي شفت", "شفتي", "طيارتي", "رحلتي", "مداوم", "بدوام", "ورايا", "ورايا شغل", "عليا شغل",
             "امتحاني", "اختباري", "محاضرتي", "عندي مدرسه", "عندي جامعه", "عندي كلاس", "عندي دكتور", "مناوبه", "مناوب", "عندي مناوبه",
             "3andi", "3indi", "3ndi", "3ande", "waraya", "3alaya", "dawami", "3andi dawam", "3andi shift", "3andi emte7an", "3andi exam",

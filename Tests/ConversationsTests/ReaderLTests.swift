@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import Conversations
+
+/// Reader L's mechanisms, each on wording none of the fixtures uses. 2026-12-06 is a Sunday; the
+/// chats are in Riyadh time unless a test says otherwise.
+@Suite struct ReaderLTests {
+    static func start(_ outcome: ConversationOutcome) -> String? { ExtractionTests.start(outcome) }
+
+    @Test func anEmojiClosesTheExcuseBeforeTheCounter() {
+        // "I'm in <Place>" says where one is; the day after the emoji is the one asked.
+        let result = ExtractionTests.reply("climbing Saturday at 11?", "Saturday I'm in Leeds 🙈 Sunday at 11?", "Sunday's grand")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-13T11:00")
+    }
+
+    @Test("the proposer's bare ok? asks for the plan again", arguments: ["deal?", "خلاص تمام؟"])
+    func bareConfirmation(question: String) {
+        let result = ExtractionTests.reply("skating Thursday at 6?", "I'm done with class at 4 so should be fine", question, "yes")
+        #expect(result.state == .agreed, "\(question)")
+        #expect(Self.start(result) == "2026-12-10T18:00", "\(question)")
+    }
+
+    @Test("asking what the other does on a day proposes nothing", arguments: ["what are you doing Friday night?", "هلا، كيفك؟ وين العيد؟"])
+    func theOthersDoings(question: String) {
+        let result = ExtractionTests.reply(question, "staying in with family", "fair enough")
+        #expect(result.state == .noEvent, "\(question)")
+    }
+
+    @Test func whatIfAWhenAsksForIt() {
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "bowling Friday at 7?"),
+            ("B", "2026-12-06T10:01", "Friday I'm on a late shift"),
+            ("B", "2026-12-06T10:02", "what if Saturday at 7 instead?"),
+            ("A", "2026-12-06T10:03", "let me check with Sam first"),
+            ("B", "2026-12-06T10:04", "ok"),
+        ])
+        #expect(result.state == .proposed)
+        #expect(Self.start(result) == "2026-12-12T19:00")
+    }
+
+    @Test func theMaghrebiIlaIsIf() {
+        let zone = TimeZone(identifier: "Africa/Casablanca") ?? ExtractionTests.zone
+        let result = ExtractionTests.reply("nemchiw l bhar ghedda?", "ila salit l khedma bekri, wakha", zone: zone)
+        #expect(result.state == .proposed)
+    }
+
+    @Test("the way back gives no start, and the same day is no today", arguments: [
+        "نطلع حتا يوم الجمعة الساعة ٧ الصبح، ونرجع نفس اليوم بالليل",
+        "road trip? we leave Friday at 7am, back the same day at night",
+    ])
+    func wayBack(proposal: String) {
+        let result = ExtractionTests.reply(proposal, "yes count me in")
+        #expect(result.state == .agreed, "\(proposal)")
+        #expect(Self.start(result) == "2026-12-11T07:00", "\(proposal)")
+    }
+
+    @Test func aYesSayingBackTheOthersHourKeepsThePlanAgreed() {
+        let result = ExtractionTests.reply("match Saturday at 8?", "yes!", "I'll wait for you by the station gate at 4:45 then", "ok, 4:45 station")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-12T16:45")
+    }
+
+    @Test func pushingTheMeetingPutsItOff() {
+        let result = ExtractionTests.reply("sync on the budget Wednesday at 3pm?", "works for me", "ugh, we have to push our sync, I'll let you know a new day", "no worries")
+        #expect(result.state == .denied)
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Write Tests/ConversationsTests/Fixtures/extraction/probes-l.jsonl: Reader L's probes.
+
+Each probe isolates one mechanism read from round 12's errors (blind8), in other words, names and dialects than
+round 12's. Every gold day is computed with datetime from the date the plan was said.
+"""
+import datetime as dt
+import pathlib
+
+from probe_items import FRI, MON, SAT, SUN, THU, TUE, WED, ProbeSet, weekday_after, write  # noqa: F401
+
+OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-l.jsonl"
+ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Europe/London": "+01:00", "Africa/Casablanca": "+01:00",
+         "America/Toronto": "-04:00", "Asia/Amman": "+03:00", "Africa/Cairo": "+03:00"}
+PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25", "isha": "19:50"}
+BASE = dt.date(2027, 5, 3)  # a Monday
+
+probe = ProbeSet(BASE, ZONES, PRAYERS).probe
+
+
+def day(weekday):
+    return weekday_after(BASE, weekday)
+
+
+PROBES = [
+    # An emoji closes what was said before it, as a full stop does; "I'm in <Place>" says where one is, so the day
+    # beside it is one's own and the day asked after the emoji is the counter.
+    probe("l-emoji-01", "en", "Europe/London", [("A", "climbing Saturday at 11?"), ("B", "Saturday I'm in Leeds 🙈 Sunday at 11?"),
+          ("A", "Sunday's grand")], "HAS_EVENT_AGREED", day(SUN), "11:00", "Climbing", tags=["emoji-clause"]),
+    probe("l-emoji-02", "mixed", "Asia/Dubai", [("A", "nrou7 el gym el sabt 6?"), ("B", "el sabt ana fi Al Ain 😅 el a7ad 6?"),
+          ("A", "tamam el a7ad")], "HAS_EVENT_AGREED", day(SUN), "18:00", "Gym", tags=["emoji-clause"]),
+    # The proposer's bare "ok?", "خلاص تمام؟" after the other's answer asks for the plan again; the yes to it agrees.
+    probe("l-confirm-01", "ar", "Asia/Riyadh", [("A", "نروح المعرض الأربعاء الساعة ٥؟"), ("B", "الأربعاء عندي دوام لين ٣ بعدها فاضي"),
+          ("A", "خلاص تمام؟"), ("B", "تمام")], "HAS_EVENT_AGREED", day(WED), "17:00", "المعرض", tags=["confirm"]),
+    probe("l-confirm-02", "en", "America/Toronto", [("A", "skating Thursday at 6?"), ("B", "I'm done with class at 4 so should be fine"),
+          ("A", "deal?"), ("B", "yes")], "HAS_EVENT_AGREED", day(THU), "18:00", "Skating", tags=["confirm"]),
+    # Asking what the other does on a day, or where they spend it, proposes nothing.
+    probe("l-doings-01", "en", "America/Toronto", [("A", "what are you doing Friday night?"), ("B", "staying in, I'm wiped"),
+          ("A", "fair enough")], "NO_EVENT", tags=["others-doings"]),
+    probe("l-doings-02", "ar", "Asia/Amman", [("A", "هلا سلمى، كيفك؟ وين العيد؟"), ("B", "عند أهلي بإربد"), ("A", "الله يسعدكم")],
+          "NO_EVENT", tags=["others-doings"]),
+    # "what if <when>?" asks for that when; it holds no condition.
+    probe("l-whatif-01", "en", "Europe/London", [("A", "bowling Friday at 7?"), ("B", "Friday I'm on a late shift"),
+          ("B", "what if Saturday at 7 instead?"), ("A", "let me check with Sam first"), ("B", "ok")],
+          "HAS_EVENT_BUT_NOT_CONFIRMED", day(SAT), "19:00", "Bowling", tags=["what-if"]),
+    # The Maghrebi "ila" before a verb is "if": a yes held by it is a condition.
+    probe("l-ila-01", "mixed", "Africa/Casablanca", [("A", "nemchiw l bhar ghedda?"), ("B", "ila salit l khedma bekri, wakha")],
+          "HAS_EVENT_BUT_NOT_CONFIRMED", BASE + dt.timedelta(days=1), None, "Bhar", tags=["maghrebi-if"]),
+    # The way back ("ونرجع نفس اليوم بالليل", "back the same evening") tells when the plan ends, not when it starts,
+    # and "the same day" is the day already said, not today.
+    probe("l-wayback-01", "ar", "Asia/Dubai", [("A", "نطلع حتا يوم الجمعة الساعة ٧ الصبح، ونرجع نفس اليوم بالليل"), ("B", "تمام معكم")],
+          "HAS_EVENT_AGREED", day(FRI), "07:00", "رحلة", tags=["way-back"]),
+    probe("l-wayback-02", "en", "Europe/London", [("A", "road trip to the Lakes? we leave Saturday at 8am, back the same day at night"),
+          ("B", "yes count me in")], "HAS_EVENT_AGREED", day(SAT), "08:00", "Road trip", tags=["way-back"]),
+    # A yes that says back the hour the other has just given keeps an agreed plan agreed, at that hour.
+    probe("l-echo-01", "en", "Europe/London", [("A", "five-a-side Sunday at 5?"), ("B", "yes"),
+          ("A", "I'll wait for you by the pitch gate at 4:30 then"), ("B", "ok 4:30 gate")],
+          "HAS_EVENT_AGREED", day(SUN), "16:30", "Football", tags=["echo-hour"]),
+    # "we have to push our meeting" puts the agreed plan off with no new time.
+    probe("l-push-01", "en", "America/Toronto", [("A", "sync on the budget Wednesday at 3pm?"), ("B", "works for me"),
+          ("A", "ugh, we have to push our sync, I'll let you know a new day"), ("B", "no worries")],
+          "HAS_EVENT_DENIED", day(WED), "15:00", "Sync", tags=["push"]),
+]
+
+
+if __name__ == "__main__":
+    write(OUT, PROBES)

@@ -39,15 +39,42 @@ import Testing
         #expect(Self.start(result) == "2026-12-12T19:00")
     }
 
-    @Test func theMaghrebiIlaIsIf() {
+    @Test("the Maghrebi ila is if", arguments: [
+        ("nemchiw l bhar ghedda?", "ila salit l khedma bekri, wakha"),
+        ("نمشيو للسينما نهار السبت مع التسعة؟", "واخا، إلا ما خدمتش"),
+    ])
+    func theMaghrebiIlaIsIf(proposal: String, answer: String) {
         let zone = TimeZone(identifier: "Africa/Casablanca") ?? ExtractionTests.zone
-        let result = ExtractionTests.reply("nemchiw l bhar ghedda?", "ila salit l khedma bekri, wakha", zone: zone)
+        let result = ExtractionTests.reply(proposal, answer, zone: zone)
+        #expect(result.state == .proposed, "\(answer)")
+    }
+
+    @Test func aKinWordAfterANoCallsTheOther() {
+        let zone = TimeZone(identifier: "Africa/Algiers") ?? ExtractionTests.zone
+        let result = ExtractionTests.reply("غدوة نروحو للبحر؟ مع العشرة", "غدوة ما نقدرش خويا، عندي خدمة", zone: zone)
+        #expect(result.state == .denied)
+    }
+
+    @Test("the part of the day of a no stays with the refused day", arguments: [
+        ("brunch tomorrow at 10am?", "tomorrow morning I can't, got a class. Thursday at 4?", "Thursday 4 works"),
+        ("نفطر بكرة الساعة ٩ الصبح؟", "بكرة الصبح ما اقدر، عندي محاضرة. وش رايك الخميس الساعة ٤؟", "تمام الخميس"),
+    ])
+    func theRefusedPartOfTheDay(proposal: String, counter: String, answer: String) {
+        let result = ExtractionTests.reply(proposal, counter, answer)
+        #expect(result.state == .agreed, "\(counter)")
+        #expect(Self.start(result) == "2026-12-10T16:00", "\(counter)")
+    }
+
+    @Test func aWishWithNoTimeFrameTouchesNoPlan() {
+        let result = ExtractionTests.reply("street parade Saturday at 11, wanna come watch?", "depends on work", "anyway we should hang out more sometime", "for sure!")
         #expect(result.state == .proposed)
+        #expect(Self.start(result) == "2026-12-12T11:00")
     }
 
     @Test("the way back gives no start, and the same day is no today", arguments: [
         "نطلع حتا يوم الجمعة الساعة ٧ الصبح، ونرجع نفس اليوم بالليل",
         "road trip? we leave Friday at 7am, back the same day at night",
+        "نخرجو للغابة نهار الجمعة مع السابعة الصباح، نرجعو نهار الأحد",
     ])
     func wayBack(proposal: String) {
         let result = ExtractionTests.reply(proposal, "yes count me in")

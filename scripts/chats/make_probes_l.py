@@ -11,7 +11,8 @@ from probe_items import FRI, MON, SAT, SUN, THU, TUE, WED, ProbeSet, weekday_aft
 
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-l.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Europe/London": "+01:00", "Africa/Casablanca": "+01:00",
-         "America/Toronto": "-04:00", "Asia/Amman": "+03:00", "Africa/Cairo": "+03:00"}
+         "America/Toronto": "-04:00", "Asia/Amman": "+03:00", "Africa/Cairo": "+03:00",
+         "Africa/Algiers": "+01:00"}
 PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25", "isha": "19:50"}
 BASE = dt.date(2027, 5, 3)  # a Monday
 
@@ -60,6 +61,27 @@ PROBES = [
     probe("l-push-01", "en", "America/Toronto", [("A", "sync on the budget Wednesday at 3pm?"), ("B", "works for me"),
           ("A", "ugh, we have to push our sync, I'll let you know a new day"), ("B", "no worries")],
           "HAS_EVENT_DENIED", day(WED), "15:00", "Sync", tags=["push"]),
+    # A kin word right after a no ("ما نقدرش خويا") calls the other; it brings no one else in, so the no stands.
+    probe("l-vocative-01", "ar", "Africa/Algiers", [("A", "غدوة نروحو للبحر؟ مع العشرة"), ("B", "غدوة ما نقدرش خويا، عندي خدمة")],
+          "HAS_EVENT_DENIED", BASE + dt.timedelta(days=1), "10:00", "البحر", tags=["vocative"]),
+    # The Maghrebi "إلا" before a word is "if": the yes it holds is a condition.
+    probe("l-ila-02", "ar", "Africa/Casablanca", [("A", "نمشيو للسينما نهار السبت مع التسعة؟"), ("B", "واخا، إلا ما خدمتش")],
+          "HAS_EVENT_BUT_NOT_CONFIRMED", day(SAT), "21:00", "السينما", tags=["maghrebi-if"]),
+    # In a no that asks another day, the part of the day of the no is the refused one; the hour asked is read afresh.
+    probe("l-refused-when-01", "en", "Europe/London", [("A", "brunch tomorrow at 10am?"),
+          ("B", "tomorrow morning I can't, got a class. Sunday at 4?"), ("A", "Sunday 4 works")],
+          "HAS_EVENT_AGREED", day(SUN), "16:00", "Brunch", tags=["refused-when"]),
+    probe("l-refused-when-02", "ar", "Asia/Riyadh", [("A", "نفطر بكرة الساعة ٩ الصبح؟"),
+          ("B", "بكرة الصبح ما اقدر، عندي محاضرة. وش رايك الخميس الساعة ٤؟"), ("A", "تمام الخميس")],
+          "HAS_EVENT_AGREED", day(THU), "16:00", "فطور", tags=["refused-when"]),
+    # The Maghrebi way back, "نرجعو نهار الأحد": out Friday at seven, back Sunday.
+    probe("l-wayback-03", "ar", "Africa/Casablanca", [("A", "نخرجو للغابة نهار الجمعة مع السابعة الصباح، نرجعو نهار الأحد"), ("B", "موافق")],
+          "HAS_EVENT_AGREED", day(FRI), "07:00", "الغابة", tags=["way-back"]),
+    # A wish with no time frame ("we should hang out more sometime") touches no plan on the table: the hedged
+    # invitation keeps its hour, and the yes answers the wish.
+    probe("l-sometime-01", "en", "America/Toronto", [("A", "street parade Saturday at 11, wanna come watch?"), ("B", "depends on work"),
+          ("A", "anyway we should hang out more sometime"), ("B", "for sure!")],
+          "HAS_EVENT_BUT_NOT_CONFIRMED", day(SAT), "11:00", "Parade", tags=["no-time-frame"]),
 ]
 
 

@@ -152,6 +152,8 @@ struct ConversationTracker {
         var reading = reading
         var fragments = reading.fragments
         if reading.isPast || reading.isHypothetical { fragments = [] }
+        // "we should hang out sometime": a wish with no time frame names no when, and touches no plan on the table.
+        if reading.hasNoTimeFrame { fragments.removeAll { !$0.hasWhen } }
         let today = reading.sentAt.midnight
         self.today = today
 
@@ -706,11 +708,12 @@ struct ConversationTracker {
             plan.details.isVague = true
         }
         if let clock = fragment.clock {
-            // "٣ الضهر" then "١١ ونص": the prayer beside the old hour said which half of the day that
-            // hour was in; a new hour more than three hours off is read afresh.
-            if fragment.prayerAsPartOfDay == nil, let old = plan.details.clock, !old.isTwentyFourHour, !clock.isTwentyFourHour,
-               abs(clock.hour % 12 - old.hour % 12) > 3 {
-                plan.details.prayerAsPartOfDay = nil
+            // "٣ الضهر" then "١١ ونص": the prayer beside the old hour said which half of the day that hour was in; a new
+            // hour more than three hours off is read afresh. So is one on another day ("بكرة الساعة ١١ الصبح" then
+            // "السبت الساعة ٥؟"): the part of the day went with the old day and hour.
+            if let old = plan.details.clock, !old.isTwentyFourHour, !clock.isTwentyFourHour, abs(clock.hour % 12 - old.hour % 12) > 3 {
+                if fragment.prayerAsPartOfDay == nil { plan.details.prayerAsPartOfDay = nil }
+                if fragment.partOfDay == nil, clock.isPM == nil, fragment.hasDay, fragment.days != plans[index].details.days { plan.details.partOfDay = nil }
             }
             plan.details.clock = plan.details.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
             plan.details.endClock = fragment.endClock

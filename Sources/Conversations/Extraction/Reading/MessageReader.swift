@@ -89,8 +89,10 @@ struct MessageReader: Sendable {
                 if allItems[index].first == allItems[index].last, word.hasPrefix("ن"), !addressed, allItems[index].has(.invite) {
                     allItems[index].cues.removeAll { $0 == .invite }
                 }
-                // "ila jat el voiture, ok": the Maghrebi "ila" before a verb is "if" (before an hour it is "to").
-                if Self.maghrebiIf.contains(word), index + 1 < allItems.count, allItems[index + 1].token.kind == .word, allItems[index].cues.isEmpty {
+                // "ila jat el voiture, ok", "واخا، ولكن إلا ما كانتش الشتا": the Maghrebi "ila" before a word is "if"
+                // (before an hour it is "to", and after one "٧ الا ربع" is a quarter to).
+                if Self.maghrebiIf.contains(word), index + 1 < allItems.count, allItems[index + 1].token.kind == .word, allItems[index].cues.isEmpty,
+                   index == 0 || !allItems[index - 1].isNumber {
                     allItems[index].cues = [.conditional]
                 }
                 // So "lazem nqra", "لازم نراجع" is "I must study": one's own obligation, no invitation.
@@ -107,6 +109,7 @@ struct MessageReader: Sendable {
         }
         Self.readSameDay(&allItems)
         Self.readWhereOneIs(&allItems, in: text)
+        Self.readVocatives(&allItems)
         // "احنا الاثنين", "انتو الاثنين": after a plural pronoun الاثنين is "the two of us", not Monday.
         for index in allItems.indices.dropFirst() where Self.pluralPronouns.contains(allItems[index - 1].text)
             && allItems[index].cues.contains(.weekday(2)) && allItems[index].text.hasPrefix("ال") {
@@ -205,8 +208,21 @@ struct MessageReader: Sendable {
         }
     }
 
-    /// The Maghrebi "if", in Arabizi.
-    private static let maghrebiIf: Set<String> = ["ila", "ilaa", "ila2"]
+    /// "خويا", "akhoya": "my brother", also said to the other as a friendly "bro".
+    private static let kinVocatives: Set<String> = ["خويا", "خويي", "اخوي", "اخويا", "akhoya", "akhooy", "5ooy", "5oya", "khouya", "khoya"]
+
+    /// "غدوة ما نقدرش خويا", "خويا، ...": a kin word right after a yes or a no, or alone before a comma, calls the
+    /// other; it brings no one else into the message.
+    private static func readVocatives(_ items: inout [Item]) {
+        for index in items.indices where items[index].has(.thirdParty) && kinVocatives.contains(items[index].text) {
+            let afterAnswer = index > 0 && items[index - 1].cues.contains { $0 == .accept || $0 == .acceptAlone || $0 == .deny }
+            let alone = index == 0 && index + 1 < items.count && items[index + 1].isPunctuation
+            if afterAnswer || alone { items[index].cues = [] }
+        }
+    }
+
+    /// The Maghrebi "if": إلا, ila.
+    private static let maghrebiIf: Set<String> = ["الا", "ila", "ilaa", "ila2"]
 
     /// Words that may stand between "if" and the when it asks about ("what if we do Sunday", "if on Friday").
     private static let conditionFillers: Set<String> = ["we", "it's", "its", "it", "is", "on", "at", "the", "do", "make", "say", "it's", "el", "يوم", "خليناها", "خليها", "خلها"]
@@ -258,7 +274,7 @@ struct MessageReader: Sendable {
     }
 
     /// Coming back: "ونرجع", "back", "nerja3", "retour".
-    private static let returnWords: Set<String> = ["back", "return", "returning", "نرجع", "نرد", "نعود", "راجعين", "nerja3", "nirja3", "nerga3", "nirga3", "nrja3", "retour", "rentre", "rentrer"]
+    private static let returnWords: Set<String> = ["back", "return", "returning", "نرجع", "نرجعو", "نرجعوا", "نرد", "نعود", "راجعين", "nerja3", "nirja3", "nerga3", "nirga3", "nrja3", "retour", "rentre", "rentrer"]
 
     /// "نطلع السبت الساعة ٦ الصبح، ونرجع نفس اليوم بالليل", "out Friday, back Sunday night": a clause that opens with
     /// coming back tells when the plan ends, not when it starts.
@@ -620,6 +636,9 @@ struct MessageReader: Sendable {
             return roles.contains { $0.contains(.single) } && !roles.contains { $0.contains(.shared) }
         }
         return clauses.filter { clause in
+            // "بكرة الصبح ما اقدر … شرايك السبت الساعة ٥؟": in a no that asks another day, the when of the no is the
+            // one refused; its part of the day does not go to the day asked.
+            if denies, askedDay, !asks(clause), clause.contains(where: { $0.has(.deny) }), namesWhen(clause) { return false }
             guard !asks(clause), !answers(clause), !namesActivity(clause), namesWhen(clause) else { return true }
             return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || denies)
         }

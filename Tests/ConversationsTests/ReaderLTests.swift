@@ -65,6 +65,16 @@ import Testing
         #expect(Self.start(result) == "2026-12-10T16:00", "\(counter)")
     }
 
+    @Test("the inviter's answer to when? offers that when", arguments: [
+        ("you still coming to help me paint the flat?", "sure, when?", "Saturday, I'm starting at 9am", "2026-12-12T09:00"),
+        ("تجين تساعديني في تجهيز العزيمة؟", "أكيد، متى؟", "الخميس، بنبدأ الطبخ الساعة ٤ العصر", "2026-12-10T16:00"),
+    ])
+    func theAnswerToWhen(invitation: String, question: String, answer: String, expected: String) {
+        let result = ExtractionTests.reply(invitation, question, answer, "ok")
+        #expect(result.state == .agreed, "\(answer)")
+        #expect(Self.start(result) == expected, "\(answer)")
+    }
+
     @Test func aWishWithNoTimeFrameTouchesNoPlan() {
         let result = ExtractionTests.reply("street parade Saturday at 11, wanna come watch?", "depends on work", "anyway we should hang out more sometime", "for sure!")
         #expect(result.state == .proposed)

@@ -82,6 +82,16 @@ PROBES = [
     probe("l-sometime-01", "en", "America/Toronto", [("A", "street parade Saturday at 11, wanna come watch?"), ("B", "depends on work"),
           ("A", "anyway we should hang out more sometime"), ("B", "for sure!")],
           "HAS_EVENT_BUT_NOT_CONFIRMED", day(SAT), "11:00", "Parade", tags=["no-time-frame"]),
+    # The inviter's answer to "when?" ("you still coming to help me?" "sure, when?" "Saturday, I'm starting at 9am")
+    # offers that when for the invitation, as much as asking would.
+    probe("l-when-answer-01", "en", "Europe/London", [("A", "you still coming to help me paint the flat?"), ("B", "sure, when?"),
+          ("A", "Saturday, I'm starting at 9am"), ("B", "ok see you then")], "HAS_EVENT_AGREED", day(SAT), "09:00", "Painting",
+          tags=["when-answer"]),
+    probe("l-when-answer-02", "ar", "Asia/Riyadh", [("A", "تجين تساعديني في تجهيز العزيمة؟"), ("B", "أكيد، متى؟"),
+          ("A", "الخميس، بنبدأ الطبخ الساعة ٤ العصر"), ("B", "تمام")], "HAS_EVENT_AGREED", day(THU), "16:00", "العزيمة",
+          tags=["when-answer"]),
+    probe("l-when-answer-03", "mixed", "Asia/Dubai", [("A", "tiji ma3i el souq?"), ("B", "akeed, emta?"), ("A", "bukra ba3d el 3asr"),
+          ("B", "tamam")], "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "15:30", "Souq", tags=["when-answer"], relative="asr"),
 ]
 
 

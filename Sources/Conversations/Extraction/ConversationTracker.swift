@@ -76,6 +76,10 @@ struct ConversationTracker {
     private var lastForbidder: String?
     /// The hours the message before this one said: a yes that says one of them back takes it up.
     private var lastClocks: [SpokenClock] = []
+    /// Who last invited without a when ("are you still coming to help me cook?"), until the talk moves on.
+    private var inviterWithoutWhen: String?
+    /// The other asked that inviter "when?": the inviter's next when is the invitation's.
+    private var whenAskedOf: String?
 
     mutating func take(_ reading: MessageReading, from sender: String) {
         defer { lastSender = sender }
@@ -95,6 +99,7 @@ struct ConversationTracker {
             reading.denies = false
         }
         lastForbidder = reading.forbidsSomething ? sender : nil
+        readAnswerToWhen(&reading, from: sender)
         answered = bound.map(\.plans) ?? []
         answersTheOther = bound != nil
         // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
@@ -132,6 +137,22 @@ struct ConversationTracker {
             // An answer closes the question it answers; so does a yes held by a condition ("if it
             // doesn't rain I'm in"): a later "ok good" about something else does not answer it again.
             if reading.accepts || reading.denies || reading.isTentative || reading.isConditional { lastAsk = nil }
+        }
+    }
+
+    /// "Are you still coming to help me cook?" "Yes of course, when?" "Thursday, we start at 6am": the inviter's
+    /// answer to "when?" offers that when for the invitation, as much as asking would.
+    private mutating func readAnswerToWhen(_ reading: inout MessageReading, from sender: String) {
+        let hasWhen = reading.fragments.contains(where: \.hasWhen)
+        if whenAskedOf == sender, hasWhen, !reading.isQuestion {
+            reading.invites = true
+        }
+        let asksWhen = reading.isQuestion && reading.asksWhen && !hasWhen
+        whenAskedOf = asksWhen && inviterWithoutWhen.map { $0 != sender } == true ? inviterWithoutWhen : nil
+        if reading.invites, !hasWhen {
+            inviterWithoutWhen = sender
+        } else if !asksWhen {
+            inviterWithoutWhen = nil
         }
     }
 

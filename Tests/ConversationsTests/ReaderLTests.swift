@@ -75,6 +75,15 @@ import Testing
         #expect(Self.start(result) == expected, "\(answer)")
     }
 
+    @Test func aReminderTellsAThingsDayThatTheOtherMayBeAskedTo() {
+        let asked = ExtractionTests.reply("padel Thursday at 8?", "yes", "and don't forget Sara's leaving drinks at the Crown on Friday, 7. you're coming right?", "wouldn't miss it")
+        #expect(asked.state == .agreed)
+        #expect(Self.start(asked) == "2026-12-10T20:00")
+        #expect(asked.otherEvents.compactMap { $0.start.map { String($0.description.prefix(16)) } } == ["2026-12-11T19:00"])
+        let told = ExtractionTests.reply("don't forget your car's booked in for its service on Monday at 8", "ah thanks, totally slipped my mind")
+        #expect(told.state == .noEvent)
+    }
+
     @Test func aWishWithNoTimeFrameTouchesNoPlan() {
         let result = ExtractionTests.reply("street parade Saturday at 11, wanna come watch?", "depends on work", "anyway we should hang out more sometime", "for sure!")
         #expect(result.state == .proposed)

@@ -92,7 +92,19 @@ PROBES = [
           tags=["when-answer"]),
     probe("l-when-answer-03", "mixed", "Asia/Dubai", [("A", "tiji ma3i el souq?"), ("B", "akeed, emta?"), ("A", "bukra ba3d el 3asr"),
           ("B", "tamam")], "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "15:30", "Souq", tags=["when-answer"], relative="asr"),
+    # "don't forget <a thing> on <day>" is a reminder: it tells the thing's day, like "the recital is Friday"; asked to
+    # attend ("you're coming right?") the thing is a second plan, and otherwise no plan at all.
+    probe("l-reminder-01", "en", "Europe/London", [("A", "padel Thursday at 8?"), ("B", "yes"),
+          ("A", "and don't forget Sara's leaving drinks at the Crown on Friday, 7. you're coming right?"), ("B", "wouldn't miss it")],
+          "HAS_EVENT_AGREED", day(THU), "20:00", "Padel", tags=["reminder"]),
+    probe("l-reminder-02", "en", "America/Toronto", [("A", "don't forget your car's booked in for its service on Monday at 8"),
+          ("B", "ah thanks, totally slipped my mind")], "NO_EVENT", tags=["reminder", "control"]),
 ]
+
+# Jake's-drinks-like second plan: the thing asked to is agreed beside the first.
+REMINDED = next(p for p in PROBES if p["id"] == "l-reminder-01")
+REMINDED["expected"]["otherEvents"] = [{"title": "Leaving drinks", "titleAlternatives": [], "start": f"{day(FRI).isoformat()}T19:00",
+                                        "end": None, "allDay": False, "location": "the Crown", "locationAlternatives": []}]
 
 
 if __name__ == "__main__":

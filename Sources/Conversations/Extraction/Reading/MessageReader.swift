@@ -14,6 +14,8 @@ struct MessageReader: Sendable {
         var last: Int
         var cues: [Cue]
         var token: ChatText.Token
+        /// "don't forget": the no of a reminder, which forbids nothing and asks nobody along.
+        var isReminder = false
 
         func has(_ cue: Cue) -> Bool { cues.contains(cue) }
         var isNumber: Bool { cues.isEmpty && token.kind == .number }
@@ -503,7 +505,8 @@ struct MessageReader: Sendable {
             if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
                 reading.asksAboutTheWhen = true
             }
-            if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
+            // "don't forget Jake's drinks on Thursday": a reminder tells a thing's day, like "the recital is Friday".
+            if Self.tellsAThingsDay(clauseItems) || clauseItems.contains(where: \.isReminder) { thingClauses.insert(keptClauses.count) }
             if veto.isThirdParty, !clauseInvites { othersClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
             keptAWhen = keptAWhen || clauseItems.contains { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
@@ -825,6 +828,9 @@ struct MessageReader: Sendable {
                 index += 1
             }
         }
+        for index in items.indices where ["don't", "dont"].contains(items[index].text) && items[index].first + 1 < text.tokens.count {
+            items[index].isReminder = text.tokens[items[index].first + 1].text == "forget"
+        }
         return items
     }
 
@@ -876,8 +882,8 @@ struct MessageReader: Sendable {
                     let vocative = item.text == "ya" && position + 1 < items.count && items[position + 1].token.kind == .word
                     if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
-                    // "you don't need to join": waived, it invites nobody.
-                    if waived || Self.isOwnObligation(at: position, items) { break }
+                    // "you don't need to join": waived, it invites nobody; nor does "don't forget …", a reminder.
+                    if waived || item.isReminder || Self.isOwnObligation(at: position, items) { break }
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
@@ -1060,7 +1066,7 @@ struct MessageReader: Sendable {
     private static let prohibitionWords: Set<String> = ["لا", "la", "laa", "don't", "dont"]
 
     private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
-        guard prohibitionWords.contains(items[position].text), position + 1 < items.count else { return false }
+        guard prohibitionWords.contains(items[position].text), !items[position].isReminder, position + 1 < items.count else { return false }
         let next = items[position + 1]
         // "don't bail on me", "la tlghiha": telling the other not to call it off holds the plan.
         guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) || next.has(.cancel) || next.has(.deny) else { return false }

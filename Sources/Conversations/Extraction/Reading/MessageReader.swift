@@ -1457,6 +1457,9 @@ struct MessageReader: Sendable {
     private static let makeItWords: Set<String> = ["خلها", "خليها", "خليه", "خله", "خلوها", "نخليها", "نخليه", "make", "5aliha", "5alliha", "khalliha", "5leha"]
 
     /// `place`: the items of the place named, if any; a bare hour right after it is a clock ("بكرة في كافيه بارنز ٨؟").
+    /// "men 3 l 5": the Arabizi "to" of a range, read so only between "from" and an hour.
+    private static let arabiziTo: Set<String> = ["l", "lel", "lil", "ll"]
+
     private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, after place: Range<Int>?, into fragment: inout PlanFragment) {
         let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         let hasDayMention = fragment.hasDay
@@ -1490,7 +1493,7 @@ struct MessageReader: Sendable {
                       || items[cursor].has(.approximately) || items[cursor].has(.oClock) {
                     cursor += 1
                 }
-                if cursor + 1 < items.count, items[cursor].has(.rangeTo) {
+                if cursor + 1 < items.count, items[cursor].has(.rangeTo) || index > 0 && items[index - 1].has(.rangeFrom) && Self.arabiziTo.contains(items[cursor].text) {
                     var endIndex = cursor + 1
                     if endIndex < items.count, items[endIndex].has(.clockLead) { endIndex += 1 }
                     if endIndex < items.count, let endValue = clockValue(items[endIndex]),

@@ -360,7 +360,7 @@ struct Lexicon: Sendable {
         (["الا ثلث", "إلا ثلث", "illa thilth", "ela tholth"], .thirdTo),
         (["half"], .halfBefore),
         (["ish", "-ish", "تقريبا", "taqreeban"], .approximately),
-        (["from", "between", "من", "بين", "min"], .rangeFrom),
+        (["from", "between", "من", "بين", "min", "men"], .rangeFrom),
         (["to", "till", "til", "until", "'til", "and", "-", "الى", "الي", "لين", "الين", "لحد", "حتى", "للساعه", "le", "lain", "la7ad", "ela"], .rangeTo),
         (["hours", "hour", "hrs", "hr", "h", "ساعات", "ساعه", "sa3at"], .durationUnit(minutes: 60)),
         (["minutes", "minute", "mins", "min", "دقيقه", "دقايق", "دقائق"], .durationUnit(minutes: 1)),

@@ -84,6 +84,12 @@ import Testing
         #expect(told.state == .noEvent)
     }
 
+    @Test func anArabiziRangeStartsAtItsFirstHour() {
+        let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T16:00")
+    }
+
     @Test func aWishWithNoTimeFrameTouchesNoPlan() {
         let result = ExtractionTests.reply("street parade Saturday at 11, wanna come watch?", "depends on work", "anyway we should hang out more sometime", "for sure!")
         #expect(result.state == .proposed)

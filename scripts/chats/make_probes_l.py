@@ -23,6 +23,13 @@ def day(weekday):
     return weekday_after(BASE, weekday)
 
 
+def also_agreed(item, on, clock, title, location=None):
+    """The item with a second agreed event beside its first."""
+    item["expected"]["otherEvents"] = [{"title": title, "titleAlternatives": [], "start": f"{on.isoformat()}T{clock}", "end": None,
+                                        "allDay": False, "location": location, "locationAlternatives": []}]
+    return item
+
+
 PROBES = [
     # An emoji closes what was said before it, as a full stop does; "I'm in <Place>" says where one is, so the day
     # beside it is one's own and the day asked after the emoji is the counter.
@@ -94,17 +101,15 @@ PROBES = [
           ("B", "tamam")], "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "15:30", "Souq", tags=["when-answer"], relative="asr"),
     # "don't forget <a thing> on <day>" is a reminder: it tells the thing's day, like "the recital is Friday"; asked to
     # attend ("you're coming right?") the thing is a second plan, and otherwise no plan at all.
-    probe("l-reminder-01", "en", "Europe/London", [("A", "padel Thursday at 8?"), ("B", "yes"),
-          ("A", "and don't forget Sara's leaving drinks at the Crown on Friday, 7. you're coming right?"), ("B", "wouldn't miss it")],
-          "HAS_EVENT_AGREED", day(THU), "20:00", "Padel", tags=["reminder"]),
+    also_agreed(probe("l-reminder-01", "en", "Europe/London", [("A", "padel Thursday at 8?"), ("B", "yes"),
+                ("A", "and don't forget Sara's leaving drinks at the Crown on Friday, 7. you're coming right?"), ("B", "wouldn't miss it")],
+                "HAS_EVENT_AGREED", day(THU), "20:00", "Padel", tags=["reminder"]), day(FRI), "19:00", "Leaving drinks", "the Crown"),
     probe("l-reminder-02", "en", "America/Toronto", [("A", "don't forget your car's booked in for its service on Monday at 8"),
           ("B", "ah thanks, totally slipped my mind")], "NO_EVENT", tags=["reminder", "control"]),
+    # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
+    probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
+          "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),
 ]
-
-# Jake's-drinks-like second plan: the thing asked to is agreed beside the first.
-REMINDED = next(p for p in PROBES if p["id"] == "l-reminder-01")
-REMINDED["expected"]["otherEvents"] = [{"title": "Leaving drinks", "titleAlternatives": [], "start": f"{day(FRI).isoformat()}T19:00",
-                                        "end": None, "allDay": False, "location": "the Crown", "locationAlternatives": []}]
 
 
 if __name__ == "__main__":

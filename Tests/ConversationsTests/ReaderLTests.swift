@@ -84,6 +84,16 @@ import Testing
         #expect(told.state == .noEvent)
     }
 
+    @Test func aWeekdaySaidInTheSmallHoursNamesTheDayJustBegun() {
+        // 2026-12-11 is a Friday.
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-11T00:10", "you still up? could you drop me at the airport Friday at 8am?"),
+            ("B", "2026-12-11T00:12", "sure, Friday 8am"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-11T08:00")
+    }
+
     @Test func anArabiziRangeStartsAtItsFirstHour() {
         let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
         #expect(result.state == .agreed)

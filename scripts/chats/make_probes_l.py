@@ -17,6 +17,9 @@ PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25"
 BASE = dt.date(2027, 5, 3)  # a Monday
 
 probe = ProbeSet(BASE, ZONES, PRAYERS).probe
+FRIDAY = BASE + dt.timedelta(days=4)
+# Probes said in the small hours of a Friday, from 00:00.
+small_hours_probe = ProbeSet(FRIDAY, ZONES, PRAYERS).probe
 
 
 def day(weekday):
@@ -106,6 +109,11 @@ PROBES = [
                 "HAS_EVENT_AGREED", day(THU), "20:00", "Padel", tags=["reminder"]), day(FRI), "19:00", "Leaving drinks", "the Crown"),
     probe("l-reminder-02", "en", "America/Toronto", [("A", "don't forget your car's booked in for its service on Monday at 8"),
           ("B", "ah thanks, totally slipped my mind")], "NO_EVENT", tags=["reminder", "control"]),
+    # Said in the small hours, a weekday that names the day just begun is that day, not the same weekday a week on.
+    small_hours_probe("l-small-hours-01", "en", "Europe/London", [("A", "you still up? could you drop me at the airport Friday at 8am?"),
+                      ("B", "sure, Friday 8am")], "HAS_EVENT_AGREED", FRIDAY, "08:00", "Airport drop", tags=["small-hours"], hour=0),
+    small_hours_probe("l-small-hours-02", "ar", "Asia/Riyadh", [("A", "صاحي؟ توديني المطار الجمعة الساعة ٨ الصبح؟"), ("B", "ابشر")],
+                      "HAS_EVENT_AGREED", FRIDAY, "08:00", "توصيلة للمطار", tags=["small-hours"], hour=0),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

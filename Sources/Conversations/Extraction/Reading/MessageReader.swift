@@ -1144,7 +1144,7 @@ struct MessageReader: Sendable {
                     fragment.days.append(today)
                     fragment.partOfDay = fragment.partOfDay ?? .night
                 case .weekday(let weekday):
-                    if let date = resolveWeekday(weekday, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                    if let date = resolveWeekday(weekday, at: index, in: items, sentAt: sentAt, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
                         fragment.days.append(date)
                     }
                 case .hijriMonth(let month):
@@ -1159,7 +1159,7 @@ struct MessageReader: Sendable {
                     }
                 case .quarterTo where item.text == "الاربع" && !(index > 0 && clockValue(items[index - 1]) != nil):
                     // Egyptian "الاربع" with no hour before it is Wednesday, not "quarter to".
-                    if let date = resolveWeekday(4, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                    if let date = resolveWeekday(4, at: index, in: items, sentAt: sentAt, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
                         fragment.days.append(date)
                     }
                 case .month(let month):
@@ -1247,9 +1247,13 @@ struct MessageReader: Sendable {
         return (lower...upper).filter { $0 != index }.map { items[$0] }
     }
 
+    /// Until this hour a night is still the evening before it.
+    private static let smallHoursEnd = 5
+
     private func resolveWeekday(
-        _ weekday: Int, at index: Int, in items: [Item], today: LocalDateTime, usedAsDayOfMonth: inout Set<Int>, past: inout Bool
+        _ weekday: Int, at index: Int, in items: [Item], sentAt: LocalDateTime, usedAsDayOfMonth: inout Set<Int>, past: inout Bool
     ) -> LocalDateTime? {
+        let today = sentAt.midnight
         let before = items[max(0, index - 2)..<index]
         if before.contains(where: { $0.has(.last) }) {
             past = true
@@ -1280,8 +1284,10 @@ struct MessageReader: Sendable {
         }
         // A weekday is the first such day strictly after the message's day; "Sunday week",
         // "a week on Sunday", "الخميس اللي بعده" the one after that.
+        // Said in the small hours ("Tomorrow as in Saturday?" at 00:20 on Saturday), the message's own weekday is the
+        // day just begun: whoever is still up calls it by its name.
         var delta = (weekday - today.weekday + 7) % 7
-        if delta == 0 { delta = 7 }
+        if delta == 0, sentAt.hour >= Self.smallHoursEnd || around.contains(where: { $0.has(.next) }) { delta = 7 }
         if isWeekLater(index, items) { delta += 7 }
         return today.adding(days: delta)
     }

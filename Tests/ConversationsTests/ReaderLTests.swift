@@ -94,6 +94,32 @@ import Testing
         #expect(Self.start(result) == "2026-12-11T08:00")
     }
 
+    @Test("an excuse then free leaves the plan open", arguments: [
+        ("nrou7 el ba7ar el khamees el 3a9er?", "el khamees 3indi dawam lain 2, ba3deen free", "ya3ni ok?", "ok zain"),
+        ("نتمشى الخميس الساعة ٥؟", "الخميس عندي محاضرة لين ٣، بعدها فاضي", "خلاص تمام؟", "تمام"),
+    ])
+    func freeAfterThen(proposal: String, excuse: String, question: String, answer: String) {
+        let result = ExtractionTests.reply(proposal, excuse, question, answer)
+        #expect(result.state == .agreed, "\(excuse)")
+        #expect(Self.start(result)?.hasPrefix("2026-12-10T") == true, "\(excuse)")
+    }
+
+    @Test func canWeDoAnHourCounters() {
+        let result = ExtractionTests.reply("quiz night Thursday?", "yes! what time", "half 7?", "can we do 8, I've got netball till 7", "fine 8 it is")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-10T20:00")
+    }
+
+    @Test func anApologyForAnsweringLateRefusesNothing() {
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "hike Saturday at 8am?"),
+            ("B", "2026-12-06T10:01", "sorry, was asleep!"),
+            ("B", "2026-12-06T10:02", "yes I'm in"),
+        ])
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-12T08:00")
+    }
+
     @Test func anArabiziRangeStartsAtItsFirstHour() {
         let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
         #expect(result.state == .agreed)

@@ -12,7 +12,7 @@ from probe_items import FRI, MON, SAT, SUN, THU, TUE, WED, ProbeSet, weekday_aft
 OUT = pathlib.Path(__file__).resolve().parents[2] / "Tests/ConversationsTests/Fixtures/extraction/probes-l.jsonl"
 ZONES = {"Asia/Riyadh": "+03:00", "Asia/Dubai": "+04:00", "Europe/London": "+01:00", "Africa/Casablanca": "+01:00",
          "America/Toronto": "-04:00", "Asia/Amman": "+03:00", "Africa/Cairo": "+03:00",
-         "Africa/Algiers": "+01:00"}
+         "Africa/Algiers": "+01:00", "Asia/Kuwait": "+03:00"}
 PRAYERS = {"fajr": "04:20", "dhuhr": "12:05", "asr": "15:30", "maghrib": "18:25", "isha": "19:50"}
 BASE = dt.date(2027, 5, 3)  # a Monday
 
@@ -114,6 +114,21 @@ PROBES = [
                       ("B", "sure, Friday 8am")], "HAS_EVENT_AGREED", FRIDAY, "08:00", "Airport drop", tags=["small-hours"], hour=0),
     small_hours_probe("l-small-hours-02", "ar", "Asia/Riyadh", [("A", "صاحي؟ توديني المطار الجمعة الساعة ٨ الصبح؟"), ("B", "ابشر")],
                       "HAS_EVENT_AGREED", FRIDAY, "08:00", "توصيلة للمطار", tags=["small-hours"], hour=0),
+    # An excuse followed by "then I'm free" ("ba3deen free", "بعدها فاضي") leaves the plan open, as "but free after" does.
+    probe("l-free-after-01", "mixed", "Asia/Kuwait", [("A", "nrou7 el ba7ar baacher el 3a9er?"), ("B", "baacher 3indi dawam lain 2, ba3deen free"),
+          ("A", "ya3ni ok?"), ("B", "ok zain")], "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "15:30", "Ba7ar", tags=["free-after"],
+          relative="asr"),
+    probe("l-free-after-02", "ar", "Asia/Riyadh", [("A", "نتمشى الخميس الساعة ٥؟"), ("B", "الخميس عندي محاضرة لين ٣، بعدها فاضي"),
+          ("A", "خلاص تمام؟"), ("B", "تمام")], "HAS_EVENT_AGREED", day(THU), "17:00", "مشي", tags=["free-after"]),
+    # "can we do 8": the number a plan is done at counters.
+    probe("l-do-01", "en", "Europe/London", [("A", "quiz night Thursday?"), ("B", "yes! what time"), ("A", "half 7?"),
+          ("B", "can we do 8, I've got netball till 7"), ("A", "fine 8 it is")], "HAS_EVENT_AGREED", day(THU), "20:00", "Quiz night",
+          tags=["do-counter"]),
+    # An apology for answering late ("sorry, was asleep!", "sorry kunt nayma") refuses nothing.
+    probe("l-late-answer-01", "en", "America/Toronto", [("A", "hike Saturday at 8am?"), ("B", "sorry, was asleep!"), ("B", "yes I'm in")],
+          "HAS_EVENT_AGREED", day(SAT), "08:00", "Hike", tags=["late-answer"]),
+    probe("l-late-answer-02", "mixed", "Africa/Casablanca", [("A", "ftour l sebt m3a 10?"), ("B", "sorry kunt nayma 😴"), ("A", "?"),
+          ("B", "wakha l sebt")], "HAS_EVENT_AGREED", day(SAT), "10:00", "Ftour", tags=["late-answer"]),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

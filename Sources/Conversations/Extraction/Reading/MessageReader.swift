@@ -239,7 +239,7 @@ struct MessageReader: Sendable {
     }
 
     /// Words that may stand beside a yes in a request to confirm ("so we're good?", "خلاص تمام؟").
-    private static let confirmFillers: Set<String> = ["so", "then", "we", "we're", "were", "are", "all", "good", "right", "خلاص", "يعني", "كذا", "كده", "keda", "kda", "3la", "alors", "donc"]
+    private static let confirmFillers: Set<String> = ["so", "then", "we", "we're", "were", "are", "all", "good", "right", "خلاص", "يعني", "ya3ni", "ya3ny", "yani", "كذا", "كده", "keda", "kda", "3la", "alors", "donc"]
 
     /// A question whose every word is a yes-word or a filler beside one, with at least one yes-word.
     private static func onlyConfirms(_ items: [Item]) -> Bool {
@@ -564,7 +564,9 @@ struct MessageReader: Sendable {
         if noElsewhere, reading.excuseDays.isEmpty, !kept.contains(where: { $0.has(.deny) }) { reading.denies = false }
         // "Thursday I have a dentist at 10 but afternoon is free", "بس العصر نقدر": after an excuse, "but" and
         // being free says when one can; the excuse alone does not turn the plan down.
-        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), items[..<contrast].contains(where: { $0.has(.ownPlan) }) {
+        // So does "then" ("baacher 3indi dentist el sa3a 11, ba3deen free", "التلاتا عندي صباح لحدي ٢، بعدها فاضية").
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) || Self.afterThatWords.contains($0.text) }),
+           items[..<contrast].contains(where: { $0.has(.ownPlan) }) {
             let after = items[contrast...]
             reading.freeAfterExcuse = after.indices.contains { index in
                 Self.freeWords.contains(after[index].text) && !(index > contrast && Self.negations.contains(after[index - 1].text))
@@ -579,6 +581,14 @@ struct MessageReader: Sendable {
         reading.isHypothetical = false
         return kept
     }
+
+    /// Why an answer comes late: asleep, only just seen ("السبت هكون نايم" is an excuse, said of the plan's day).
+    private static let lateAnswerWords: Set<String> = ["asleep", "slept", "saw", "nayim", "nayem", "nayma", "نايم", "نايمه", "dormais"]
+    /// "was", "just": the late answer is told of the moment before.
+    private static let wasWords: Set<String> = ["was", "just", "kint", "kunt", "كنت", "j'étais", "j'etais"]
+
+    /// "after that", "then": "ba3deen", "بعدها", "après".
+    private static let afterThatWords: Set<String> = ["ba3deen", "ba3dein", "ba3den", "ba3dain", "ba3dayn", "بعدها", "بعدين", "وبعدها", "afterwards", "après", "apres"]
 
     /// Words that may follow an hour at the end of a clause: "8 keda", "٣ كده", "7 sharp", "4 bezabt".
     private static let hourClosers: Set<String> = ["keda", "kida", "kda", "كده", "كدا", "تقريبا", "sharp", "bezabt", "bezzabt", "بالضبط", "ish", "-ish", "or so", "inshallah", "ان شاء الله", "إن شاء الله", "insha'allah"]
@@ -944,6 +954,11 @@ struct MessageReader: Sendable {
            let firstNo = items.firstIndex(where: { $0.has(.deny) }),
            items.allSatisfy({ !$0.has(.deny) || Lexicon.apologies.contains($0.text) }),
            items[(firstNo + 1)...].contains(where: { $0.has(.accept) }), !items[..<firstNo].contains(where: { $0.has(.accept) }) {
+            reading.denies = false
+        }
+        // "sorry kint nayim 😴", "sorry, just saw this": an apology for answering late refuses nothing.
+        if reading.denies, !reading.cancels, items.allSatisfy({ !$0.has(.deny) || Lexicon.apologies.contains($0.text) }),
+           items.contains(where: { Self.lateAnswerWords.contains($0.text) }), items.contains(where: { Self.wasWords.contains($0.text) }) {
             reading.denies = false
         }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
@@ -1450,6 +1465,12 @@ struct MessageReader: Sendable {
             if previous.has(.clockLead) && previous.text != "at" && previous.text != "@" && previous.text != "by" { return true }
             // "خلها ٩", "make it 8": a number the plan is moved to.
             if previous.has(.invite), Self.makeItWords.contains(previous.text) { return true }
+            // "can we do 8", "let's do 7:30": the number a plan is done at.
+            // ("let's do 5-a-side" names a game.)
+            if previous.text == "do", index >= 2, ["we", "let's", "lets"].contains(items[index - 2].text) || items[index - 2].has(.invite),
+               index + 1 == items.count || items[index + 1].text != "-" && (items[index + 1].isPunctuation || !items[index + 1].cues.isEmpty) {
+                return true
+            }
         }
         // "10 till 11", "٤ الى ٦": two numbers joined as a range ("5 to 7 people" counts people).
         if index + 2 < items.count, items[index + 1].has(.rangeTo), items[index + 1].text != "and", items[index + 1].text != "-",

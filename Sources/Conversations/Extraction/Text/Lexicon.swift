@@ -341,7 +341,7 @@ struct Lexicon: Sendable {
         (["night", "at night", "بالليل", "الليل", "ليلا", "بليل", "bel lail", "bil lail", "el lail", "bellail", "bel leil"], .partOfDay(.night)),
         (["fajr", "الفجر", "el fajr", "fajer"], .prayer(.fajr)),
         (["dhuhr", "duhr", "zuhr", "thuhr", "الظهر", "الضهر", "el dhuhr", "el duhr", "el zuhr", "el thuhr", "dohr", "el dohr", "ظهر"], .prayer(.dhuhr)),
-        (["asr", "العصر", "el asr", "el 3asr", "3asr", "3sr", "العصريه"], .prayer(.asr)),
+        (["asr", "العصر", "el asr", "el 3asr", "3asr", "3sr", "العصريه", "3a9er", "el 3a9er", "3a9r"], .prayer(.asr)),
         (["maghrib", "maghreb", "المغرب", "el maghrib", "el maghreb", "magrib", "el magrib"], .prayer(.maghrib)),
         (["isha", "ishaa", "el isha", "el 3isha", "3isha", "el ishaa"], .prayer(.isha)),
         (["العشاء", "العشا", "عشاء", "عشا"], .ishaOrDinner),

@@ -120,6 +120,18 @@ import Testing
         #expect(Self.start(result) == "2026-12-12T08:00")
     }
 
+    @Test func besideAnHourAskedOnesOwnHourIsAnAside() {
+        let result = ExtractionTests.reply("dinner Friday?", "yes!", "7 then? I'm getting there at 6:30 to save seats", "see you then")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-11T19:00")
+    }
+
+    @Test func seeYouAtTheHourSaysYes() {
+        let result = ExtractionTests.reply("padel Tuesday at 6?", "see you at 6!")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-08T18:00")
+    }
+
     @Test func anArabiziRangeStartsAtItsFirstHour() {
         let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
         #expect(result.state == .agreed)

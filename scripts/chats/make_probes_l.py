@@ -129,6 +129,12 @@ PROBES = [
           "HAS_EVENT_AGREED", day(SAT), "08:00", "Hike", tags=["late-answer"]),
     probe("l-late-answer-02", "mixed", "Africa/Casablanca", [("A", "ftour l sebt m3a 10?"), ("B", "sorry kunt nayma 😴"), ("A", "?"),
           ("B", "wakha l sebt")], "HAS_EVENT_AGREED", day(SAT), "10:00", "Ftour", tags=["late-answer"]),
+    # Beside an hour asked, one person's own hour ("I'm getting there at 6:30 to save seats") is theirs, not the plan's.
+    probe("l-own-hour-01", "en", "America/Toronto", [("A", "dinner Friday?"), ("B", "yes!"), ("A", "7 then? I'm getting there at 6:30 to save seats"),
+          ("B", "see you then")], "HAS_EVENT_AGREED", day(FRI), "19:00", "Dinner", tags=["own-hour"]),
+    # "see you at 6!" in answer to "padel Tuesday at 6?" says yes.
+    probe("l-see-you-01", "en", "Europe/London", [("A", "padel Tuesday at 6?"), ("B", "see you at 6!")],
+          "HAS_EVENT_AGREED", day(TUE), "18:00", "Padel", tags=["see-you"]),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

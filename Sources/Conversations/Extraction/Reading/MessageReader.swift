@@ -644,6 +644,8 @@ struct MessageReader: Sendable {
         let asking = clauses.filter { asks($0) && namesWhen($0) }
         guard !asking.isEmpty else { return clauses }
         let askedDay = asking.contains(where: namesDay)
+        // "Real Sports at 7 then? I'll get there at 6:30 to grab a table": beside an hour asked, one person's own hour is theirs.
+        let askedHour = asking.contains { clause in clause.contains { $0.isNumber } }
         func reportsOnePerson(_ clause: [Item]) -> Bool {
             let roles = clause.map { wordRoles[$0.text] ?? [] }
             return roles.contains { $0.contains(.single) } && !roles.contains { $0.contains(.shared) }
@@ -653,7 +655,8 @@ struct MessageReader: Sendable {
             // one refused; its part of the day does not go to the day asked.
             if denies, askedDay, !asks(clause), clause.contains(where: { $0.has(.deny) }), namesWhen(clause) { return false }
             guard !asks(clause), !answers(clause), !namesActivity(clause), namesWhen(clause) else { return true }
-            return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || denies)
+            let ownHour = askedHour && clause.contains(where: \.isNumber) && !namesDay(clause) && reportsOnePerson(clause)
+            return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || ownHour || denies)
         }
     }
 

@@ -119,7 +119,7 @@ struct Lexicon: Sendable {
         ([
             "ok", "okay", "okey", "okk", "okkk", "k", "kk", "oki", "okie", "sure", "sure thing", "deal", "done", "yes", "yess", "yesss", "yep", "yeah",
             "yup", "ya", "yea", "sounds good", "sounds great", "sounds perfect", "sounds like a plan", "perfect", "great", "cool", "works",
-            "that works", "works for me", "good for me", "fine by me", "see you", "see ya", "see u", "cya", "count me in",
+            "that works", "works for me", "good for me", "fine by me", "see you", "see you at", "see ya", "see u", "cya", "count me in",
             "wouldn't miss it", "wouldnt miss it", "of course", "ofc", "absolutely", "definitely",
             "for sure", "let's do it", "lets do it", "let's", "alright", "all right", "i'll be there", "ill be there", "will be there",
             "i'll come", "i will come", "will do", "agreed", "confirmed", "i'll call", "i will call", "yes please", "why not",

@@ -132,6 +132,12 @@ import Testing
         #expect(Self.start(result) == "2026-12-08T18:00")
     }
 
+    @Test func jam3aOwnedByAPlaceIsTheUniversity() {
+        let result = ExtractionTests.reply("bukra 3al 4 bnidros fi el maktabe ta3 el jam3a?", "tamam, ana jay")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-07T16:00")
+    }
+
     @Test func anArabiziRangeStartsAtItsFirstHour() {
         let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
         #expect(result.state == .agreed)

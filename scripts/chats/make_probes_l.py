@@ -135,6 +135,9 @@ PROBES = [
     # "see you at 6!" in answer to "padel Tuesday at 6?" says yes.
     probe("l-see-you-01", "en", "Europe/London", [("A", "padel Tuesday at 6?"), ("B", "see you at 6!")],
           "HAS_EVENT_AGREED", day(TUE), "18:00", "Padel", tags=["see-you"]),
+    # "ta3 el jam3a": "jam3a" owned by a place is the university, not Friday.
+    probe("l-university-01", "mixed", "Asia/Amman", [("A", "bukra 3al 4 bnidros fi el maktabe ta3 el jam3a?"), ("B", "tamam, ana jay")],
+          "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Dirase", location="el maktabe ta3 el jam3a", tags=["university"]),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

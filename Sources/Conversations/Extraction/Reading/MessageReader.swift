@@ -112,6 +112,7 @@ struct MessageReader: Sendable {
         Self.readSameDay(&allItems)
         Self.readWhereOneIs(&allItems, in: text)
         Self.readVocatives(&allItems)
+        Self.readUniversity(&allItems, in: text)
         // "احنا الاثنين", "انتو الاثنين": after a plural pronoun الاثنين is "the two of us", not Monday.
         for index in allItems.indices.dropFirst() where Self.pluralPronouns.contains(allItems[index - 1].text)
             && allItems[index].cues.contains(.weekday(2)) && allItems[index].text.hasPrefix("ال") {
@@ -220,6 +221,16 @@ struct MessageReader: Sendable {
             let afterAnswer = index > 0 && items[index - 1].cues.contains { $0 == .accept || $0 == .acceptAlone || $0 == .deny }
             let alone = index == 0 && index + 1 < items.count && items[index + 1].isPunctuation
             if afterAnswer || alone { items[index].cues = [] }
+        }
+    }
+
+    /// "of": "ta3", "taba3", "dyal", "mta3".
+    private static let ofWords: Set<String> = ["ta3", "taba3", "tab3", "bta3", "btaa3", "dyal", "mta3", "ta3et", "بتاع", "تاع", "متاع", "ديال"]
+
+    /// "bil mal3ab ta3 el jam3a": "jam3a" owned by a place is the university, not Friday.
+    private static func readUniversity(_ items: inout [Item], in text: ChatText) {
+        for index in items.indices.dropFirst() where text.tokens[items[index].last].text.contains("jam3a") && ofWords.contains(items[index - 1].text) {
+            items[index].cues.removeAll { if case .weekday = $0 { true } else { false } }
         }
     }
 

@@ -195,15 +195,17 @@ struct MessageReader: Sendable {
 
     /// "ونرجع نفس اليوم بالليل", "back the same day": "اليوم" after "نفس" is the day just named, not today.
     private static func readSameDay(_ items: inout [Item]) {
-        for index in items.indices.dropFirst() where items[index].has(.relativeDay(0)) && sameWords.contains(items[index - 1].text) {
+        for index in items.indices.dropFirst() where !items[index].cues.isEmpty && sameWords.contains(items[index - 1].text) && items[index].has(.relativeDay(0)) {
             items[index].cues = []
         }
     }
 
+    private static let meWords: Set<String> = ["i'm", "im", "i"]
+
     /// "Saturday I'm in Qassim", "I'm in the office till 6": "I'm in" before a place (a name written with its capital, or
     /// "the") says where one is, one's own day; only alone is it "count me in".
     private static func readWhereOneIs(_ items: inout [Item], in text: ChatText) {
-        for index in items.indices.dropLast() where items[index].has(.acceptAlone) && ["i'm", "im", "i"].contains(items[index].text) {
+        for index in items.indices.dropLast() where !items[index].cues.isEmpty && meWords.contains(items[index].text) && items[index].has(.acceptAlone) {
             let next = items[index + 1]
             guard next.token.kind == .word, next.cues.isEmpty || next.text == "the" else { continue }
             let capitalised = text.original[next.token.start].isUppercase
@@ -217,7 +219,7 @@ struct MessageReader: Sendable {
     /// "غدوة ما نقدرش خويا", "خويا، ...": a kin word right after a yes or a no, or alone before a comma, calls the
     /// other; it brings no one else into the message.
     private static func readVocatives(_ items: inout [Item]) {
-        for index in items.indices where items[index].has(.thirdParty) && kinVocatives.contains(items[index].text) {
+        for index in items.indices where !items[index].cues.isEmpty && kinVocatives.contains(items[index].text) && items[index].has(.thirdParty) {
             let afterAnswer = index > 0 && items[index - 1].cues.contains { $0 == .accept || $0 == .acceptAlone || $0 == .deny }
             let alone = index == 0 && index + 1 < items.count && items[index + 1].isPunctuation
             if afterAnswer || alone { items[index].cues = [] }
@@ -229,7 +231,7 @@ struct MessageReader: Sendable {
 
     /// "bil mal3ab ta3 el jam3a": "jam3a" owned by a place is the university, not Friday.
     private static func readUniversity(_ items: inout [Item], in text: ChatText) {
-        for index in items.indices.dropFirst() where text.tokens[items[index].last].text.contains("jam3a") && ofWords.contains(items[index - 1].text) {
+        for index in items.indices.dropFirst() where !items[index].cues.isEmpty && ofWords.contains(items[index - 1].text) && text.tokens[items[index].last].text.contains("jam3a") {
             items[index].cues.removeAll { if case .weekday = $0 { true } else { false } }
         }
     }
@@ -259,14 +261,14 @@ struct MessageReader: Sendable {
             && words.allSatisfy { $0.has(.accept) || $0.has(.acceptAlone) || $0.cues.isEmpty && confirmFillers.contains($0.text) }
     }
 
-    /// "what are you doing", "wyd", "any plans", "وش مسوي", "شو عامل": asking what the other does.
-    private static let doingsPhrases: [[String]] = [
+    /// "what are you doing", "wyd", "any plans", "وش مسوي", "شو عامل": asking what the other does, by first word.
+    private static let doingsPhrases: [String: [[String]]] = Dictionary(grouping: [[String]]([
         ["what", "are", "you", "doing"], ["what", "r", "u", "doing"], ["what", "you", "doing"], ["what", "u", "doing"], ["wyd"],
         ["what", "are", "you", "up", "to"], ["what", "you", "up", "to"], ["any", "plans"], ["your", "plans"], ["ur", "plans"],
         ["وش", "مسوي"], ["وش", "بتسوي"], ["ايش", "بتسوي"], ["ايش", "مسوي"], ["شو", "عامل"], ["شو", "عامله"], ["شو", "بتعمل"], ["شنو", "مسوي"],
         ["هتعمل", "ايه"], ["حتعمل", "ايه"], ["sho", "3amel"], ["shu", "3amel"], ["chou", "3amel"], ["wach", "dayer"], ["wesh", "dayer"],
         ["tu", "fais", "quoi"],
-    ]
+    ]), by: { $0.first ?? "" })
     /// "وين", "where": where the other is or spends a day.
     private static let whereWords: Set<String> = ["وين", "فين", "where", "wein", "wen", "fein", "fen", "win"]
     /// "we", "let's", "together": a question with these asks about a plan of the two, not the other's own day.
@@ -281,8 +283,8 @@ struct MessageReader: Sendable {
         let opensWithWhere = tokens.indices.contains { index in
             tokens[index].kind == .word && whereWords.contains(tokens[index].text) && (index == 0 || tokens[index - 1].kind == .punctuation)
         }
-        return opensWithWhere || doingsPhrases.contains { phrase in
-            words.indices.contains { start in start + phrase.count <= words.count && Array(words[start..<(start + phrase.count)]) == phrase }
+        return opensWithWhere || words.indices.contains { start in
+            doingsPhrases[words[start]]?.contains { phrase in words[start...].starts(with: phrase) } == true
         }
     }
 
@@ -451,10 +453,9 @@ struct MessageReader: Sendable {
         // the weather make the whole message about that thing, unless something in it invites.
         var asksAboutOtherThing = false
         let hasQuestionMark = items.contains { $0.text == "?" }
-        var keptAWhen = false
         for clause in clauses {
             var clauseItems = Array(items[clause])
-            if keptAWhen, Self.isWayBack(clauseItems) { continue }
+            if Self.isWayBack(clauseItems), keptClauses.contains(where: { $0.contains(where: Self.namesWhen) }) { continue }
             // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
             if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
                !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.isObligation($0.text) }) {
@@ -513,14 +514,13 @@ struct MessageReader: Sendable {
             clauseItems = Self.withoutDeadline(clauseItems)
             clauseItems = Self.withoutAnswerDay(clauseItems)
             // The clause's own "?" (or, when a phrase holds it, the message's).
-            if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+            if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: Self.namesWhen) {
                 reading.asksAboutTheWhen = true
             }
             // "don't forget Jake's drinks on Thursday": a reminder tells a thing's day, like "the recital is Friday".
             if Self.tellsAThingsDay(clauseItems) || clauseItems.contains(where: \.isReminder) { thingClauses.insert(keptClauses.count) }
             if veto.isThirdParty, !clauseInvites { othersClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
-            keptAWhen = keptAWhen || clauseItems.contains { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }
         }
         // A thing's own day goes when nothing invites, or when the invitation names a day of its own
         // ("the new album is out Friday, fancy Saturday night at the Rio?"). "The match is at 7, wanna
@@ -649,7 +649,7 @@ struct MessageReader: Sendable {
         func asks(_ clause: [Item]) -> Bool { clause.contains { $0.text == "?" || $0.has(.invite) } }
         func answers(_ clause: [Item]) -> Bool { clause.contains { $0.has(.accept) || $0.has(.acceptAlone) || $0.has(.deny) || $0.has(.cancel) || $0.has(.tentative) } }
         func namesDay(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) } }
-        func namesWhen(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: isWhenCue) } }
+        func namesWhen(_ clause: [Item]) -> Bool { clause.contains(where: Self.namesWhen) }
         // "cinema Friday 8pm, and brunch Sunday at 11?": a clause naming an activity is a plan of its own.
         func namesActivity(_ clause: [Item]) -> Bool { clause.contains { $0.cues.contains { if case .activity = $0 { true } else { false } } } }
         let asking = clauses.filter { asks($0) && namesWhen($0) }
@@ -698,6 +698,11 @@ struct MessageReader: Sendable {
             }
         }
 
+    }
+
+    /// A day, a number or another word of when.
+    private static func namesWhen(_ item: Item) -> Bool {
+        isDayItem(item) || item.token.kind == .number || item.cues.contains(where: isWhenCue)
     }
 
     private static func isWhenCue(_ cue: Cue) -> Bool {

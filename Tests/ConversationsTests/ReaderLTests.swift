@@ -144,6 +144,16 @@ import Testing
         #expect(Self.start(result) == "2026-12-07T16:00")
     }
 
+    @Test("notices, results and someone else's invitation make no plan between the two", arguments: [
+        ("FYI the lift maintenance is Thursday, use the stairs from 9 to 12", "ok thanks"),
+        ("my driving test results come out on the 20th 😬", "you'll smash it"),
+        ("my cousin's engagement party is on Friday, she wants me to come", "aww cute"),
+    ])
+    func noPlanBetweenTheTwo(statement: String, answer: String) {
+        let result = ExtractionTests.reply(statement, answer)
+        #expect(result.state == .noEvent, "\(statement)")
+    }
+
     @Test func aWishWithNoTimeFrameTouchesNoPlan() {
         let result = ExtractionTests.reply("street parade Saturday at 11, wanna come watch?", "depends on work", "anyway we should hang out more sometime", "for sure!")
         #expect(result.state == .proposed)

@@ -138,6 +138,14 @@ PROBES = [
     # "ta3 el jam3a": "jam3a" owned by a place is the university, not Friday.
     probe("l-university-01", "mixed", "Asia/Amman", [("A", "bukra 3al 4 bnidros fi el maktabe ta3 el jam3a?"), ("B", "tamam, ana jay")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Dirase", location="el maktabe ta3 el jam3a", tags=["university"]),
+    # No plan between the two: a notice ("FYI …") and results that come out tell of things; someone else asking the
+    # sender along ("she wants me to come") invites nobody in the chat.
+    probe("l-news-01", "en", "Europe/London", [("A", "FYI the lift maintenance is Thursday, use the stairs from 9 to 12"), ("B", "ok thanks")],
+          "NO_EVENT", tags=["no-plan"]),
+    probe("l-news-02", "en", "America/Toronto", [("A", "my driving test results come out on the 20th 😬"), ("B", "you'll smash it")],
+          "NO_EVENT", tags=["no-plan"]),
+    probe("l-news-03", "en", "Europe/London", [("A", "my cousin's engagement party is on Friday, she wants me to come"), ("B", "aww cute"),
+          ("A", "yeah")], "NO_EVENT", tags=["no-plan"]),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

@@ -911,8 +911,9 @@ struct MessageReader: Sendable {
                     let vocative = item.text == "ya" && position + 1 < items.count && items[position + 1].token.kind == .word
                     if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
-                    // "you don't need to join": waived, it invites nobody; nor does "don't forget …", a reminder.
-                    if waived || item.isReminder || Self.isOwnObligation(at: position, items) { break }
+                    // "you don't need to join": waived, it invites nobody; nor does "don't forget …", a reminder, nor
+                    // "he wants me to come", someone else asking the sender along.
+                    if waived || item.isReminder || Self.isOwnObligation(at: position, items) || Self.isAskedBySomeoneElse(at: position, items) { break }
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
@@ -1028,6 +1029,15 @@ struct MessageReader: Sendable {
         }
         // "dont bail" … "wont", "لا تتأخر" … "لا": a no that answers a "don't" is a promise (the tracker decides).
         reading.forbidsSomething = items.indices.contains { Self.isProhibition(at: $0, items) }
+    }
+
+    private static let thirdPersons: Set<String> = ["he", "she", "they", "mum", "mom", "dad", "boss"]
+
+    /// "he wants me to come", "she asked me to join": within the few words before the invitation someone else asks "me".
+    private static func isAskedBySomeoneElse(at position: Int, _ items: [Item]) -> Bool {
+        let before = items[max(0, position - 4)..<position]
+        guard let me = before.lastIndex(where: { $0.text == "me" }) else { return false }
+        return items[max(0, me - 3)..<me].contains { thirdPersons.contains($0.text) }
     }
 
     /// "لازم أدرس", "lazem a5alas", "I must study": an obligation in the first person singular is

@@ -113,6 +113,7 @@ extension Lexicon {
         ([
             "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly",
             "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
+            "results", "come out", "comes out", "rubbish", "bin day", "fyi",
             "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
             "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",

@@ -138,6 +138,12 @@ import Testing
         #expect(Self.start(result) == "2026-12-07T16:00")
     }
 
+    @Test func anHourTakenUpWithItIsIsAClock() {
+        let result = ExtractionTests.reply("karaoke Friday?", "yes! what time does it start", "half 8, but we should get there for 8 to grab a booth", "ok 8 it is")
+        #expect(result.state == .agreed)
+        #expect(Self.start(result) == "2026-12-11T20:00")
+    }
+
     @Test func anArabiziRangeStartsAtItsFirstHour() {
         let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
         #expect(result.state == .agreed)

@@ -146,6 +146,10 @@ PROBES = [
           "NO_EVENT", tags=["no-plan"]),
     probe("l-news-03", "en", "Europe/London", [("A", "my cousin's engagement party is on Friday, she wants me to come"), ("B", "aww cute"),
           ("A", "yeah")], "NO_EVENT", tags=["no-plan"]),
+    # "ok 8 it is": the hour taken up, read as a clock in a short yes.
+    probe("l-it-is-01", "en", "Europe/London", [("A", "karaoke Friday?"), ("B", "yes! what time does it start"),
+          ("A", "half 8, but we should get there for 8 to grab a booth"), ("B", "ok 8 it is")],
+          "HAS_EVENT_AGREED", day(FRI), "20:00", "Karaoke", tags=["it-is"]),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

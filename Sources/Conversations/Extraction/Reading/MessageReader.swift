@@ -1681,7 +1681,7 @@ struct MessageReader: Sendable {
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
             if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.acceptAlone) || $0.element.has(.clockLead) || $0.element.has(.sameTime) || $0.element.has(.preference)
-                || ["is", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
+                || ["is", "it", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
                 return true
             }
         }

@@ -144,6 +144,16 @@ import Testing
         #expect(Self.start(result) == "2026-12-11T20:00")
     }
 
+    @Test func anotherDayAskedForAfterAgreeingIsAChangeOfMind() {
+        let result = ExtractionTests.outcome([
+            ("A", "2026-12-06T10:00", "nails Thursday at 5?"),
+            ("B", "2026-12-06T10:01", "yesss"),
+            ("B", "2026-12-06T10:02", "ugh my manager moved the stocktake to Thursday evening 😤 can we do Friday?"),
+            ("A", "2026-12-06T10:03", "Friday I've got my son's recital at 6, can't"),
+        ])
+        #expect(result.state == .denied)
+    }
+
     @Test func anArabiziRangeStartsAtItsFirstHour() {
         let result = ExtractionTests.reply("bukra nil3ab padel men 4 l 6 fi el nadi?", "tamam")
         #expect(result.state == .agreed)

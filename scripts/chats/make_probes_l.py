@@ -150,6 +150,14 @@ PROBES = [
     probe("l-it-is-01", "en", "Europe/London", [("A", "karaoke Friday?"), ("B", "yes! what time does it start"),
           ("A", "half 8, but we should get there for 8 to grab a booth"), ("B", "ok 8 it is")],
           "HAS_EVENT_AGREED", day(FRI), "20:00", "Karaoke", tags=["it-is"]),
+    # A change of mind: after a plan is agreed, another day asked for with no activity of its own ("can we do Friday?")
+    # moves that plan; when it is turned down, the plan is off.
+    probe("l-change-01", "en", "America/Toronto", [("A", "nails Thursday at 5?"), ("B", "yesss"),
+          ("B", "ugh my manager moved the stocktake to Thursday evening 😤 can we do Friday?"), ("A", "Friday I've got my son's recital at 6, can't")],
+          "HAS_EVENT_DENIED", day(FRI), "17:00", "Nails", tags=["change-of-mind"]),
+    probe("l-change-02", "ar", "Asia/Riyadh", [("A", "نروح السينما الخميس الساعة ٩؟"), ("B", "تمام"),
+          ("B", "المدير نقل الجرد للخميس 😤 نقدر نروح الجمعة؟"), ("A", "الجمعة عندي عزيمة، ما اقدر")],
+          "HAS_EVENT_DENIED", day(FRI), "21:00", "السينما", tags=["change-of-mind"]),
     # "men 4 l 6": the Arabizi range, "from 4 to 6", starts at 4.
     probe("l-range-01", "mixed", "Asia/Amman", [("A", "bukra nil3ab padel men 4 l 6 fi el nadi?"), ("B", "tamam")],
           "HAS_EVENT_AGREED", BASE + dt.timedelta(days=1), "16:00", "Padel", location="el nadi", tags=["arabizi-range"]),

@@ -570,7 +570,11 @@ struct ConversationTracker {
                 // ("text me the address for saturday", "and dinner friday?"), is another plan or
                 // an aside; a new time on the same day refines it.
                 let otherDay = fragment.hasDay && fragment.days != plans[index].details.days
-                if otherDay, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
+                // "…moved the stocktake to Thursday 😤 can we do Friday?": another day asked for, with no activity of its
+                // own, while the plan is talked about, is a change of mind about it.
+                let movesIt = fragment.activity == nil && fragment.location == nil && reading.isQuestion && reading.invites
+                    && !reading.opensWithAddition && inFocus(index)
+                if otherDay, !movesIt, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
                     break
                 }
                 // A longer statement with a time after the plan is agreed ("the load shedding is

@@ -132,6 +132,7 @@ struct MessageReader: Sendable {
         // "Did you get the car sorted?": a yes-word inside a question is asked, not said.
         if reading.accepts, Self.noYesIsSaid(allItems) { reading.accepts = false }
         reading.opensWithContrast = allItems.first?.has(.contrast) == true
+        reading.opensWithAddition = text.tokens.first(where: { $0.kind == .word }).map { Self.opensAddition($0.text) } == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
@@ -597,6 +598,13 @@ struct MessageReader: Sendable {
     private static let lateAnswerWords: Set<String> = ["asleep", "slept", "saw", "nayim", "nayem", "nayma", "نايم", "نايمه", "dormais"]
     /// "was", "just": the late answer is told of the moment before.
     private static let wasWords: Set<String> = ["was", "just", "kint", "kunt", "كنت", "j'étais", "j'etais"]
+
+    private static let additionWords: Set<String> = ["also", "and", "plus", "btw", "w", "wa", "كمان", "aussi", "et"]
+
+    /// "Also unrelated, …", "w ba3d bukra …", "وكمان يوم السبت …" (a joined و, but not "والله").
+    private static func opensAddition(_ word: String) -> Bool {
+        additionWords.contains(word) || word.hasPrefix("و") && word.count > 3 && word != "والله"
+    }
 
     /// "after that", "then": "ba3deen", "بعدها", "après".
     private static let afterThatWords: Set<String> = ["ba3deen", "ba3dein", "ba3den", "ba3dain", "ba3dayn", "بعدها", "بعدين", "وبعدها", "afterwards", "après", "apres"]

@@ -74,6 +74,12 @@ struct ConversationTracker {
     private var lastThingsDay = false
     /// The sender of the message before this one, if it told the other not to do something.
     private var lastForbidder: String?
+    /// The hours the message before this one said: a yes that says one of them back takes it up.
+    private var lastClocks: [SpokenClock] = []
+    /// Who last invited without a when ("are you still coming to help me cook?"), until the talk moves on.
+    private var inviterWithoutWhen: String?
+    /// The other asked that inviter "when?": the inviter's next when is the invitation's.
+    private var whenAskedOf: String?
 
     mutating func take(_ reading: MessageReading, from sender: String) {
         defer { lastSender = sender }
@@ -93,6 +99,7 @@ struct ConversationTracker {
             reading.denies = false
         }
         lastForbidder = reading.forbidsSomething ? sender : nil
+        readAnswerToWhen(&reading, from: sender)
         answered = bound.map(\.plans) ?? []
         answersTheOther = bound != nil
         // "سمعت بلي الخضرة تلعب الاثنين؟" "ايه، الماتش مع 9": the answer to a question about news
@@ -108,6 +115,7 @@ struct ConversationTracker {
         }
         let before = plans.count
         takeMessage(reading, from: sender)
+        lastClocks = reading.fragments.flatMap { [$0.clock].compactMap { $0 } + $0.laterClocks }
         // (The answer to a word about a thing's day, "the recital is friday right" "ya friday at 8", is a
         // parenthesis: the plan waiting for an answer stays in focus.)
         if reading.fragments.contains(where: \.hasWhen) || !reading.excuseDays.isEmpty || !reading.excuseClocks.isEmpty,
@@ -119,6 +127,8 @@ struct ConversationTracker {
         // "يعني معنا؟" after the other's "free after 5": the proposer asking whether the other joins asks about the plan in focus.
         let joined = reading.asksToJoin && !reading.asksWhatOtherKnows
             ? Set(plans.indices.filter { plans[$0].status == .open && plans[$0].proposer == sender && inFocus($0) }) : []
+        // Asked again, the plan is what the next yes answers, whatever aside the proposer said after the other's hedge.
+        for index in joined { plans[index].awaitsWord = false }
         if !changed.isEmpty || !joined.isEmpty {
             lastAsk = Ask(sender: sender, plans: changed.union(joined))
         } else if reading.isQuestion || reading.invites || reading.asksTime || reading.asksWhen || reading.requestsAside || reading.tellsAThingsDay {
@@ -127,6 +137,22 @@ struct ConversationTracker {
             // An answer closes the question it answers; so does a yes held by a condition ("if it
             // doesn't rain I'm in"): a later "ok good" about something else does not answer it again.
             if reading.accepts || reading.denies || reading.isTentative || reading.isConditional { lastAsk = nil }
+        }
+    }
+
+    /// "Are you still coming to help me cook?" "Yes of course, when?" "Thursday, we start at 6am": the inviter's
+    /// answer to "when?" offers that when for the invitation, as much as asking would.
+    private mutating func readAnswerToWhen(_ reading: inout MessageReading, from sender: String) {
+        let hasWhen = reading.fragments.contains(where: \.hasWhen)
+        if whenAskedOf == sender, hasWhen, !reading.isQuestion {
+            reading.invites = true
+        }
+        let asksWhen = reading.isQuestion && reading.asksWhen && !hasWhen
+        whenAskedOf = asksWhen && inviterWithoutWhen.map { $0 != sender } == true ? inviterWithoutWhen : nil
+        if reading.invites, !hasWhen {
+            inviterWithoutWhen = sender
+        } else if !asksWhen {
+            inviterWithoutWhen = nil
         }
     }
 
@@ -147,6 +173,8 @@ struct ConversationTracker {
         var reading = reading
         var fragments = reading.fragments
         if reading.isPast || reading.isHypothetical { fragments = [] }
+        // "we should hang out sometime": a wish with no time frame names no when, and touches no plan on the table.
+        if reading.hasNoTimeFrame { fragments.removeAll { !$0.hasWhen } }
         let today = reading.sentAt.midnight
         self.today = today
 
@@ -542,7 +570,11 @@ struct ConversationTracker {
                 // ("text me the address for saturday", "and dinner friday?"), is another plan or
                 // an aside; a new time on the same day refines it.
                 let otherDay = fragment.hasDay && fragment.days != plans[index].details.days
-                if otherDay, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
+                // "…moved the stocktake to Thursday 😤 can we do Friday?": another day asked for, with no activity of its
+                // own, while the plan is talked about, is a change of mind about it.
+                let movesIt = fragment.activity == nil && fragment.location == nil && reading.isQuestion && reading.invites
+                    && !reading.opensWithAddition && inFocus(index)
+                if otherDay, !movesIt, fragment.activity == nil || fragment.activity?.english != plans[index].details.activity?.english {
                     break
                 }
                 // A longer statement with a time after the plan is agreed ("the load shedding is
@@ -555,7 +587,9 @@ struct ConversationTracker {
                 let focused = inFocus(index)
                 let moves = reading.isQuestion || reading.invites || reading.accepts || focused && (reading.wordCount <= 5 || refines)
                 if changesWhen(fragment, of: index), !vetoed, moves {
-                    plans[index].status = .open
+                    // "on se retrouve à Agdal à 16h45" "Wakha, 16h45 Agdal": a yes that says back the hour the other
+                    // has just said takes it up; the plan stays agreed, at that hour.
+                    plans[index].status = reading.accepts && takesUpTheOthersHour(fragment) ? .agreed : .open
                     merge(fragment, into: index, sender: sender)
                     plans[index].touched = step
                 } else if focused {
@@ -608,6 +642,12 @@ struct ConversationTracker {
         plan.isStatement = !reading.invites && !reading.isQuestion
         plan.namesNoOne = plan.isStatement && !reading.namesTheTwo
         plans.append(plan)
+    }
+
+    /// The fragment's hour is one the other said in the message before.
+    private func takesUpTheOthersHour(_ fragment: PlanFragment) -> Bool {
+        guard let clock = fragment.clock else { return false }
+        return lastClocks.contains { $0.hour % 12 == clock.hour % 12 && $0.minute == clock.minute }
     }
 
     /// A plan is in focus while the talk is on it: touched by this message or one of the three
@@ -693,11 +733,12 @@ struct ConversationTracker {
             plan.details.isVague = true
         }
         if let clock = fragment.clock {
-            // "٣ الضهر" then "١١ ونص": the prayer beside the old hour said which half of the day that
-            // hour was in; a new hour more than three hours off is read afresh.
-            if fragment.prayerAsPartOfDay == nil, let old = plan.details.clock, !old.isTwentyFourHour, !clock.isTwentyFourHour,
-               abs(clock.hour % 12 - old.hour % 12) > 3 {
-                plan.details.prayerAsPartOfDay = nil
+            // "٣ الضهر" then "١١ ونص": the prayer beside the old hour said which half of the day that hour was in; a new
+            // hour more than three hours off is read afresh. So is one on another day ("بكرة الساعة ١١ الصبح" then
+            // "السبت الساعة ٥؟"): the part of the day went with the old day and hour.
+            if let old = plan.details.clock, !old.isTwentyFourHour, !clock.isTwentyFourHour, abs(clock.hour % 12 - old.hour % 12) > 3 {
+                if fragment.prayerAsPartOfDay == nil { plan.details.prayerAsPartOfDay = nil }
+                if fragment.partOfDay == nil, clock.isPM == nil, fragment.hasDay, fragment.days != plans[index].details.days { plan.details.partOfDay = nil }
             }
             plan.details.clock = plan.details.clock.map { carryHalfOfDay(clock, from: $0) } ?? clock
             plan.details.endClock = fragment.endClock

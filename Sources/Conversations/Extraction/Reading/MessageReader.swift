@@ -14,6 +14,8 @@ struct MessageReader: Sendable {
         var last: Int
         var cues: [Cue]
         var token: ChatText.Token
+        /// "don't forget": the no of a reminder, which forbids nothing and asks nobody along.
+        var isReminder = false
 
         func has(_ cue: Cue) -> Bool { cues.contains(cue) }
         var isNumber: Bool { cues.isEmpty && token.kind == .number }
@@ -89,6 +91,12 @@ struct MessageReader: Sendable {
                 if allItems[index].first == allItems[index].last, word.hasPrefix("ن"), !addressed, allItems[index].has(.invite) {
                     allItems[index].cues.removeAll { $0 == .invite }
                 }
+                // "ila jat el voiture, ok", "واخا، ولكن إلا ما كانتش الشتا": the Maghrebi "ila" before a word is "if"
+                // (before an hour it is "to", and after one "٧ الا ربع" is a quarter to).
+                if Self.maghrebiIf.contains(word), index + 1 < allItems.count, allItems[index + 1].token.kind == .word, allItems[index].cues.isEmpty,
+                   index == 0 || !allItems[index - 1].isNumber {
+                    allItems[index].cues = [.conditional]
+                }
                 // So "lazem nqra", "لازم نراجع" is "I must study": one's own obligation, no invitation.
                 if Self.isObligation(word), index + 1 < allItems.count {
                     let verb = allItems[index + 1].text
@@ -101,6 +109,10 @@ struct MessageReader: Sendable {
                 }
             }
         }
+        Self.readSameDay(&allItems)
+        Self.readWhereOneIs(&allItems, in: text)
+        Self.readVocatives(&allItems)
+        Self.readUniversity(&allItems, in: text)
         // "احنا الاثنين", "انتو الاثنين": after a plural pronoun الاثنين is "the two of us", not Monday.
         for index in allItems.indices.dropFirst() where Self.pluralPronouns.contains(allItems[index - 1].text)
             && allItems[index].cues.contains(.weekday(2)) && allItems[index].text.hasPrefix("ال") {
@@ -114,15 +126,22 @@ struct MessageReader: Sendable {
            !allItems[waiver...].contains(where: { $0.has(.conditional) }) {
             reading.isConditional = false
         }
+        // "what if Sunday 7pm instead?", "ولو الخميس؟": an "if" whose whole condition is a when asks for it.
+        if reading.isConditional, reading.isQuestion, Self.conditionsAreWhens(allItems) { reading.isConditional = false }
         // "Course it will", "yes it is": a yes to a statement ("Forecast says it'll turn") agrees with it, not to a plan.
         // "Did you get the car sorted?": a yes-word inside a question is asked, not said.
         if reading.accepts, Self.noYesIsSaid(allItems) { reading.accepts = false }
         reading.opensWithContrast = allItems.first?.has(.contrast) == true
+        reading.opensWithAddition = text.tokens.first(where: { $0.kind == .word }).map { Self.opensAddition($0.text) } == true
         // A phrase may hold the "?" ("same time?"): ask the tokens.
         if text.tokens.contains(where: { $0.text == "?" }) { reading.isQuestion = true }
         reading.isArabic = Self.isMostlyArabic(text)
         reading.asksOnlyAboutTheOther = Self.asksOnlyAboutTheOther(text.tokens)
         readInvolvement(text, into: &reading)
+        // "خلاص تمام؟", "deal?", "we good?": a question made only of yes-words asks the other to confirm what is on the table.
+        if reading.isQuestion, Self.onlyConfirms(allItems) { reading.asksToJoin = true }
+        // "What are you doing NYE?", "وين راس السنة؟": asking what the other does on a day asks about their own day.
+        if reading.isQuestion, !reading.invites, Self.asksTheOthersDoings(text.tokens) { reading.asksOnlyAboutTheOther = true }
         let items = planItems(allItems, text: text, sentAt: sentAt, reading: &reading)
         for segment in Self.segments(items) {
             var fragment = readFragment(Array(items[segment]), text: text, sentAt: sentAt)
@@ -170,6 +189,113 @@ struct MessageReader: Sendable {
             while end + 1 < items.count, !items[end + 1].isPunctuation { end += 1 }
             return start < index && questionOpeners.contains(items[start].text) && end + 1 < items.count && items[end + 1].text == "?"
         }
+    }
+
+    /// "same", "نفس": "the same day" names a day already said, not today.
+    private static let sameWords: Set<String> = ["same", "نفس", "nafs", "nfs", "nefs", "meme", "même"]
+
+    /// "ونرجع نفس اليوم بالليل", "back the same day": "اليوم" after "نفس" is the day just named, not today.
+    private static func readSameDay(_ items: inout [Item]) {
+        for index in items.indices.dropFirst() where !items[index].cues.isEmpty && sameWords.contains(items[index - 1].text) && items[index].has(.relativeDay(0)) {
+            items[index].cues = []
+        }
+    }
+
+    private static let meWords: Set<String> = ["i'm", "im", "i"]
+
+    /// "Saturday I'm in Qassim", "I'm in the office till 6": "I'm in" before a place (a name written with its capital, or
+    /// "the") says where one is, one's own day; only alone is it "count me in".
+    private static func readWhereOneIs(_ items: inout [Item], in text: ChatText) {
+        for index in items.indices.dropLast() where !items[index].cues.isEmpty && meWords.contains(items[index].text) && items[index].has(.acceptAlone) {
+            let next = items[index + 1]
+            guard next.token.kind == .word, next.cues.isEmpty || next.text == "the" else { continue }
+            let capitalised = text.original[next.token.start].isUppercase
+            if capitalised || ["the", "a"].contains(next.text) { items[index].cues = [.ownPlan] }
+        }
+    }
+
+    /// "خويا", "akhoya": "my brother", also said to the other as a friendly "bro".
+    private static let kinVocatives: Set<String> = ["خويا", "خويي", "اخوي", "اخويا", "akhoya", "akhooy", "5ooy", "5oya", "khouya", "khoya"]
+
+    /// "غدوة ما نقدرش خويا", "خويا، ...": a kin word right after a yes or a no, or alone before a comma, calls the
+    /// other; it brings no one else into the message.
+    private static func readVocatives(_ items: inout [Item]) {
+        for index in items.indices where !items[index].cues.isEmpty && kinVocatives.contains(items[index].text) && items[index].has(.thirdParty) {
+            let afterAnswer = index > 0 && items[index - 1].cues.contains { $0 == .accept || $0 == .acceptAlone || $0 == .deny }
+            let alone = index == 0 && index + 1 < items.count && items[index + 1].isPunctuation
+            if afterAnswer || alone { items[index].cues = [] }
+        }
+    }
+
+    /// "of": "ta3", "taba3", "dyal", "mta3".
+    private static let ofWords: Set<String> = ["ta3", "taba3", "tab3", "bta3", "btaa3", "dyal", "mta3", "ta3et", "بتاع", "تاع", "متاع", "ديال"]
+
+    /// "bil mal3ab ta3 el jam3a": "jam3a" owned by a place is the university, not Friday.
+    private static func readUniversity(_ items: inout [Item], in text: ChatText) {
+        for index in items.indices.dropFirst() where !items[index].cues.isEmpty && ofWords.contains(items[index - 1].text) && text.tokens[items[index].last].text.contains("jam3a") {
+            items[index].cues.removeAll { if case .weekday = $0 { true } else { false } }
+        }
+    }
+
+    /// The Maghrebi "if": إلا, ila.
+    private static let maghrebiIf: Set<String> = ["الا", "ila", "ilaa", "ila2"]
+
+    /// Words that may stand between "if" and the when it asks about ("what if we do Sunday", "if on Friday").
+    private static let conditionFillers: Set<String> = ["we", "it's", "its", "it", "is", "on", "at", "the", "do", "make", "say", "it's", "el", "يوم", "خليناها", "خليها", "خلها"]
+
+    /// Every "if" in the message is followed, past a filler or two, by a day or an hour: the condition is only a when.
+    private static func conditionsAreWhens(_ items: [Item]) -> Bool {
+        let conditions = items.indices.filter { items[$0].has(.conditional) }
+        return !conditions.isEmpty && conditions.allSatisfy { index in
+            guard let next = items[(index + 1)...].prefix(3).first(where: { !conditionFillers.contains($0.text) }) else { return false }
+            return isDayItem(next) || next.isNumber || next.cues.contains(where: isWhenCue)
+        }
+    }
+
+    /// Words that may stand beside a yes in a request to confirm ("so we're good?", "خلاص تمام؟").
+    private static let confirmFillers: Set<String> = ["so", "then", "we", "we're", "were", "are", "all", "good", "right", "خلاص", "يعني", "ya3ni", "ya3ny", "yani", "كذا", "كده", "keda", "kda", "3la", "alors", "donc"]
+
+    /// A question whose every word is a yes-word or a filler beside one, with at least one yes-word.
+    private static func onlyConfirms(_ items: [Item]) -> Bool {
+        let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }
+        return words.contains { $0.has(.accept) || $0.has(.acceptAlone) }
+            && words.allSatisfy { $0.has(.accept) || $0.has(.acceptAlone) || $0.cues.isEmpty && confirmFillers.contains($0.text) }
+    }
+
+    /// "what are you doing", "wyd", "any plans", "وش مسوي", "شو عامل": asking what the other does, by first word.
+    private static let doingsPhrases: [String: [[String]]] = Dictionary(grouping: [[String]]([
+        ["what", "are", "you", "doing"], ["what", "r", "u", "doing"], ["what", "you", "doing"], ["what", "u", "doing"], ["wyd"],
+        ["what", "are", "you", "up", "to"], ["what", "you", "up", "to"], ["any", "plans"], ["your", "plans"], ["ur", "plans"],
+        ["وش", "مسوي"], ["وش", "بتسوي"], ["ايش", "بتسوي"], ["ايش", "مسوي"], ["شو", "عامل"], ["شو", "عامله"], ["شو", "بتعمل"], ["شنو", "مسوي"],
+        ["هتعمل", "ايه"], ["حتعمل", "ايه"], ["sho", "3amel"], ["shu", "3amel"], ["chou", "3amel"], ["wach", "dayer"], ["wesh", "dayer"],
+        ["tu", "fais", "quoi"],
+    ]), by: { $0.first ?? "" })
+    /// "وين", "where": where the other is or spends a day.
+    private static let whereWords: Set<String> = ["وين", "فين", "where", "wein", "wen", "fein", "fen", "win"]
+    /// "we", "let's", "together": a question with these asks about a plan of the two, not the other's own day.
+    private static let togetherWords: Set<String> = ["we", "us", "let's", "lets", "our", "together", "احنا", "نحن", "حنا", "سوا", "سوى", "معنا", "معانا", "e7na", "ehna", "sawa", "nous", "on"]
+
+    /// "What are you doing NYE?", "any plans Saturday?", "وين راس السنة؟": a question about what the other does, or where,
+    /// that names no plan of the two.
+    private static func asksTheOthersDoings(_ tokens: [ChatText.Token]) -> Bool {
+        let words = tokens.filter { $0.kind == .word }.map(\.text)
+        guard !words.contains(where: togetherWords.contains) else { return false }
+        // "خالد، كيف الحال؟ وين راس السنة؟": a where that opens its sentence.
+        let opensWithWhere = tokens.indices.contains { index in
+            tokens[index].kind == .word && whereWords.contains(tokens[index].text) && (index == 0 || tokens[index - 1].kind == .punctuation)
+        }
+        return opensWithWhere || words.indices.contains { start in
+            doingsPhrases[words[start]]?.contains { phrase in words[start...].starts(with: phrase) } == true
+        }
+    }
+
+    /// Coming back: "ونرجع", "back", "nerja3", "retour".
+    private static let returnWords: Set<String> = ["back", "return", "returning", "نرجع", "نرجعو", "نرجعوا", "نرد", "نعود", "راجعين", "nerja3", "nirja3", "nerga3", "nirga3", "nrja3", "retour", "rentre", "rentrer"]
+
+    /// "نطلع السبت الساعة ٦ الصبح، ونرجع نفس اليوم بالليل", "out Friday, back Sunday night": a clause that opens with
+    /// coming back tells when the plan ends, not when it starts.
+    private static func isWayBack(_ clause: [Item]) -> Bool {
+        clause.lazy.filter { $0.token.kind == .word }.prefix(2).contains { returnWords.contains($0.text) || $0.text.hasPrefix("و") && returnWords.contains(String($0.text.dropFirst())) }
     }
 
     private static let aboutTheOther: Set<String> = [
@@ -330,6 +456,7 @@ struct MessageReader: Sendable {
         let hasQuestionMark = items.contains { $0.text == "?" }
         for clause in clauses {
             var clauseItems = Array(items[clause])
+            if Self.isWayBack(clauseItems), keptClauses.contains(where: { $0.contains(where: Self.namesWhen) }) { continue }
             // "fine 7.30 dont bail": what is said before a "don't" stands; only the rest is the prohibition.
             if let forbidden = clauseItems.indices.first(where: { Self.isProhibition(at: $0, clauseItems) }), forbidden > 0,
                !clauseItems[forbidden...].contains(where: { $0.has(.invite) && !Self.isObligation($0.text) }) {
@@ -388,10 +515,11 @@ struct MessageReader: Sendable {
             clauseItems = Self.withoutDeadline(clauseItems)
             clauseItems = Self.withoutAnswerDay(clauseItems)
             // The clause's own "?" (or, when a phrase holds it, the message's).
-            if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: { Self.isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: Self.isWhenCue) }) {
+            if asks, clauseItems.contains(where: { $0.text == "?" }) || !hasQuestionMark, clauseItems.contains(where: Self.namesWhen) {
                 reading.asksAboutTheWhen = true
             }
-            if Self.tellsAThingsDay(clauseItems) { thingClauses.insert(keptClauses.count) }
+            // "don't forget Jake's drinks on Thursday": a reminder tells a thing's day, like "the recital is Friday".
+            if Self.tellsAThingsDay(clauseItems) || clauseItems.contains(where: \.isReminder) { thingClauses.insert(keptClauses.count) }
             if veto.isThirdParty, !clauseInvites { othersClauses.insert(keptClauses.count) }
             keptClauses.append(clauseItems)
         }
@@ -448,7 +576,9 @@ struct MessageReader: Sendable {
         if noElsewhere, reading.excuseDays.isEmpty, !kept.contains(where: { $0.has(.deny) }) { reading.denies = false }
         // "Thursday I have a dentist at 10 but afternoon is free", "بس العصر نقدر": after an excuse, "but" and
         // being free says when one can; the excuse alone does not turn the plan down.
-        if let contrast = items.firstIndex(where: { $0.has(.contrast) }), items[..<contrast].contains(where: { $0.has(.ownPlan) }) {
+        // So does "then" ("baacher 3indi dentist el sa3a 11, ba3deen free", "التلاتا عندي صباح لحدي ٢، بعدها فاضية").
+        if let contrast = items.firstIndex(where: { $0.has(.contrast) || Self.afterThatWords.contains($0.text) }),
+           items[..<contrast].contains(where: { $0.has(.ownPlan) }) {
             let after = items[contrast...]
             reading.freeAfterExcuse = after.indices.contains { index in
                 Self.freeWords.contains(after[index].text) && !(index > contrast && Self.negations.contains(after[index - 1].text))
@@ -463,6 +593,21 @@ struct MessageReader: Sendable {
         reading.isHypothetical = false
         return kept
     }
+
+    /// Why an answer comes late: asleep, only just seen ("السبت هكون نايم" is an excuse, said of the plan's day).
+    private static let lateAnswerWords: Set<String> = ["asleep", "slept", "saw", "nayim", "nayem", "nayma", "نايم", "نايمه", "dormais"]
+    /// "was", "just": the late answer is told of the moment before.
+    private static let wasWords: Set<String> = ["was", "just", "kint", "kunt", "كنت", "j'étais", "j'etais"]
+
+    private static let additionWords: Set<String> = ["also", "and", "plus", "btw", "w", "wa", "كمان", "aussi", "et"]
+
+    /// "Also unrelated, …", "w ba3d bukra …", "وكمان يوم السبت …" (a joined و, but not "والله").
+    private static func opensAddition(_ word: String) -> Bool {
+        additionWords.contains(word) || word.hasPrefix("و") && word.count > 3 && word != "والله"
+    }
+
+    /// "after that", "then": "ba3deen", "بعدها", "après".
+    private static let afterThatWords: Set<String> = ["ba3deen", "ba3dein", "ba3den", "ba3dain", "ba3dayn", "بعدها", "بعدين", "وبعدها", "afterwards", "après", "apres"]
 
     /// Words that may follow an hour at the end of a clause: "8 keda", "٣ كده", "7 sharp", "4 bezabt".
     private static let hourClosers: Set<String> = ["keda", "kida", "kda", "كده", "كدا", "تقريبا", "sharp", "bezabt", "bezzabt", "بالضبط", "ish", "-ish", "or so", "inshallah", "ان شاء الله", "إن شاء الله", "insha'allah"]
@@ -512,19 +657,25 @@ struct MessageReader: Sendable {
         func asks(_ clause: [Item]) -> Bool { clause.contains { $0.text == "?" || $0.has(.invite) } }
         func answers(_ clause: [Item]) -> Bool { clause.contains { $0.has(.accept) || $0.has(.acceptAlone) || $0.has(.deny) || $0.has(.cancel) || $0.has(.tentative) } }
         func namesDay(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) } }
-        func namesWhen(_ clause: [Item]) -> Bool { clause.contains { isDayItem($0) || $0.token.kind == .number || $0.cues.contains(where: isWhenCue) } }
+        func namesWhen(_ clause: [Item]) -> Bool { clause.contains(where: Self.namesWhen) }
         // "cinema Friday 8pm, and brunch Sunday at 11?": a clause naming an activity is a plan of its own.
         func namesActivity(_ clause: [Item]) -> Bool { clause.contains { $0.cues.contains { if case .activity = $0 { true } else { false } } } }
         let asking = clauses.filter { asks($0) && namesWhen($0) }
         guard !asking.isEmpty else { return clauses }
         let askedDay = asking.contains(where: namesDay)
+        // "Real Sports at 7 then? I'll get there at 6:30 to grab a table": beside an hour asked, one person's own hour is theirs.
+        let askedHour = asking.contains { clause in clause.contains { $0.isNumber } }
         func reportsOnePerson(_ clause: [Item]) -> Bool {
             let roles = clause.map { wordRoles[$0.text] ?? [] }
             return roles.contains { $0.contains(.single) } && !roles.contains { $0.contains(.shared) }
         }
         return clauses.filter { clause in
+            // "بكرة الصبح ما اقدر … شرايك السبت الساعة ٥؟": in a no that asks another day, the when of the no is the
+            // one refused; its part of the day does not go to the day asked.
+            if denies, askedDay, !asks(clause), clause.contains(where: { $0.has(.deny) }), namesWhen(clause) { return false }
             guard !asks(clause), !answers(clause), !namesActivity(clause), namesWhen(clause) else { return true }
-            return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || denies)
+            let ownHour = askedHour && clause.contains(where: \.isNumber) && !namesDay(clause) && reportsOnePerson(clause)
+            return !(askedDay && namesDay(clause) && reportsOnePerson(clause) || ownHour || denies)
         }
     }
 
@@ -557,6 +708,11 @@ struct MessageReader: Sendable {
 
     }
 
+    /// A day, a number or another word of when.
+    private static func namesWhen(_ item: Item) -> Bool {
+        isDayItem(item) || item.token.kind == .number || item.cues.contains(where: isWhenCue)
+    }
+
     private static func isWhenCue(_ cue: Cue) -> Bool {
         switch cue {
         case .prayer, .month, .vagueFrame, .weekend, .week, .tonight, .relativeDay, .weekday, .partOfDay, .hijriMonth, .fixedDate: true
@@ -564,11 +720,16 @@ struct MessageReader: Sendable {
         }
     }
 
+    /// "Saturday I'm in Qassim 😅 Sunday after Asr?": an emoji closes what was said before it, as a full stop does.
+    private static func isEmoji(_ item: Item) -> Bool {
+        item.token.kind == .symbol && item.cues.isEmpty && item.text.unicodeScalars.first?.properties.isEmojiPresentation == true
+    }
+
     private static func clauses(_ items: [Item]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start = 0
         for (index, item) in items.enumerated() {
-            let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text)
+            let ends = item.token.kind == .punctuation && [".", "!", "?", ";", ","].contains(item.text) || isEmoji(item)
             // "بس خلها ٩ عندي اجتماع يطول": the excuse after a counter is a clause of its own.
             // ("تعالي نتسحر عندي الليلة" is at mine, no excuse.)
             // (An obligation is no counter: "ولازم انام" keeps its verb.)
@@ -704,6 +865,9 @@ struct MessageReader: Sendable {
                 index += 1
             }
         }
+        for index in items.indices where ["don't", "dont"].contains(items[index].text) && items[index].first + 1 < text.tokens.count {
+            items[index].isReminder = text.tokens[items[index].first + 1].text == "forget"
+        }
         return items
     }
 
@@ -755,8 +919,9 @@ struct MessageReader: Sendable {
                     let vocative = item.text == "ya" && position + 1 < items.count && items[position + 1].token.kind == .word
                     if negated { reading.denies = true } else if !vocative { reading.accepts = true }
                 case .invite:
-                    // "you don't need to join": waived, it invites nobody.
-                    if waived || Self.isOwnObligation(at: position, items) { break }
+                    // "you don't need to join": waived, it invites nobody; nor does "don't forget …", a reminder, nor
+                    // "he wants me to come", someone else asking the sender along.
+                    if waived || item.isReminder || Self.isOwnObligation(at: position, items) || Self.isAskedBySomeoneElse(at: position, items) { break }
                     if negated, !asks { reading.denies = true } else { reading.invites = true }
                 case .deny:
                     let forbidden = position > 0 && Self.isProhibition(at: position - 1, items)
@@ -819,6 +984,11 @@ struct MessageReader: Sendable {
            items[(firstNo + 1)...].contains(where: { $0.has(.accept) }), !items[..<firstNo].contains(where: { $0.has(.accept) }) {
             reading.denies = false
         }
+        // "sorry kint nayim 😴", "sorry, just saw this": an apology for answering late refuses nothing.
+        if reading.denies, !reading.cancels, items.allSatisfy({ !$0.has(.deny) || Lexicon.apologies.contains($0.text) }),
+           items.contains(where: { Self.lateAnswerWords.contains($0.text) }), items.contains(where: { Self.wasWords.contains($0.text) }) {
+            reading.denies = false
+        }
         let words = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         reading.wordCount = words
         // "صار", "ih", "can": yes only as the whole reply.
@@ -867,6 +1037,15 @@ struct MessageReader: Sendable {
         }
         // "dont bail" … "wont", "لا تتأخر" … "لا": a no that answers a "don't" is a promise (the tracker decides).
         reading.forbidsSomething = items.indices.contains { Self.isProhibition(at: $0, items) }
+    }
+
+    private static let thirdPersons: Set<String> = ["he", "she", "they", "mum", "mom", "dad", "boss"]
+
+    /// "he wants me to come", "she asked me to join": within the few words before the invitation someone else asks "me".
+    private static func isAskedBySomeoneElse(at position: Int, _ items: [Item]) -> Bool {
+        let before = items[max(0, position - 4)..<position]
+        guard let me = before.lastIndex(where: { $0.text == "me" }) else { return false }
+        return items[max(0, me - 3)..<me].contains { thirdPersons.contains($0.text) }
     }
 
     /// "لازم أدرس", "lazem a5alas", "I must study": an obligation in the first person singular is
@@ -939,7 +1118,7 @@ struct MessageReader: Sendable {
     private static let prohibitionWords: Set<String> = ["لا", "la", "laa", "don't", "dont"]
 
     private static func isProhibition(at position: Int, _ items: [Item]) -> Bool {
-        guard prohibitionWords.contains(items[position].text), position + 1 < items.count else { return false }
+        guard prohibitionWords.contains(items[position].text), !items[position].isReminder, position + 1 < items.count else { return false }
         let next = items[position + 1]
         // "don't bail on me", "la tlghiha": telling the other not to call it off holds the plan.
         guard next.token.kind == .word, next.cues.isEmpty || next.has(.invite) || next.has(.cancel) || next.has(.deny) else { return false }
@@ -1017,7 +1196,7 @@ struct MessageReader: Sendable {
                     fragment.days.append(today)
                     fragment.partOfDay = fragment.partOfDay ?? .night
                 case .weekday(let weekday):
-                    if let date = resolveWeekday(weekday, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                    if let date = resolveWeekday(weekday, at: index, in: items, sentAt: sentAt, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
                         fragment.days.append(date)
                     }
                 case .hijriMonth(let month):
@@ -1032,7 +1211,7 @@ struct MessageReader: Sendable {
                     }
                 case .quarterTo where item.text == "الاربع" && !(index > 0 && clockValue(items[index - 1]) != nil):
                     // Egyptian "الاربع" with no hour before it is Wednesday, not "quarter to".
-                    if let date = resolveWeekday(4, at: index, in: items, today: today, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
+                    if let date = resolveWeekday(4, at: index, in: items, sentAt: sentAt, usedAsDayOfMonth: &usedAsDayOfMonth, past: &past) {
                         fragment.days.append(date)
                     }
                 case .month(let month):
@@ -1120,9 +1299,13 @@ struct MessageReader: Sendable {
         return (lower...upper).filter { $0 != index }.map { items[$0] }
     }
 
+    /// Until this hour a night is still the evening before it.
+    private static let smallHoursEnd = 5
+
     private func resolveWeekday(
-        _ weekday: Int, at index: Int, in items: [Item], today: LocalDateTime, usedAsDayOfMonth: inout Set<Int>, past: inout Bool
+        _ weekday: Int, at index: Int, in items: [Item], sentAt: LocalDateTime, usedAsDayOfMonth: inout Set<Int>, past: inout Bool
     ) -> LocalDateTime? {
+        let today = sentAt.midnight
         let before = items[max(0, index - 2)..<index]
         if before.contains(where: { $0.has(.last) }) {
             past = true
@@ -1153,8 +1336,10 @@ struct MessageReader: Sendable {
         }
         // A weekday is the first such day strictly after the message's day; "Sunday week",
         // "a week on Sunday", "الخميس اللي بعده" the one after that.
+        // Said in the small hours ("Tomorrow as in Saturday?" at 00:20 on Saturday), the message's own weekday is the
+        // day just begun: whoever is still up calls it by its name.
         var delta = (weekday - today.weekday + 7) % 7
-        if delta == 0 { delta = 7 }
+        if delta == 0, sentAt.hour >= Self.smallHoursEnd || around.contains(where: { $0.has(.next) }) { delta = 7 }
         if isWeekLater(index, items) { delta += 7 }
         return today.adding(days: delta)
     }
@@ -1317,6 +1502,12 @@ struct MessageReader: Sendable {
             if previous.has(.clockLead) && previous.text != "at" && previous.text != "@" && previous.text != "by" { return true }
             // "خلها ٩", "make it 8": a number the plan is moved to.
             if previous.has(.invite), Self.makeItWords.contains(previous.text) { return true }
+            // "can we do 8", "let's do 7:30": the number a plan is done at.
+            // ("let's do 5-a-side" names a game.)
+            if previous.text == "do", index >= 2, ["we", "let's", "lets"].contains(items[index - 2].text) || items[index - 2].has(.invite),
+               index + 1 == items.count || items[index + 1].text != "-" && (items[index + 1].isPunctuation || !items[index + 1].cues.isEmpty) {
+                return true
+            }
         }
         // "10 till 11", "٤ الى ٦": two numbers joined as a range ("5 to 7 people" counts people).
         if index + 2 < items.count, items[index + 1].has(.rangeTo), items[index + 1].text != "and", items[index + 1].text != "-",
@@ -1330,6 +1521,9 @@ struct MessageReader: Sendable {
     private static let makeItWords: Set<String> = ["خلها", "خليها", "خليه", "خله", "خلوها", "نخليها", "نخليه", "make", "5aliha", "5alliha", "khalliha", "5leha"]
 
     /// `place`: the items of the place named, if any; a bare hour right after it is a clock ("بكرة في كافيه بارنز ٨؟").
+    /// "men 3 l 5": the Arabizi "to" of a range, read so only between "from" and an hour.
+    private static let arabiziTo: Set<String> = ["l", "lel", "lil", "ll"]
+
     private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, after place: Range<Int>?, into fragment: inout PlanFragment) {
         let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         let hasDayMention = fragment.hasDay
@@ -1363,7 +1557,7 @@ struct MessageReader: Sendable {
                       || items[cursor].has(.approximately) || items[cursor].has(.oClock) {
                     cursor += 1
                 }
-                if cursor + 1 < items.count, items[cursor].has(.rangeTo) {
+                if cursor + 1 < items.count, items[cursor].has(.rangeTo) || index > 0 && items[index - 1].has(.rangeFrom) && Self.arabiziTo.contains(items[cursor].text) {
                     var endIndex = cursor + 1
                     if endIndex < items.count, items[endIndex].has(.clockLead) { endIndex += 1 }
                     if endIndex < items.count, let endValue = clockValue(items[endIndex]),
@@ -1495,7 +1689,7 @@ struct MessageReader: Sendable {
         if wordCount <= 4, (1...12).contains(numberValue) {
             let others = items.enumerated().filter { $0.offset != index && ($0.element.token.kind == .word || $0.element.token.kind == .number) }
             if others.allSatisfy({ $0.element.has(.accept) || $0.element.has(.acceptAlone) || $0.element.has(.clockLead) || $0.element.has(.sameTime) || $0.element.has(.preference)
-                || ["is", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
+                || ["is", "it", "works", "then", "ok", "good", "بس", "اذا", "el"].contains($0.element.text) || Self.isDayItem($0.element) }) {
                 return true
             }
         }

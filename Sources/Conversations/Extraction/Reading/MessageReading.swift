@@ -108,6 +108,8 @@ struct MessageReading: Sendable {
     var requestsAside = false
     /// Opens with "but" ("بس الصبح فاضي", "but I can do Sunday"): after a no, an offer instead.
     var opensWithContrast = false
+    /// Opens with "also", "and", "وكمان", "w": what follows is one more thing, not a change to the last.
+    var opensWithAddition = false
     /// "can you send me the list tonight?": asks for a thing to be sent, not for a meeting.
     var asksToSend = false
     /// The "?" closes a clause that names the when ("Friday at 8?"), not another one ("w enti? my flight is at 2").

@@ -104,7 +104,7 @@ extension Lexicon {
             "i have the", "i've got the", "i have work", "i've got work", "i work", "my shift", "on shift", "night shift", "day shift",
             "weekend shift", "my train", "my bus", "i land", "i'm landing", "im landing", "i fly", "my class", "i have class", "i have school",
             "my exam", "exams", "i have exams", "my doctor", "dentist", "doctor's", "my lecture", "my meeting", "i have a meeting", "setting",
-            "i'll be dead", "recovering", "my oga", "on call",
+            "i'll be dead", "recovering", "my oga", "on call", "i have ot", "overtime", "late shift", "early shift",
             "عندي", "عندي ظرف", "دوامي", "عندي شفت", "شفتي", "طيارتي", "رحلتي", "مداوم", "بدوام", "ورايا", "ورايا شغل", "عليا شغل",
             "امتحاني", "اختباري", "محاضرتي", "عندي مدرسه", "عندي جامعه", "عندي كلاس", "عندي دكتور", "مناوبه", "مناوب", "عندي مناوبه",
             "3andi", "3indi", "3ndi", "3ande", "waraya", "3alaya", "dawami", "3andi dawam", "3andi shift", "3andi emte7an", "3andi exam",
@@ -113,6 +113,7 @@ extension Lexicon {
         ([
             "alarm", "reminder set", "assignment", "homework due", "exam", "school", "school run", "nursery", "on tv", "on telly",
             "livestream", "stream", "premiere", "release", "releases", "launches", "sale", "renew", "renewal",
+            "results", "come out", "comes out", "rubbish", "bin day", "fyi",
             "payment", "pay", "rent", "bill", "invoice", "receipts", "report", "slides", "submit it", "send it",
             "nsallim", "nsalem", "nsallem", "تسليم", "نسلم", "اسلم", "يتسلم", "الواجب", "واجب", "المدرسه", "مدرسه",
             "التلفزيون", "بالتلفزيون", "على التلفزيون", "يعرض", "تعرض", "العرض الاول", "الفاتوره", "فاتوره", "الايجار",

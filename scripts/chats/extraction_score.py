@@ -91,10 +91,10 @@ GATED = [
     # seven mixed chats with no refusal make that language's macro-F1 coarse).
     ("probes-l", (0.95, 0.70)),
 ]
-# The binary runs the rules alone, the default. Reader D's status model (off by default; see
-# docs/extraction.md) is trained on every set gated here (blind2 0.843, blind1 0.905 with it), so
-# with it the gates catch a broken build or a rule that loses ground, not how well the reader
-# generalises. That is the leave-one-set-out table in
+# The binary runs the rules alone, the default. The status model (off by default; reader M's
+# weights, see docs/extraction.md) is trained on dev, generalisation, dev2 and blind1-8, not on
+# blind9 or the probes, so with it most gates catch a broken build or a rule that loses ground,
+# not how well the reader generalises. That is the leave-one-set-out table in
 # docs/extraction.md, and the first run on each new blind round.
 
 

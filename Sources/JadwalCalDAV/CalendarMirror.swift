@@ -21,9 +21,10 @@ package struct CalendarMirror: Sendable {
         package init(_ stored: CalendarObject, parsedBy cache: ParsedCalendarCache) {
             parsed = cache.entry(for: stored)
             // The entry was often made from another read of the same version (a conflict
-            // check's), and the same ETag is the same bytes: hold one copy of the text, not two.
+            // check's), and the same ETag is the same bytes: hold one copy of each, not two.
             var stored = stored
             stored.icalendar = parsed.text
+            stored.etag = parsed.etag
             self.stored = stored
         }
     }

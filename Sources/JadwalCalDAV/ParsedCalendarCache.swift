@@ -98,9 +98,9 @@ package final class ParsedCalendarObject: Sendable {
         package var response: Multistatus.Response
     }
 
-    /// The object's text; the mirror keeps this one copy rather than the one its row brought.
+    /// The object's text and ETag; the mirror keeps these copies rather than the ones its row brought.
     package let text: String
-    private let etag: String
+    package let etag: String
     private let cache: ParsedCalendarCache
     private let derived = Mutex(Derived())
 

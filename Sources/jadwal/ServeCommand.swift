@@ -92,7 +92,6 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
-        Self.limitHeapArenas(environment: ProcessInfo.processInfo.environment)
         let configuration = try resolvedConfiguration(environment: ProcessInfo.processInfo.environment)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -111,14 +110,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// glibc gives threads that contend for the heap arenas of their own, up to eight per core, and
-    /// memory freed in one arena is not reused by another. Two arenas keep the server about 10 MiB
-    /// smaller at 5,000 events for the same write rate (docs/speed.md, "Memory"). An operator's
-    /// MALLOC_ARENA_MAX still decides.
+    /// memory freed in one arena is not reused by another. One arena keeps the server about 20 MiB
+    /// smaller at 20,000 events than two, for 3 to 11% of the end-to-end write rate in our runs
+    /// (docs/speed.md, "Memory"); small allocations stay in glibc's per-thread caches either way.
+    /// An operator's MALLOC_ARENA_MAX still decides. Called first thing in `Jadwal.main`.
     static func limitHeapArenas(environment: [String: String]) {
         // M_ARENA_MAX is -8.
         guard environment["MALLOC_ARENA_MAX"] == nil, let mallopt = glibc("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
         else { return }
-        _ = mallopt(-8, 2)
+        _ = mallopt(-8, 1)
     }
 
     /// glibc keeps what the server frees for later allocations and gives back only the top of its

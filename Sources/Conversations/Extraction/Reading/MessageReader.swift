@@ -241,7 +241,7 @@ struct MessageReader: Sendable {
     private static let maghrebiIf: Set<String> = ["الا", "ila", "ilaa", "ila2"]
 
     /// Words that may stand between "if" and the when it asks about ("what if we do Sunday", "if on Friday").
-    private static let conditionFillers: Set<String> = ["we", "it's", "its", "it", "is", "on", "at", "the", "do", "make", "say", "it's", "el", "يوم", "خليناها", "خليها", "خلها"]
+    private static let conditionFillers: Set<String> = ["we", "it's", "its", "it", "is", "on", "at", "the", "do", "make", "say", "el", "يوم", "خليناها", "خليها", "خلها"]
 
     /// Every "if" in the message is followed, past a filler or two, by a day or an hour: the condition is only a when.
     private static func conditionsAreWhens(_ items: [Item]) -> Bool {
@@ -1520,10 +1520,10 @@ struct MessageReader: Sendable {
 
     private static let makeItWords: Set<String> = ["خلها", "خليها", "خليه", "خله", "خلوها", "نخليها", "نخليه", "make", "5aliha", "5alliha", "khalliha", "5leha"]
 
-    /// `place`: the items of the place named, if any; a bare hour right after it is a clock ("بكرة في كافيه بارنز ٨؟").
     /// "men 3 l 5": the Arabizi "to" of a range, read so only between "from" and an hour.
     private static let arabiziTo: Set<String> = ["l", "lel", "lil", "ll"]
 
+    /// `place`: the items of the place named, if any; a bare hour right after it is a clock ("بكرة في كافيه بارنز ٨؟").
     private func readTimes(_ items: [Item], usedAsDayOfMonth: Set<Int>, after place: Range<Int>?, into fragment: inout PlanFragment) {
         let wordCount = items.filter { $0.token.kind == .word || $0.token.kind == .number }.count
         let hasDayMention = fragment.hasDay
